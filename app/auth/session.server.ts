@@ -1,0 +1,85 @@
+import { createHash, randomBytes } from "node:crypto";
+import { createCookie, redirect } from "@remix-run/node";
+import type { AppContext } from "~/context.server";
+import type { DbOrTx } from "../../db/client";
+
+const IDLE_TIMEOUT_MS = 14 * 24 * 60 * 60 * 1000;
+const ABSOLUTE_TIMEOUT_MS = 60 * 24 * 60 * 60 * 1000;
+/** last_seen_at is written at most this often, so reading pages does not write on every request. */
+const TOUCH_INTERVAL_MS = 60 * 60 * 1000;
+
+// __Host- needs Secure, which needs https; local http installs use a plain name.
+function sessionCookie(config: AppContext["config"]) {
+  const secure = config.APP_URL.startsWith("https:");
+  return createCookie(secure ? "__Host-session" : "session", {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure,
+    maxAge: ABSOLUTE_TIMEOUT_MS / 1000,
+  });
+}
+
+const hashSessionId = (id: string) => createHash("sha256").update(id).digest("base64url");
+
+export type SessionUser = { id: string; email: string; first_name: string; last_name: string; nickname: string; profile_pic_key: string | null; language: "en" | "hi" };
+
+/** Creates a session row and returns the Set-Cookie value carrying its (unhashed) id. */
+export async function createUserSession(context: Pick<AppContext, "config">, db: DbOrTx, userId: string, userAgent?: string | null) {
+  const id = randomBytes(32).toString("base64url");
+  await db
+    .insertInto("sessions")
+    .values({ id_hash: hashSessionId(id), user_id: userId, expires_at: new Date(Date.now() + ABSOLUTE_TIMEOUT_MS), user_agent: userAgent?.slice(0, 300) ?? null })
+    .execute();
+  return sessionCookie(context.config).serialize(id);
+}
+
+/** The signed-in user, or null. Expired (idle or absolute) sessions count as signed out. */
+export async function getSessionUser(request: Request, context: Pick<AppContext, "config" | "db">): Promise<SessionUser | null> {
+  const id = await sessionCookie(context.config).parse(request.headers.get("Cookie"));
+  if (typeof id !== "string" || id.length < 20) return null;
+  const row = await context.db
+    .selectFrom("sessions")
+    .innerJoin("users", "users.id", "sessions.user_id")
+    .select(["users.id", "users.email", "users.first_name", "users.last_name", "users.nickname", "users.profile_pic_key", "users.language", "sessions.last_seen_at", "sessions.id_hash"])
+    .where("sessions.id_hash", "=", hashSessionId(id))
+    .where("sessions.expires_at", ">", new Date())
+    .where("sessions.last_seen_at", ">", new Date(Date.now() - IDLE_TIMEOUT_MS))
+    .executeTakeFirst();
+  if (!row) return null;
+  if (Date.now() - row.last_seen_at.getTime() > TOUCH_INTERVAL_MS) {
+    await context.db.updateTable("sessions").set({ last_seen_at: new Date() }).where("id_hash", "=", row.id_hash).execute();
+  }
+  const { last_seen_at: _seen, id_hash: _hash, ...user } = row;
+  return user;
+}
+
+/** Only same-site relative paths: "/dashboard/x" yes; "//evil.example", "https://…" or "/\\evil" no. */
+export function safeRedirectPath(value: unknown, fallback = "/dashboard"): string {
+  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.includes("\\")) return fallback;
+  return value;
+}
+
+export async function requireUser(request: Request, context: Pick<AppContext, "config" | "db">): Promise<SessionUser> {
+  const user = await getSessionUser(request, context);
+  if (user) return user;
+  const url = new URL(request.url);
+  const redirectTo = safeRedirectPath(url.pathname + url.search);
+  throw redirect(`/auth/login?${new URLSearchParams({ redirectTo })}`);
+}
+
+/** Deletes the session row; the cookie is cleared whether or not that worked. */
+export async function destroyUserSession(request: Request, context: Pick<AppContext, "config" | "db">) {
+  const cookie = sessionCookie(context.config);
+  const id = await cookie.parse(request.headers.get("Cookie"));
+  let deleted = true;
+  if (typeof id === "string") {
+    try {
+      await context.db.deleteFrom("sessions").where("id_hash", "=", hashSessionId(id)).execute();
+    } catch (error) {
+      console.error("[session] could not delete session:", (error as Error).message);
+      deleted = false;
+    }
+  }
+  return { deleted, setCookie: await cookie.serialize("", { maxAge: 0 }) };
+}

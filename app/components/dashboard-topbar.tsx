@@ -1,0 +1,57 @@
+import { Form, Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { LanguageSwitch } from "~/components/language-switch";
+import { ThemeSettingsPanel } from "~/components/theme-settings-panel";
+import { useScrolledPast } from "~/utils/use-scrolled-past";
+
+type TopbarUser = { firstName: string; email: string };
+
+export function DashboardTopbar({ user, unread }: { user: TopbarUser; unread: number }) {
+  const { t } = useTranslation();
+  const scrolled = useScrolledPast(100);
+  return (
+    <header
+      data-scrolled={scrolled}
+      className="sticky top-0 z-30 flex items-center justify-end gap-3 border-b border-line bg-surface px-4 py-2 transition-all data-[scrolled=true]:bg-panel/95 data-[scrolled=true]:shadow-md"
+    >
+      <LanguageSwitch />
+      <ThemeSettingsPanel />
+      <Link
+        to="/dashboard/notifications"
+        className="relative rounded-full p-2 hover:bg-line/60"
+        aria-label={t("notifications.bellLabel", { count: unread })}
+      >
+        <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" fill="currentColor">
+          <path d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2Z" />
+        </svg>
+        {unread > 0 ? (
+          <span className="absolute -end-0.5 -top-0.5 rounded-full bg-red-700 px-1.5 text-xs text-white" aria-hidden="true">
+            {unread}
+          </span>
+        ) : null}
+      </Link>
+      <details className="relative">
+        <summary className="flex cursor-pointer list-none items-center gap-2 rounded-full p-1 hover:bg-line/60" aria-label={t("a11y.userMenu")}>
+          <span className="flex h-8 w-8 items-center justify-center rounded-full bg-primary font-semibold text-white" aria-hidden="true">
+            {user.firstName.slice(0, 1).toUpperCase()}
+          </span>
+        </summary>
+        <div className="absolute end-0 z-40 mt-2 w-56 rounded-lg border border-line bg-panel p-2 shadow-xl">
+          <p className="px-2 pt-1 font-semibold">{user.firstName}</p>
+          <p className="truncate px-2 pb-2 text-sm text-muted">{user.email}</p>
+          <Link to="/dashboard" className="block rounded px-2 py-1.5 text-sm hover:bg-line/60">
+            {t("nav.home")}
+          </Link>
+          <Link to="/dashboard/user/account" className="block rounded px-2 py-1.5 text-sm hover:bg-line/60">
+            {t("nav.settings")}
+          </Link>
+          <Form method="post" action="/auth/logout">
+            <button type="submit" className="w-full rounded px-2 py-1.5 text-start text-sm hover:bg-line/60">
+              {t("nav.logout")}
+            </button>
+          </Form>
+        </div>
+      </details>
+    </header>
+  );
+}

@@ -1,0 +1,50 @@
+import type { ComponentProps } from "react";
+import { useTranslation } from "react-i18next";
+
+type Errors = string[] | undefined;
+
+/** Field errors are translation keys; shown under the field and tied to it for screen readers. */
+export function FieldErrors({ id, errors }: { id: string; errors: Errors }) {
+  const { t } = useTranslation();
+  if (!errors?.length) return null;
+  return (
+    <ul id={id} className="mt-1 text-sm text-danger">
+      {errors.map((error) => (
+        <li key={error}>{t(error)}</li>
+      ))}
+    </ul>
+  );
+}
+
+// conform's prop getters include `key`; React wants it passed directly, not spread.
+export function Field({ label, inputProps: { key, ...inputProps }, errors }: { label: string; inputProps: ComponentProps<"input"> & { id: string; key?: string }; errors: Errors }) {
+  const errorId = `${inputProps.id}-error`;
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={inputProps.id} className="font-medium">
+        {label}
+      </label>
+      <input key={key} {...inputProps} aria-invalid={errors?.length ? true : undefined} aria-describedby={errors?.length ? errorId : undefined} className="input" />
+      <FieldErrors id={errorId} errors={errors} />
+    </div>
+  );
+}
+
+export function TextareaField({ label, textareaProps: { key, ...textareaProps }, errors }: { label: string; textareaProps: ComponentProps<"textarea"> & { id: string; key?: string }; errors: Errors }) {
+  const errorId = `${textareaProps.id}-error`;
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={textareaProps.id} className="font-medium">
+        {label}
+      </label>
+      <textarea
+        key={key}
+        {...textareaProps}
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={errors?.length ? errorId : undefined}
+        className="input min-h-40"
+      />
+      <FieldErrors id={errorId} errors={errors} />
+    </div>
+  );
+}

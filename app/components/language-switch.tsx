@@ -1,0 +1,27 @@
+import { Form, useLocation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { languageNames, supportedLanguages } from "~/i18n/config";
+
+/** Two submit buttons in a plain form: works without JavaScript; the server saves the choice. */
+export function LanguageSwitch() {
+  const { t, i18n } = useTranslation();
+  const location = useLocation();
+  return (
+    <Form method="post" action="/resources/language" className="flex items-center gap-1" aria-label={t("language.label")}>
+      <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+      {supportedLanguages.map((lng) => (
+        <button
+          key={lng}
+          type="submit"
+          name="lng"
+          value={lng}
+          lang={lng}
+          aria-pressed={i18n.language === lng}
+          className="rounded px-2 py-1 text-sm aria-pressed:bg-primary aria-pressed:text-white hover:bg-line/60"
+        >
+          {languageNames[lng]}
+        </button>
+      ))}
+    </Form>
+  );
+}

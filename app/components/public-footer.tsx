@@ -1,0 +1,21 @@
+import { Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+
+export function PublicFooter() {
+  const { t } = useTranslation();
+  return (
+    <footer className="mt-16 border-t border-line bg-panel">
+      <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-8 text-sm text-muted min-[830px]:flex-row min-[830px]:items-center min-[830px]:justify-between">
+        <p>{t("tagline")}</p>
+        <nav aria-label={t("nav.footer")} className="flex flex-wrap gap-x-4 gap-y-2">
+          <Link to="/privacy-policy" className="link">{t("nav.privacy")}</Link>
+          <Link to="/terms-and-conditions" className="link">{t("nav.terms")}</Link>
+          <Link to="/about-us" className="link">{t("nav.about")}</Link>
+          <Link to="/faqs" className="link">{t("nav.faqs")}</Link>
+          <Link to="/contact-us" className="link">{t("nav.contact")}</Link>
+          <Link to="/registered-texts" className="link">{t("nav.registeredTexts")}</Link>
+        </nav>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,25 @@
+import { useTranslation } from "react-i18next";
+import type { Toast } from "~/utils/toast.server";
+
+/**
+ * Toasts rendered by the server from the flash cookie: top right, at most 5, gone after 3 s.
+ * The fade is a CSS animation, so it works without JavaScript too.
+ */
+export function Toaster({ toasts }: { toasts: Toast[] }) {
+  const { t } = useTranslation();
+  if (!toasts.length) return null;
+  return (
+    <section aria-label={t("a11y.notifications")} className="fixed end-4 top-4 z-50 flex w-80 max-w-[calc(100vw-2rem)] flex-col gap-2">
+      {toasts.slice(-5).map((toast) => (
+        <p
+          key={toast.id}
+          role={toast.type === "error" ? "alert" : "status"}
+          data-type={toast.type}
+          className="toast rounded-lg border border-line bg-panel px-4 py-3 text-sm shadow-lg"
+        >
+          {t(toast.key, toast.values)}
+        </p>
+      ))}
+    </section>
+  );
+}

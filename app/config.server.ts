@@ -1,0 +1,114 @@
+import { z } from "zod";
+
+// Empty strings in the environment count as "not set", so `FOO=` in a .env file behaves like no FOO.
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
+
+const flag = z
+  .enum(["1", "0", "true", "false", "on", "off", "yes", "no"])
+  .transform((value) => ["1", "true", "on", "yes"].includes(value));
+
+/** Every environment variable Heirloom reads. README.md documents each one. */
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    HOST: z.string().default("0.0.0.0"),
+    APP_NAME: z.string().min(1).default("Heirloom"),
+    APP_URL: optional(z.url({ protocol: /^https?$/ })),
+    DATA_DIR: z.string().min(1).default(".data"),
+
+    DATABASE_URL: optional(z.url({ protocol: /^postgres(ql)?$/ })),
+    EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54320),
+
+    SESSION_SECRET: optional(z.string().min(32, "must be at least 32 characters")),
+    WORKER: z.enum(["on", "off"]).default("on"),
+    MAINTENANCE_MODE: optional(flag),
+    TRUST_PROXY: optional(flag),
+
+    MAIL_FROM: optional(z.string().min(3)),
+    MAIL_POSTAL_ADDRESS: optional(z.string().min(5)),
+    CONTACT_EMAIL: optional(z.email()),
+    POSTMARK_SERVER_TOKEN: optional(z.string().min(1)),
+    POSTMARK_API_URL: optional(z.url()),
+    POSTMARK_WEBHOOK_SECRET: optional(z.string().min(16)),
+
+    TWILIO_ACCOUNT_SID: optional(z.string().regex(/^AC[0-9a-fA-F]{32}$/, "must look like AC followed by 32 hex digits")),
+    TWILIO_AUTH_TOKEN: optional(z.string().min(16)),
+    TWILIO_FROM_NUMBER: optional(z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 number like +15551234567")),
+    TWILIO_API_URL: optional(z.url()),
+
+    GOOGLE_CLIENT_ID: optional(z.string().min(1)),
+    GOOGLE_CLIENT_SECRET: optional(z.string().min(1)),
+
+    S3_BUCKET: optional(z.string().min(3)),
+    S3_REGION: optional(z.string().min(1)),
+    S3_ENDPOINT: optional(z.url()),
+    S3_ACCESS_KEY_ID: optional(z.string().min(1)),
+    S3_SECRET_ACCESS_KEY: optional(z.string().min(1)),
+
+    TRANSCRIBE_URL: optional(z.url()),
+    TRANSCRIBE_API_KEY: optional(z.string().min(1)),
+    TRANSCRIBE_MODEL: z.string().min(1).default("whisper-1"),
+  })
+  .superRefine((env, ctx) => {
+    const requireWith = (when: keyof typeof env, needs: (keyof typeof env)[]) => {
+      if (!env[when]) return;
+      for (const name of needs) {
+        if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: `is required when ${when} is set` });
+      }
+    };
+    requireWith("POSTMARK_SERVER_TOKEN", ["MAIL_FROM", "APP_URL", "MAIL_POSTAL_ADDRESS", "CONTACT_EMAIL"]);
+    requireWith("TWILIO_ACCOUNT_SID", ["TWILIO_AUTH_TOKEN", "TWILIO_FROM_NUMBER", "APP_URL"]);
+    requireWith("GOOGLE_CLIENT_ID", ["GOOGLE_CLIENT_SECRET"]);
+    requireWith("S3_BUCKET", ["S3_REGION"]);
+    requireWith("TRANSCRIBE_URL", ["TRANSCRIBE_API_KEY"]);
+    if (env.NODE_ENV === "production" && env.DATABASE_URL && !env.SESSION_SECRET) {
+      ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "is required in production with an external DATABASE_URL" });
+    }
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+export type Config = Env & {
+  APP_URL: string;
+  SESSION_SECRET: string;
+  MAIL_FROM: string;
+  CONTACT_EMAIL: string;
+  MAIL_POSTAL_ADDRESS: string;
+  /** true while mail and SMS go to the built-in outbox (no provider configured). */
+  mailUsesOutbox: boolean;
+  smsUsesOutbox: boolean;
+};
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws a ConfigError whose message is one line naming the bad variable(s). */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => {
+    const name = issue.path.join(".") || "environment";
+    const value = source[name];
+    const message = value === undefined && issue.code === "invalid_type" ? "is required" : issue.message;
+    return `${name} ${message}`;
+  });
+  throw new ConfigError(`Invalid configuration: ${lines.join("; ")}`);
+}
+
+/** Fills the values that have safe defaults once the secrets are known. */
+export function completeConfig(env: Env, secrets: { SESSION_SECRET: string }): Config {
+  const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
+  const host = new URL(appUrl).hostname;
+  return {
+    ...env,
+    APP_URL: appUrl,
+    SESSION_SECRET: env.SESSION_SECRET ?? secrets.SESSION_SECRET,
+    MAIL_FROM: env.MAIL_FROM ?? `${env.APP_NAME} <hello@${host}>`,
+    // Only the outbox runs without these (Postmark requires them), so placeholders are harmless.
+    CONTACT_EMAIL: env.CONTACT_EMAIL ?? `contact@${host}`,
+    MAIL_POSTAL_ADDRESS: env.MAIL_POSTAL_ADDRESS ?? "(postal address not configured)",
+    mailUsesOutbox: !env.POSTMARK_SERVER_TOKEN,
+    smsUsesOutbox: !env.TWILIO_ACCOUNT_SID,
+  };
+}

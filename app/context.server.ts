@@ -1,0 +1,28 @@
+import type { Db } from "../db/client";
+import type { Config } from "~/config.server";
+import type { MailService } from "~/services/mail.server";
+import type { SmsService } from "~/services/sms.server";
+import type { RateLimiter } from "~/utils/rate-limit.server";
+
+/** Created once at boot (server/main.ts) and handed to every loader and action. */
+export type AppServices = {
+  db: Db;
+  config: Config;
+  mail: MailService;
+  sms: SmsService;
+  rateLimit: RateLimiter;
+};
+
+export type AppContext = AppServices & {
+  /** Per request: the nonce the Content-Security-Policy allows inline scripts with. */
+  cspNonce: string;
+  /** The client's address as Express saw it (honours TRUST_PROXY). */
+  clientIp: string;
+  /** A direct connection from this machine (not through a proxy): gates developer pages. */
+  fromLoopback: boolean;
+};
+
+declare module "@remix-run/node" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface AppLoadContext extends AppContext {}
+}

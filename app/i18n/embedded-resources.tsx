@@ -1,0 +1,27 @@
+import { useMatches } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+
+export const I18N_DATA_ELEMENT_ID = "i18n-resources";
+
+/** Namespaces the matched routes declare with `handle: { i18n: [...] }`, plus "common". */
+export function useRouteNamespaces(): string[] {
+  const matches = useMatches();
+  const namespaces = new Set<string>(["common"]);
+  for (const match of matches) {
+    const handle = match.handle as { i18n?: string | string[] } | undefined;
+    for (const ns of [handle?.i18n ?? []].flat()) namespaces.add(ns);
+  }
+  return [...namespaces];
+}
+
+/**
+ * Puts this page's translations into the HTML so the browser hydrates without fetching them.
+ * A JSON script is data, not code, so the CSP does not apply to it.
+ */
+export function EmbeddedTranslations() {
+  const { i18n } = useTranslation();
+  const namespaces = useRouteNamespaces();
+  const data = Object.fromEntries(namespaces.map((ns) => [ns, i18n.getResourceBundle(i18n.language, ns) ?? {}]));
+  const json = JSON.stringify(data).replace(/</g, "\\u003c");
+  return <script id={I18N_DATA_ELEMENT_ID} type="application/json" dangerouslySetInnerHTML={{ __html: json }} suppressHydrationWarning />;
+}

@@ -1,0 +1,79 @@
+import { data, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { getSessionUser } from "~/auth/session.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { NavigationProgress } from "~/components/navigation-progress";
+import { Toaster } from "~/components/toaster";
+import { EmbeddedTranslations } from "~/i18n/embedded-resources";
+import { i18nServer } from "~/i18n/i18next.server";
+import { defaultThemeSettings } from "~/utils/theme";
+import { getThemeSettings } from "~/utils/theme.server";
+import { takeToasts } from "~/utils/toast.server";
+import { useNonce } from "~/utils/nonce";
+import { useRootData } from "~/utils/root-data";
+import stylesheet from "~/tailwind.css?url";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const [user, theme, locale, { toasts, setCookie }] = await Promise.all([
+    getSessionUser(request, context),
+    getThemeSettings(request),
+    i18nServer.getLocale(request),
+    takeToasts(request, context),
+  ]);
+  return data(
+    {
+      locale,
+      theme,
+      toasts,
+      appName: context.config.APP_NAME,
+      user: user ? { firstName: user.first_name, email: user.email, nickname: user.nickname } : null,
+    },
+    { headers: setCookie ? { "Set-Cookie": setCookie } : undefined },
+  );
+}
+
+
+export function Layout({ children }: { children: ReactNode }) {
+  const rootData = useRootData();
+  const { i18n } = useTranslation();
+  const nonce = useNonce();
+  const theme = rootData?.theme ?? defaultThemeSettings;
+  const locale = rootData?.locale ?? i18n.language ?? "en";
+  return (
+    <html lang={locale} dir={theme.direction} data-mode={theme.mode} data-color={theme.color} className={theme.mode === "dark" ? "dark" : undefined}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen bg-surface text-ink antialiased">
+        <NavigationProgress />
+        {children}
+        <Toaster toasts={rootData?.toasts ?? []} />
+        <EmbeddedTranslations />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  return (
+    <main id="main">
+      <GeneralErrorBoundary />
+    </main>
+  );
+}

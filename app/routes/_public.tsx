@@ -1,0 +1,38 @@
+import { Outlet } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { PublicFooter } from "~/components/public-footer";
+import { PublicHeader } from "~/components/public-header";
+
+function PublicShell({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <div className="flex min-h-screen flex-col">
+      <a href="#main" className="skip-link">
+        {t("a11y.skipToContent")}
+      </a>
+      <PublicHeader />
+      <main id="main" className="flex-1">
+        {children}
+      </main>
+      <PublicFooter />
+    </div>
+  );
+}
+
+export default function PublicLayout() {
+  return (
+    <PublicShell>
+      <Outlet />
+    </PublicShell>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <PublicShell>
+      <GeneralErrorBoundary />
+    </PublicShell>
+  );
+}

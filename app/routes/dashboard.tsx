@@ -1,0 +1,30 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Outlet, useLoaderData } from "@remix-run/react";
+import { requireUser } from "~/auth/session.server";
+import { DashboardSidebar } from "~/components/dashboard-sidebar";
+import { DashboardTopbar } from "~/components/dashboard-topbar";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { getSidebarCounts } from "~/models/sidebar.server";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  const counts = await getSidebarCounts(context.db, user.id);
+  return { user: { firstName: user.first_name, email: user.email }, counts, appName: context.config.APP_NAME };
+}
+
+export default function DashboardLayout() {
+  const { user, counts, appName } = useLoaderData<typeof loader>();
+  return (
+    <div className="min-[900px]:flex">
+      <DashboardSidebar counts={counts} appName={appName} />
+      <div className="min-w-0 flex-1">
+        <DashboardTopbar user={user} unread={counts.unreadNotifications} />
+        <main id="main" className="mx-auto max-w-6xl px-4 py-6">
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;

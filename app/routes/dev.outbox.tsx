@@ -1,0 +1,70 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { Fragment } from "react";
+import { useTranslation } from "react-i18next";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { listOutboxMessages } from "~/services/outbox.server";
+import { titleFromLoader } from "~/utils/meta";
+import { pageTitle } from "~/utils/page-title.server";
+
+export const meta = titleFromLoader;
+
+// Only while mail or SMS goes to the built-in outbox, and only to this machine: otherwise 404.
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const outboxInUse = context.config.mailUsesOutbox || context.config.smsUsesOutbox;
+  if (!outboxInUse || !context.fromLoopback) throw new Response(null, { status: 404 });
+  const messages = await listOutboxMessages(context.db);
+  return {
+    title: await pageTitle(request, context, "outbox.title"),
+    messages: messages.map((m) => ({ ...m, created_at: m.created_at.toISOString() })),
+  };
+}
+
+const URL_PATTERN = /(https?:\/\/[^\s<>"']+)/g;
+
+/** Plain text with its links made clickable (sign-in and record links are what people come here for). */
+function LinkifiedText({ text }: { text: string }) {
+  const parts = text.split(URL_PATTERN);
+  return (
+    <>
+      {parts.map((part, index) =>
+        index % 2 === 1 ? (
+          <a key={index} href={part} className="link break-all">
+            {part}
+          </a>
+        ) : (
+          <Fragment key={index}>{part}</Fragment>
+        ),
+      )}
+    </>
+  );
+}
+
+export default function DevOutbox() {
+  const { messages } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  return (
+    <main id="main" className="mx-auto max-w-4xl px-4 py-8">
+      <h1 className="mb-2 text-2xl font-bold">{t("outbox.title")}</h1>
+      <p className="mb-6 text-muted">{t("outbox.intro")}</p>
+      {messages.length === 0 ? <p>{t("outbox.empty")}</p> : null}
+      <ol className="flex flex-col gap-4">
+        {messages.map((message) => (
+          <li key={message.id} className="rounded-lg border border-line bg-panel p-4" data-testid="outbox-message">
+            <p className="text-sm text-muted">
+              {t(`outbox.channel.${message.channel}`)} · {t("outbox.to")} <span data-testid="outbox-to">{message.to_address}</span> ·{" "}
+              <time dateTime={message.created_at}>{message.created_at.replace("T", " ").slice(0, 19)} UTC</time> ·{" "}
+              {t(`outbox.status.${message.status}`)}
+            </p>
+            {message.subject ? <h2 className="mt-1 font-semibold">{message.subject}</h2> : null}
+            <pre className="mt-2 whitespace-pre-wrap font-sans text-sm">
+              <LinkifiedText text={message.text_body} />
+            </pre>
+          </li>
+        ))}
+      </ol>
+    </main>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;

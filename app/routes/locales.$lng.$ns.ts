@@ -1,0 +1,14 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { isSupportedLanguage } from "~/i18n/config";
+import { resources } from "~/i18n/resources.server";
+
+/** Translations for the browser, for namespaces a client-side navigation needs. */
+export function loader({ params }: LoaderFunctionArgs) {
+  const { lng, ns } = params;
+  if (!isSupportedLanguage(lng) || !ns || !(ns in resources[lng])) {
+    throw new Response(null, { status: 404 });
+  }
+  return Response.json(resources[lng][ns as keyof (typeof resources)["en"]], {
+    headers: { "Cache-Control": "public, max-age=300, stale-while-revalidate=86400" },
+  });
+}

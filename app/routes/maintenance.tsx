@@ -1,0 +1,25 @@
+import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
+import { titleFromLoader } from "~/utils/meta";
+import { pageTitle } from "~/utils/page-title.server";
+
+export const meta = titleFromLoader;
+
+// While MAINTENANCE_MODE is on, server/http.ts sends every page here and this answers 503.
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const title = await pageTitle(request, context, "errors.maintenance.title");
+  return data(
+    { title },
+    context.config.MAINTENANCE_MODE ? { status: 503, headers: { "Retry-After": "600", "Cache-Control": "no-store" } } : undefined,
+  );
+}
+
+export default function Maintenance() {
+  return (
+    <main id="main">
+      <ErrorPage code={503} titleKey="errors.maintenance.title" bodyKey="errors.maintenance.body" />
+    </main>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;

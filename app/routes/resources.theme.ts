@@ -1,0 +1,19 @@
+import { type ActionFunctionArgs, redirect } from "@remix-run/node";
+import { safeRedirectPath } from "~/auth/session.server";
+import { getThemeSettings, serializeThemeSettings, themeSettingsSchema } from "~/utils/theme.server";
+import { flashToast } from "~/utils/toast.server";
+
+/** Saves theme settings (mode, direction, colour) in the `settings` cookie. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = Object.fromEntries(await request.formData());
+  const current = await getThemeSettings(request);
+  const settings = themeSettingsSchema.parse({ ...current, ...form });
+  const headers = new Headers();
+  headers.append("Set-Cookie", await serializeThemeSettings(settings));
+  headers.append("Set-Cookie", await flashToast(request, context, { type: "success", key: "toast.settingsSaved" }));
+  return redirect(safeRedirectPath(form.redirectTo, "/"), { headers });
+}
+
+export function loader() {
+  return redirect("/");
+}

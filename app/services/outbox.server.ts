@@ -1,0 +1,53 @@
+import type { DbOrTx } from "../../db/client";
+import { enqueueJob } from "~/utils/jobs.server";
+
+export type OutgoingEmail = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  headers?: Record<string, string>;
+};
+
+export type OutgoingSms = { to: string; text: string };
+
+const MAX_SEND_ATTEMPTS = 10;
+
+/** Stores the email and queues its send job in one transaction (or in the caller's). */
+export async function queueEmail(db: DbOrTx, email: OutgoingEmail): Promise<string> {
+  return queueMessage(db, {
+    channel: "email",
+    to_address: email.to,
+    subject: email.subject,
+    text_body: email.text,
+    html_body: email.html ?? null,
+    headers: JSON.stringify(email.headers ?? {}),
+  });
+}
+
+export async function queueSms(db: DbOrTx, sms: OutgoingSms): Promise<string> {
+  return queueMessage(db, { channel: "sms", to_address: sms.to, subject: null, text_body: sms.text, html_body: null, headers: "{}" });
+}
+
+async function queueMessage(
+  db: DbOrTx,
+  row: { channel: "email" | "sms"; to_address: string; subject: string | null; text_body: string; html_body: string | null; headers: string },
+): Promise<string> {
+  const write = async (tx: DbOrTx) => {
+    const { id } = await tx.insertInto("outbox_messages").values(row).returning("id").executeTakeFirstOrThrow();
+    await enqueueJob(tx, "outbox__send", { messageId: id }, { maxAttempts: MAX_SEND_ATTEMPTS });
+    return id;
+  };
+  return db.isTransaction ? write(db) : db.transaction().execute(write);
+}
+
+/** Messages the built-in outbox delivered (or holds), newest first: what /dev/outbox shows. */
+export async function listOutboxMessages(db: DbOrTx, limit = 200) {
+  return db
+    .selectFrom("outbox_messages")
+    .select(["id", "channel", "to_address", "subject", "text_body", "html_body", "status", "created_at"])
+    .where((eb) => eb.or([eb("provider", "=", "outbox"), eb("provider", "is", null)]))
+    .orderBy("created_at", "desc")
+    .limit(limit)
+    .execute();
+}

@@ -1,0 +1,7 @@
+import { useRouteLoaderData } from "@remix-run/react";
+import type { loader } from "~/root";
+
+/** The root loader's data (language, theme, toasts, signed-in user); undefined only if it failed. */
+export function useRootData() {
+  return useRouteLoaderData<typeof loader>("root");
+}

@@ -1,0 +1,28 @@
+import { createCookie } from "@remix-run/node";
+import { z } from "zod";
+import { defaultThemeSettings, type ThemeSettings, themeColors, themeDirections, themeModes } from "./theme";
+
+/** Unknown or missing values fall back to the defaults instead of failing. */
+export const themeSettingsSchema = z.object({
+  mode: z.enum(themeModes).catch(defaultThemeSettings.mode),
+  direction: z.enum(themeDirections).catch(defaultThemeSettings.direction),
+  color: z.enum(themeColors).catch(defaultThemeSettings.color),
+});
+
+/** Display preferences only (no secrets), read by the server so the first paint is already right. */
+const settingsCookie = createCookie("settings", {
+  path: "/",
+  sameSite: "lax",
+  httpOnly: true,
+  maxAge: 60 * 60 * 24 * 365,
+});
+
+export async function getThemeSettings(request: Request): Promise<ThemeSettings> {
+  const raw = await settingsCookie.parse(request.headers.get("Cookie"));
+  const parsed = themeSettingsSchema.safeParse(raw ?? {});
+  return parsed.success ? parsed.data : defaultThemeSettings;
+}
+
+export function serializeThemeSettings(settings: ThemeSettings): Promise<string> {
+  return settingsCookie.serialize(settings);
+}

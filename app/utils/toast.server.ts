@@ -1,0 +1,51 @@
+import { createCookieSessionStorage, redirect } from "@remix-run/node";
+import { z } from "zod";
+import type { AppContext } from "~/context.server";
+
+const MAX_TOASTS = 5;
+
+/** A message key (common:toast.*) and its values, so each reader sees it in their own language. */
+export const toastSchema = z.object({
+  id: z.string(),
+  type: z.enum(["success", "error", "info"]),
+  key: z.string(),
+  values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
+export type Toast = z.infer<typeof toastSchema>;
+export type ToastInput = Omit<Toast, "id">;
+
+function toastStorage(secret: string) {
+  return createCookieSessionStorage({
+    cookie: { name: "toast", path: "/", sameSite: "lax", httpOnly: true, secrets: [secret], secure: false },
+  });
+}
+
+/** Adds a toast to the flash cookie; returns the Set-Cookie header value. */
+export async function flashToast(request: Request, context: Pick<AppContext, "config">, toast: ToastInput): Promise<string> {
+  const storage = toastStorage(context.config.SESSION_SECRET);
+  const session = await storage.getSession(request.headers.get("Cookie"));
+  const queued = z.array(toastSchema).catch([]).parse(session.get("toasts") ?? []);
+  const next = [...queued, { ...toast, id: crypto.randomUUID() }].slice(-MAX_TOASTS);
+  session.flash("toasts", next);
+  return storage.commitSession(session);
+}
+
+export async function redirectWithToast(
+  request: Request,
+  context: Pick<AppContext, "config">,
+  url: string,
+  toast: ToastInput,
+  init: ResponseInit = {},
+) {
+  const headers = new Headers(init.headers);
+  headers.append("Set-Cookie", await flashToast(request, context, toast));
+  return redirect(url, { ...init, headers });
+}
+
+/** Reads (and so clears) the pending toasts. */
+export async function takeToasts(request: Request, context: Pick<AppContext, "config">) {
+  const storage = toastStorage(context.config.SESSION_SECRET);
+  const session = await storage.getSession(request.headers.get("Cookie"));
+  const toasts = z.array(toastSchema).catch([]).parse(session.get("toasts") ?? []);
+  return { toasts, setCookie: toasts.length ? await storage.commitSession(session) : null };
+}

@@ -1,0 +1,32 @@
+import { type Kysely, type Migration, Migrator } from "kysely";
+import { Logger, runMigrations as runWorkerMigrations } from "graphile-worker";
+import type pg from "pg";
+import * as coreTables from "./migrations/0001_core_tables";
+
+// Listed by hand (not read from the folder) so the same list works under tsx, vitest and bundlers.
+const migrations: Record<string, Migration> = {
+  "0001_core_tables": coreTables,
+};
+
+const quietLogger = new Logger(() => () => {});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function migrator(db: Kysely<any>) {
+  return new Migrator({ db, provider: { getMigrations: async () => migrations } });
+}
+
+/** Brings the app's tables and graphile-worker's schema up to date. Safe to run from several processes. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Kysely, whatever its tables
+export async function migrateToLatest(db: Kysely<any>, pool: pg.Pool): Promise<string[]> {
+  const { error, results } = await migrator(db).migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  await runWorkerMigrations({ pgPool: pool, logger: quietLogger });
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function migrateDown(db: Kysely<any>): Promise<string | undefined> {
+  const { error, results } = await migrator(db).migrateDown();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return results?.[0]?.migrationName;
+}

@@ -1,0 +1,263 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+
+// Mirrors db/migrations. Timestamps come back as Date; `date` columns as "YYYY-MM-DD" strings
+// (see the pg type parser in app/db.server.ts).
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Json<T> = ColumnType<T, string | T | undefined, string | T>;
+
+export type Language = "en" | "hi";
+
+export interface UsersTable {
+  id: Generated<string>;
+  email: string;
+  email_verified_at: NullableTimestamp;
+  first_name: string;
+  last_name: Generated<string>;
+  nickname: string;
+  language: Generated<Language>;
+  phone_e164: string | null;
+  profile_pic_key: string | null;
+  google_sub: string | null;
+  notify_activity: Generated<boolean>;
+  notify_application: Generated<boolean>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface SessionsTable {
+  id_hash: string;
+  user_id: string;
+  created_at: Generated<Date>;
+  last_seen_at: Generated<Date>;
+  expires_at: Timestamp;
+  user_agent: string | null;
+}
+
+export type DeliveryMethod = "email" | "sms";
+export type SmsConsent = "none" | "requested" | "granted" | "revoked";
+
+export interface StorytellersTable {
+  id: Generated<string>;
+  owner_id: string;
+  nickname: string;
+  first_name: string;
+  relationship: Generated<string>;
+  delivery_method: DeliveryMethod;
+  email: string | null;
+  phone_e164: string | null;
+  time_zone: string;
+  language: Generated<Language>;
+  profile_pic_key: string | null;
+  unsubscribed_at: NullableTimestamp;
+  email_undeliverable_at: NullableTimestamp;
+  sms_consent: Generated<SmsConsent>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export type Frequency = "daily" | "weekly" | "bimonthly" | "monthly";
+
+export interface SchedulesTable {
+  storyteller_id: string;
+  first_prompt_date: string;
+  frequency: Frequency;
+  next_send_at: NullableTimestamp;
+  paused_at: NullableTimestamp;
+  updated_at: Generated<Date>;
+}
+
+export interface PromptCategoriesTable {
+  id: string;
+  position: number;
+  name_en: string;
+  name_hi: string;
+}
+
+export interface LibraryPromptsTable {
+  id: Generated<number>;
+  category_id: string;
+  position: number;
+  text_en: string;
+  text_hi: string;
+}
+
+export interface PromptsTable {
+  id: Generated<string>;
+  storyteller_id: string;
+  created_by: string | null;
+  library_prompt_id: number | null;
+  text: string;
+  is_custom: Generated<boolean>;
+  queue_position: number;
+  sent_at: NullableTimestamp;
+  skipped_at: NullableTimestamp;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface AnswersTable {
+  id: Generated<string>;
+  prompt_id: string;
+  storyteller_id: string;
+  is_private: Generated<boolean>;
+  storage_key: string;
+  content_type: string;
+  byte_size: ColumnType<string, number | bigint, number | bigint>;
+  duration_ms: number;
+  playable_storage_key: string | null;
+  playable_content_type: string | null;
+  transcript: string | null;
+  transcript_status: Generated<"pending" | "done" | "none" | "failed">;
+  created_at: Generated<Date>;
+}
+
+export type Channel = "email" | "sms";
+
+export interface DeliveriesTable {
+  id: Generated<string>;
+  prompt_id: string;
+  channel: Channel;
+  purpose: Generated<"prompt" | "resend">;
+  status: Generated<"pending" | "sending" | "sent" | "failed" | "cancelled">;
+  attempts: Generated<number>;
+  provider_message_id: string | null;
+  error: string | null;
+  scheduled_for: Generated<Date>;
+  sent_at: NullableTimestamp;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface SmsConsentsTable {
+  id: Generated<string>;
+  storyteller_id: string;
+  phone_e164: string;
+  text_shown: string;
+  reply: string | null;
+  status: "requested" | "granted" | "revoked";
+  created_at: Generated<Date>;
+  replied_at: NullableTimestamp;
+}
+
+export interface NotificationsTable {
+  id: Generated<string>;
+  user_id: string;
+  type: string;
+  storyteller_id: string | null;
+  prompt_id: string | null;
+  is_new: Generated<boolean>;
+  created_at: Generated<Date>;
+}
+
+export interface GroupsTable {
+  id: Generated<string>;
+  owner_id: string;
+  storyteller_id: string;
+  name: string;
+  description: string;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface GroupMembersTable {
+  group_id: string;
+  user_id: string;
+  role: "owner" | "collaborator";
+  joined_at: Generated<Date>;
+}
+
+export interface GroupInvitationsTable {
+  id: Generated<string>;
+  group_id: string;
+  email: string;
+  invited_by: string | null;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+  accepted_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface UserInvitationsTable {
+  id: Generated<string>;
+  invited_by: string;
+  email: string;
+  group_id: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface ShareLinksTable {
+  id: Generated<string>;
+  answer_id: string;
+  created_by_user_id: string | null;
+  created_at: Generated<Date>;
+  revoked_at: NullableTimestamp;
+}
+
+export interface OnboardingDraftsTable {
+  user_id: string;
+  data: Json<Record<string, unknown>>;
+  updated_at: Generated<Date>;
+}
+
+export interface OutboxMessagesTable {
+  id: Generated<string>;
+  channel: Channel;
+  to_address: string;
+  subject: string | null;
+  text_body: string;
+  html_body: string | null;
+  headers: Json<Record<string, string>>;
+  status: Generated<"queued" | "sent" | "failed">;
+  provider: string | null;
+  provider_message_id: string | null;
+  error: string | null;
+  created_at: Generated<Date>;
+  sent_at: NullableTimestamp;
+}
+
+export interface ContactMessagesTable {
+  id: Generated<string>;
+  name: string;
+  email: string;
+  message: string;
+  language: Generated<string>;
+  created_at: Generated<Date>;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  points: number;
+  expire: string | null;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  storytellers: StorytellersTable;
+  schedules: SchedulesTable;
+  prompt_categories: PromptCategoriesTable;
+  library_prompts: LibraryPromptsTable;
+  prompts: PromptsTable;
+  answers: AnswersTable;
+  deliveries: DeliveriesTable;
+  sms_consents: SmsConsentsTable;
+  notifications: NotificationsTable;
+  groups: GroupsTable;
+  group_members: GroupMembersTable;
+  group_invitations: GroupInvitationsTable;
+  user_invitations: UserInvitationsTable;
+  share_links: ShareLinksTable;
+  onboarding_drafts: OnboardingDraftsTable;
+  outbox_messages: OutboxMessagesTable;
+  contact_messages: ContactMessagesTable;
+  rate_limits: RateLimitsTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type Storyteller = Selectable<StorytellersTable>;
+export type Prompt = Selectable<PromptsTable>;
+export type OutboxMessage = Selectable<OutboxMessagesTable>;
+export type NewOutboxMessage = Insertable<OutboxMessagesTable>;

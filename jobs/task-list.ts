@@ -1,0 +1,15 @@
+import type { TaskList } from "graphile-worker";
+import type { Db } from "../db/client";
+import type { MailService } from "~/services/mail.server";
+import type { SmsService } from "~/services/sms.server";
+import type { JobName } from "~/utils/jobs.server";
+import { outboxSend } from "./outbox__send";
+
+/** What tasks may use: created once at boot and shared by every job. */
+export type JobDeps = { db: Db; mail: MailService; sms: SmsService };
+
+export function createTaskList(deps: JobDeps): TaskList & Record<JobName, unknown> {
+  return {
+    outbox__send: outboxSend(deps),
+  };
+}
