@@ -1,8 +1,6 @@
 import { z } from "zod";
 
-// Empty strings in the environment count as "not set", so `FOO=` in a .env file behaves like no FOO.
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
+const optional = <T extends z.ZodType>(schema: T) => schema.optional();
 
 const flag = z
   .enum(["1", "0", "true", "false", "on", "off", "yes", "no"])
@@ -85,7 +83,9 @@ export class ConfigError extends Error {}
 
 /** Parses the environment; throws a ConfigError whose message is one line naming the bad variable(s). */
 export function parseEnv(source: Record<string, string | undefined>): Env {
-  const result = envSchema.safeParse(source);
+  // An empty value counts as "not set", so `FOO=` in a .env file behaves like no FOO.
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
+  const result = envSchema.safeParse(present);
   if (result.success) return result.data;
   const lines = result.error.issues.map((issue) => {
     const name = issue.path.join(".") || "environment";

@@ -43,12 +43,13 @@ export function createHttpApp(options: {
 
   if (config.MAINTENANCE_MODE) {
     // Every page becomes the maintenance page (its loader answers 503); static files still load.
-    app.use((req, _res, next) => {
+    app.use((req, res, next) => {
       if (req.method === "GET" || req.method === "HEAD") {
-        req.url = "/maintenance";
+        // The Remix adapter builds its Request from originalUrl.
+        req.url = req.originalUrl = "/maintenance";
         return next();
       }
-      _res.status(503).set("Retry-After", "600").type("text/plain").send("Heirloom is down for maintenance.");
+      res.status(503).set("Retry-After", "600").type("text/plain").send("Heirloom is down for maintenance.");
     });
   }
 

@@ -1,0 +1,66 @@
+import { runOnce } from "graphile-worker";
+import { sql } from "kysely";
+import { describe, expect, it } from "vitest";
+import type { MailService } from "~/services/mail.server";
+import { createOutboxSms } from "~/services/sms.server";
+import { queueEmail, queueSms } from "~/services/outbox.server";
+import { useTestDatabase } from "../tests/db";
+import { createTaskList } from "./task-list";
+
+const database = useTestDatabase();
+
+const jobCount = async () =>
+  Number((await sql<{ n: string }>`select count(*) as n from graphile_worker.jobs where task_identifier = 'outbox__send'`.execute(database.db)).rows[0].n);
+
+function recordingMail(): MailService & { sent: { to: string; subject: string }[] } {
+  const sent: { to: string; subject: string }[] = [];
+  return { name: "postmark", sent, send: async (m) => (sent.push({ to: m.to, subject: m.subject }), `pm-${m.id}`) };
+}
+
+async function runJobs(mail: MailService) {
+  await runOnce({ pgPool: database.pool, taskList: createTaskList({ db: database.db, mail, sms: createOutboxSms({ print: false }) }) });
+}
+
+describe("queueEmail and the outbox__send task", () => {
+  it("leaves no message and no job when the surrounding transaction rolls back", async () => {
+    const before = await jobCount();
+    await expect(
+      database.db.transaction().execute(async (tx) => {
+        await queueEmail(tx, { to: "rolled@example.com", subject: "Hi", text: "Hello" });
+        throw new Error("rollback");
+      }),
+    ).rejects.toThrow("rollback");
+    expect(await jobCount()).toBe(before);
+    const rows = await database.db.selectFrom("outbox_messages").select("id").where("to_address", "=", "rolled@example.com").execute();
+    expect(rows).toEqual([]);
+  });
+
+  it("sends a queued email once through the configured provider and forgets its body", async () => {
+    const mail = recordingMail();
+    const id = await queueEmail(database.db, { to: "ann@example.com", subject: "Your code", text: "Code 123456", headers: { "X-Test": "1" } });
+    await runJobs(mail);
+    await runJobs(mail); // nothing left to do: no second send
+    expect(mail.sent).toEqual([{ to: "ann@example.com", subject: "Your code" }]);
+    const row = await database.db.selectFrom("outbox_messages").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: "sent", provider: "postmark", provider_message_id: `pm-${id}`, text_body: "", html_body: null });
+  });
+
+  it("keeps the body for the built-in outbox, which is where people read it", async () => {
+    const id = await queueSms(database.db, { to: "+15555550123", text: "Reply YES" });
+    await runJobs(recordingMail());
+    const row = await database.db.selectFrom("outbox_messages").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: "sent", provider: "outbox", text_body: "Reply YES" });
+  });
+
+  it("records a provider failure and leaves the message queued for a retry", async () => {
+    const failing: MailService = { name: "postmark", send: async () => Promise.reject(new Error("provider down")) };
+    const id = await queueEmail(database.db, { to: "retry@example.com", subject: "Hi", text: "Hello" });
+    const { allowConsoleErrors } = await import("../tests/setup/fail-on-console-error");
+    allowConsoleErrors(5); // graphile-worker logs the failed attempt
+    await runJobs(failing);
+    const row = await database.db.selectFrom("outbox_messages").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: "queued", error: "provider down" });
+    const job = await sql<{ attempts: number; last_error: string }>`select attempts, last_error from graphile_worker.jobs where task_identifier = 'outbox__send' and last_error like 'provider down%'`.execute(database.db);
+    expect(job.rows[0].attempts).toBe(1);
+  });
+});

@@ -1,0 +1,131 @@
+import { existsSync } from "node:fs";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ServerBuild } from "@remix-run/node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHttpApp } from "../../server/http";
+import { makeTestContext } from "../context";
+import { useTestDatabase } from "../db";
+
+// The production build served by the real Express app, on a test database.
+const database = useTestDatabase();
+const buildFile = path.resolve("build/server/index.js");
+
+async function serve(env: Record<string, string> = {}) {
+  if (!existsSync(buildFile)) throw new Error("build/server/index.js is missing: run `npm run build` first (npm test does).");
+  const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
+  const { cspNonce: _n, clientIp: _c, fromLoopback: _l, ...services } = makeTestContext(database, { NODE_ENV: "production", ...env });
+  const app = createHttpApp({ services, build, clientDir: path.resolve("build/client") });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { base, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe("HTTP server", () => {
+  let base: string;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    ({ base, close } = await serve());
+  });
+  afterAll(() => close());
+
+  it("serves the landing page with security headers and a CSP nonce on every script", async () => {
+    const response = await fetch(`${base}/`);
+    expect(response.status).toBe(200);
+    const csp = response.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("frame-ancestors 'none'");
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("referrer-policy")).toBeTruthy();
+    const html = await response.text();
+    const scripts = [...html.matchAll(/<script(?![^>]*type="application\/json")[^>]*>/g)].map((m) => m[0]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+  });
+
+  it("renders unknown paths as the 404 page with status 404, in place", async () => {
+    const response = await fetch(`${base}/no/such/page`, { redirect: "manual" });
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain("Page not found");
+    expect((await fetch(`${base}/404`)).status).toBe(404);
+    expect((await fetch(`${base}/500`)).status).toBe(500);
+  });
+
+  it("speaks Hindi for ?lng=hi and for a saved choice", async () => {
+    const html = await (await fetch(`${base}/?lng=hi`)).text();
+    expect(html).toContain('<html lang="hi"');
+    expect(html).toContain("लॉग इन");
+    const saved = await fetch(`${base}/resources/language`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded" },
+      body: "lng=hi&redirectTo=/faqs",
+    });
+    expect(saved.status).toBe(302);
+    expect(saved.headers.get("location")).toBe("/faqs");
+    const cookie = saved.headers.get("set-cookie")!.split(";")[0];
+    const page = await (await fetch(`${base}/`, { headers: { Cookie: cookie } })).text();
+    expect(page).toContain('<html lang="hi"');
+  });
+
+  it("picks the language from Accept-Language when nothing was chosen", async () => {
+    const html = await (await fetch(`${base}/`, { headers: { "Accept-Language": "hi-IN,hi;q=0.9,en;q=0.5" } })).text();
+    expect(html).toContain('<html lang="hi"');
+  });
+
+  it("renders theme settings from the cookie on the server", async () => {
+    const saved = await fetch(`${base}/resources/theme`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded" },
+      body: "mode=dark&direction=rtl&color=cyan&redirectTo=/about-us",
+    });
+    expect(saved.headers.get("location")).toBe("/about-us");
+    const cookies = saved.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const html = await (await fetch(`${base}/`, { headers: { Cookie: cookies } })).text();
+    expect(html).toMatch(/<html lang="en" dir="rtl" data-mode="dark" data-color="cyan"/);
+    expect(html).toContain("Settings saved"); // the flash toast, rendered without JavaScript
+  });
+
+  it("refuses cross-site form posts but lets webhooks through to their own checks", async () => {
+    const crossSite = await fetch(`${base}/contact-us`, { method: "POST", headers: { "Sec-Fetch-Site": "cross-site" }, body: new URLSearchParams({ name: "x" }) });
+    expect(crossSite.status).toBe(403);
+    const foreignOrigin = await fetch(`${base}/contact-us`, { method: "POST", headers: { Origin: "https://evil.example" }, body: new URLSearchParams({ name: "x" }) });
+    expect(foreignOrigin.status).toBe(403);
+    const webhook = await fetch(`${base}/webhooks/anything`, { method: "POST", headers: { "Sec-Fetch-Site": "cross-site" } });
+    expect(webhook.status).not.toBe(403);
+  });
+
+  it("shows /dev/outbox only to direct loopback visitors", async () => {
+    expect((await fetch(`${base}/dev/outbox`)).status).toBe(200);
+    expect((await fetch(`${base}/dev/outbox`, { headers: { "X-Forwarded-For": "203.0.113.9" } })).status).toBe(404);
+  });
+
+  it("sends signed-out dashboard visitors to log in, remembering where they were going", async () => {
+    const response = await fetch(`${base}/dashboard/notifications?x=1`, { redirect: "manual" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/auth/login?redirectTo=%2Fdashboard%2Fnotifications%3Fx%3D1");
+  });
+});
+
+describe("maintenance mode", () => {
+  it("answers every page with the maintenance page and 503", async () => {
+    const { base, close } = await serve({ MAINTENANCE_MODE: "1" });
+    try {
+      for (const pagePath of ["/", "/faqs", "/dashboard", "/no/such/page"]) {
+        const response = await fetch(`${base}${pagePath}`, { redirect: "manual" });
+        expect(response.status, pagePath).toBe(503);
+        expect(await response.text()).toContain("We&#x27;ll be right back");
+      }
+      const post = await fetch(`${base}/contact-us`, { method: "POST", headers: { "Sec-Fetch-Site": "same-origin" } });
+      expect(post.status).toBe(503);
+    } finally {
+      await close();
+    }
+  });
+});

@@ -1,0 +1,54 @@
+import path from "node:path";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { createDb, createPool } from "../../db/client";
+import { migrateToLatest } from "../../db/migrator";
+import { type EmbeddedDatabase, startEmbeddedPostgres } from "../../server/embedded-postgres";
+import { loadOrCreateLocalSecrets } from "../../server/local-state";
+
+export const TEMPLATE_DATABASE = "heirloom_test_template";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    adminDatabaseUrl: string;
+  }
+}
+
+let embedded: EmbeddedDatabase | undefined;
+
+/**
+ * One PostgreSQL for the run (TEST_DATABASE_URL, or an embedded one under .data/test) and one
+ * migrated template database; each test file clones it (tests/db.ts), so files never share state.
+ */
+export async function setup(project: TestProject) {
+  let adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    const dataDir = path.resolve(".data/test");
+    const secrets = loadOrCreateLocalSecrets(dataDir);
+    embedded = await startEmbeddedPostgres({ dataDir, port: Number(process.env.TEST_PG_PORT ?? 54321), password: secrets.EMBEDDED_PG_PASSWORD });
+    adminUrl = embedded.url;
+  }
+
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DATABASE} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${TEMPLATE_DATABASE}`);
+  await admin.end();
+
+  const pool = createPool(withDatabase(adminUrl, TEMPLATE_DATABASE), 2);
+  const db = createDb(pool);
+  await migrateToLatest(db, pool);
+  await db.destroy();
+
+  project.provide("adminDatabaseUrl", adminUrl);
+}
+
+export async function teardown() {
+  await embedded?.stop();
+}
+
+export function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}

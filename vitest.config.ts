@@ -1,0 +1,14 @@
+import tsconfigPaths from "vite-tsconfig-paths";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  plugins: [tsconfigPaths()],
+  test: {
+    include: ["{app,db,jobs,server,tests/integration}/**/*.test.{ts,tsx}"],
+    globalSetup: ["tests/setup/global-database.ts"],
+    setupFiles: ["tests/setup/fail-on-console-error.ts"],
+    pool: "forks",
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+  },
+});
