@@ -1,4 +1,4 @@
-import { data, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -9,6 +9,7 @@ import { Toaster } from "~/components/toaster";
 import { EmbeddedTranslations } from "~/i18n/embedded-resources";
 import { i18nServer } from "~/i18n/i18next.server";
 import { defaultThemeSettings } from "~/utils/theme";
+import { errorPageTitle } from "~/utils/meta";
 import { getThemeSettings } from "~/utils/theme.server";
 import { takeToasts } from "~/utils/toast.server";
 import { useNonce } from "~/utils/nonce";
@@ -20,6 +21,9 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
+export const meta: MetaFunction<typeof loader> = ({ data, error, matches }) =>
+  error ? errorPageTitle(matches, error) : [{ title: data?.appName ?? "Heirloom" }];
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const [user, theme, locale, { toasts, setCookie }] = await Promise.all([
     getSessionUser(request, context),
@@ -27,12 +31,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     i18nServer.getLocale(request),
     takeToasts(request, context),
   ]);
+  const t = await i18nServer.getFixedT(locale);
   return data(
     {
       locale,
       theme,
       toasts,
       appName: context.config.APP_NAME,
+      errorTitles: {
+        notFound: t("errors.notFound.title"),
+        serverError: t("errors.serverError.title"),
+        maintenance: t("errors.maintenance.title"),
+      },
       user: user ? { firstName: user.first_name, email: user.email, nickname: user.nickname } : null,
     },
     { headers: setCookie ? { "Set-Cookie": setCookie } : undefined },

@@ -1,3 +1,4 @@
+import { useCloseOnNavigate } from "~/utils/use-close-on-navigate";
 import { NavLink } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Logo } from "~/components/logo";
@@ -38,6 +39,7 @@ function SidebarLinks({ counts, appName }: { counts: Counts; appName: string }) 
 
 /** 200 px sidebar on wide screens; a disclosure menu (no JavaScript needed) on narrow ones. */
 export function DashboardSidebar({ counts, appName }: { counts: Counts; appName: string }) {
+  const menuRef = useCloseOnNavigate();
   const { t } = useTranslation();
   return (
     <>
@@ -45,7 +47,7 @@ export function DashboardSidebar({ counts, appName }: { counts: Counts; appName:
         <Logo to="/dashboard" />
         <SidebarLinks counts={counts} appName={appName} />
       </nav>
-      <details className="border-b border-line bg-panel min-[900px]:hidden">
+      <details ref={menuRef} className="border-b border-line bg-panel min-[900px]:hidden">
         <summary className="cursor-pointer px-4 py-3 text-sm font-semibold">{t("nav.menu")}</summary>
         <nav aria-label={t("nav.dashboard")} className="flex flex-col gap-1 px-3 pb-3">
           <SidebarLinks counts={counts} appName={appName} />

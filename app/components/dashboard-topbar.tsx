@@ -1,3 +1,4 @@
+import { useCloseOnNavigate } from "~/utils/use-close-on-navigate";
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LanguageSwitch } from "~/components/language-switch";
@@ -7,6 +8,7 @@ import { useScrolledPast } from "~/utils/use-scrolled-past";
 type TopbarUser = { firstName: string; email: string };
 
 export function DashboardTopbar({ user, unread }: { user: TopbarUser; unread: number }) {
+  const menuRef = useCloseOnNavigate();
   const { t } = useTranslation();
   const scrolled = useScrolledPast(100);
   return (
@@ -30,7 +32,7 @@ export function DashboardTopbar({ user, unread }: { user: TopbarUser; unread: nu
           </span>
         ) : null}
       </Link>
-      <details className="relative">
+      <details ref={menuRef} className="relative">
         <summary className="flex cursor-pointer list-none items-center gap-2 rounded-full p-1 hover:bg-line/60" aria-label={t("a11y.userMenu")}>
           <span className="flex h-8 w-8 items-center justify-center rounded-full bg-primary font-semibold text-white" aria-hidden="true">
             {user.firstName.slice(0, 1).toUpperCase()}

@@ -1,3 +1,4 @@
+import { useCloseOnNavigate } from "~/utils/use-close-on-navigate";
 import { Form, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useRootData } from "~/utils/root-data";
@@ -5,11 +6,12 @@ import { defaultThemeSettings, themeColors } from "~/utils/theme";
 
 /** A <details> disclosure with a plain form: opens and saves without JavaScript. */
 export function ThemeSettingsPanel() {
+  const menuRef = useCloseOnNavigate();
   const { t } = useTranslation();
   const location = useLocation();
   const theme = useRootData()?.theme ?? defaultThemeSettings;
   return (
-    <details className="relative">
+    <details ref={menuRef} className="relative">
       <summary className="cursor-pointer list-none rounded px-2 py-1 text-sm hover:bg-line/60">{t("theme.open")}</summary>
       <Form
         method="post"

@@ -1,0 +1,26 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { useTranslation } from "react-i18next";
+import { type ContentSection, ContentPage } from "~/components/content-page";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { titleFromLoader } from "~/utils/meta";
+import { pageTitle } from "~/utils/page-title.server";
+
+export const handle = { i18n: ["pages"] };
+export const meta = titleFromLoader;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  return { title: await pageTitle(request, context, "about.title", "pages") };
+}
+
+export default function AboutUs() {
+  const { t } = useTranslation("pages");
+  return (
+    <ContentPage
+      title={t("about.title")}
+      intro={t("about.intro")}
+      sections={t("about.sections", { returnObjects: true }) as ContentSection[]}
+    />
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;

@@ -1,0 +1,44 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { type ContentSection, ContentPage } from "~/components/content-page";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { titleFromLoader } from "~/utils/meta";
+import { pageTitle } from "~/utils/page-title.server";
+
+export const handle = { i18n: ["pages"] };
+export const meta = titleFromLoader;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  return { title: await pageTitle(request, context, "registeredTexts.title", "pages") };
+}
+
+export default function RegisteredTexts() {
+  const { t } = useTranslation("pages");
+  const samples = t("registeredTexts.samples", { returnObjects: true }) as string[];
+  return (
+    <ContentPage
+      title={t("registeredTexts.title")}
+      intro={t("registeredTexts.intro")}
+      sections={t("registeredTexts.sections", { returnObjects: true }) as ContentSection[]}
+    >
+      <section className="mb-8">
+        <h2 className="mb-3 text-xl font-semibold">{t("registeredTexts.samplesTitle")}</h2>
+        <ul className="space-y-3">
+          {samples.map((sample) => (
+            <li key={sample} className="rounded-xl border border-line bg-panel p-4 leading-relaxed">
+              {sample}
+            </li>
+          ))}
+        </ul>
+      </section>
+      <p>
+        <Link to="/privacy-policy" className="link">
+          {t("registeredTexts.privacyLink")}
+        </Link>
+      </p>
+    </ContentPage>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;

@@ -1,0 +1,52 @@
+import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
+
+test.describe("signed out", () => {
+  test.use({ allowedConsoleErrors: [/status of 404/] }); // the login page arrives with the sign-in issue
+  test("signed-out visitors are sent to log in", async ({ page }) => {
+  await page.goto("/dashboard/notifications");
+  await expect(page).toHaveURL(/\/auth\/login\?redirectTo=%2Fdashboard%2Fnotifications/);
+  });
+});
+
+test("the dashboard shell: sidebar, top bar, avatar menu and logout", async ({ page, context, db, baseURL }) => {
+  const user = await signInAsNewUser(db, context, baseURL!, "Kavya");
+  await page.goto("/dashboard");
+  await expect(page.getByRole("heading", { level: 1, name: "Storytellers" })).toBeVisible();
+  const sidebar = page.getByRole("navigation", { name: "Dashboard" }).first();
+  for (const name of ["Storytellers", "My Stories", "Timeline", "Privacy Policy", "Terms of Use", "About", "Add Storyteller", "Add Group"]) {
+    await expect(sidebar.getByRole("link", { name: new RegExp(`^${name}`) })).toBeVisible();
+  }
+  await expectNoAxeViolations(page);
+
+  await page.getByLabel("Account menu").click();
+  await expect(page.getByText(user.email)).toBeVisible();
+  await expect(page.getByText("Kavya", { exact: true })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Settings" })).toHaveAttribute("href", "/dashboard/user/account");
+
+  await page.getByRole("link", { name: /Notifications/ }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Notifications" })).toBeVisible();
+  await expect(page.getByText("You have no notifications yet.")).toBeVisible();
+
+  const cookiesBefore = await context.cookies();
+  await page.getByLabel("Account menu").click();
+  await page.getByRole("button", { name: "Logout" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("link", { name: "Login" })).toBeVisible();
+  const sessions = await db.selectFrom("sessions").select("id_hash").where("user_id", "=", user.id).execute();
+  expect(sessions).toEqual([]);
+
+  // The old cookie no longer opens the dashboard.
+  await context.addCookies(cookiesBefore);
+  const again = await page.request.get("/dashboard", { maxRedirects: 0 });
+  expect(again.status()).toBe(302);
+  expect(again.headers().location).toMatch(/^\/auth\/login\?redirectTo=/);
+});
+
+test("the dashboard collapses its sidebar into a menu on a phone", async ({ page, context, db, baseURL }) => {
+  await signInAsNewUser(db, context, baseURL!, "Ravi");
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto("/dashboard");
+  await page.getByText("Menu", { exact: true }).click();
+  await expect(page.getByRole("link", { name: /^Timeline/ }).last()).toBeVisible();
+  await expectNoAxeViolations(page);
+});

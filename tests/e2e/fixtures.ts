@@ -1,0 +1,87 @@
+import { readFileSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
+import { createDb, createPool, type Db } from "../../db/client";
+
+const E2E_PG_PORT = Number(process.env.E2E_PG_PORT ?? 54322);
+
+/** The e2e server's embedded PostgreSQL (see playwright.config.ts), for arranging data directly. */
+function connectToE2eDatabase(): Db {
+  const { EMBEDDED_PG_PASSWORD } = JSON.parse(readFileSync(".data/e2e/secrets.json", "utf8"));
+  return createDb(createPool(`postgresql://heirloom:${encodeURIComponent(EMBEDDED_PG_PASSWORD)}@127.0.0.1:${E2E_PG_PORT}/heirloom`, 2));
+}
+
+type Fixtures = {
+  /** Patterns of console errors this test expects; anything else fails it. */
+  allowedConsoleErrors: RegExp[];
+  failOnConsoleError: void;
+};
+
+export const test = base.extend<Fixtures, { db: Db }>({
+  db: [
+    async ({}, use) => {
+      const db = connectToE2eDatabase();
+      await use(db);
+      await db.destroy();
+    },
+    { scope: "worker" },
+  ],
+  allowedConsoleErrors: [[], { option: true }],
+  failOnConsoleError: [
+    async ({ page, allowedConsoleErrors }, use) => {
+      const errors: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error" && !allowedConsoleErrors.some((pattern) => pattern.test(message.text()))) errors.push(message.text());
+      });
+      page.on("pageerror", (error) => errors.push(error.message));
+      await use();
+      expect(errors, "console errors").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/**
+ * axe on the whole page: zero violations. axe runs as a script, which a JavaScript-disabled page
+ * cannot run; there it checks the same URL in a page whose script files are blocked, which renders
+ * exactly what a no-JavaScript browser gets.
+ */
+export async function expectNoAxeViolations(page: Page) {
+  if (test.info().project.use.javaScriptEnabled !== false) return expectNoViolations(page);
+  const browser = page.context().browser()!;
+  // The test runner gives new contexts the project's options, so JavaScript is switched back on explicitly.
+  const context = await browser.newContext({ viewport: page.viewportSize(), javaScriptEnabled: true });
+  await context.addCookies(await page.context().cookies());
+  await context.route(/\.m?js(\?.*)?$/, (route) => route.abort());
+  const scriptless = await context.newPage();
+  try {
+    await scriptless.goto(page.url());
+    await expectNoViolations(scriptless);
+  } finally {
+    await context.close();
+  }
+}
+
+async function expectNoViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  expect(summary).toEqual([]);
+}
+
+/** Signs a browser context in as a new user, through a real session row (no trip through the UI). */
+export async function signInAsNewUser(db: Db, context: BrowserContext, baseURL: string, firstName = "Asha") {
+  const { createUserSession } = await import("../../app/auth/session.server");
+  const suffix = Math.random().toString(36).slice(2, 10);
+  const user = await db
+    .insertInto("users")
+    .values({ email: `${firstName.toLowerCase()}.${suffix}@example.com`, first_name: firstName, last_name: "Test", nickname: `${firstName.toLowerCase()}${suffix}`.slice(0, 30) })
+    .returning(["id", "email", "first_name"])
+    .executeTakeFirstOrThrow();
+  const setCookie = await createUserSession({ config: { APP_URL: baseURL } as never }, db, user.id);
+  const [pair] = setCookie.split(";");
+  const [name, ...value] = pair.split("=");
+  await context.addCookies([{ name, value: value.join("="), url: baseURL }]);
+  return user;
+}
