@@ -44,6 +44,7 @@ export function createHttpApp(options: {
   if (config.MAINTENANCE_MODE) {
     // Every page becomes the maintenance page (its loader answers 503); static files still load.
     app.use((req, res, next) => {
+      if (req.path === "/healthz") return next();
       if (req.method === "GET" || req.method === "HEAD") {
         // The Remix adapter builds its Request from originalUrl.
         req.url = req.originalUrl = "/maintenance";

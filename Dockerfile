@@ -1,0 +1,36 @@
+# syntax=docker/dockerfile:1
+# Heirloom: one container serves pages and runs the background jobs. Point DATABASE_URL at
+# PostgreSQL (see docker-compose.yml); without it the embedded PostgreSQL keeps its data in /data.
+
+FROM node:22-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY scripts/complete-lockfile.mjs ./scripts/
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build && npm prune --omit=dev
+
+FROM node:22-bookworm-slim
+# tini forwards SIGTERM so shutdown drains requests and jobs; ffmpeg makes answers playable on iOS.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends tini ffmpeg ca-certificates \
+  && rm -rf /var/lib/apt/lists/* \
+  && mkdir -p /data && chown node:node /data
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
+WORKDIR /app
+COPY --from=build --chown=node:node /app/node_modules ./node_modules
+COPY --from=build --chown=node:node /app/build ./build
+# The boot code (server/, db/, jobs/ and the app's *.server.ts modules) runs from source through tsx.
+COPY --from=build --chown=node:node /app/package.json /app/tsconfig.json ./
+COPY --from=build --chown=node:node /app/server ./server
+COPY --from=build --chown=node:node /app/app ./app
+COPY --from=build --chown=node:node /app/db ./db
+COPY --from=build --chown=node:node /app/jobs ./jobs
+COPY --from=build --chown=node:node /app/locales ./locales
+USER node
+VOLUME ["/data"]
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
+ENTRYPOINT ["/usr/bin/tini", "--"]
+# The same command as `npm run serve` (run directly so signals reach Node, not npm).
+CMD ["node", "--import", "tsx", "server/main.ts"]
