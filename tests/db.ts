@@ -27,6 +27,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 
 export async function dropTestDatabase(database: TestDatabase) {
   await database.db.destroy();
+  // Kysely only ends a pool it has used; code may have used the pool directly.
+  if (!database.pool.ended) await database.pool.end();
   await admin((client) => client.query(`DROP DATABASE IF EXISTS ${database.name} WITH (FORCE)`));
 }
 

@@ -54,10 +54,22 @@ export async function getSessionUser(request: Request, context: Pick<AppContext,
   return user;
 }
 
-/** Only same-site relative paths: "/dashboard/x" yes; "//evil.example", "https://…" or "/\\evil" no. */
+const PROBE_ORIGIN = "http://redirect.check";
+
+/**
+ * Only same-site relative paths: "/dashboard/x?y=1" yes; "//evil.example", "https://…", "/\\evil",
+ * "/\t/evil" (browsers drop the tab) or anything with control characters no.
+ */
 export function safeRedirectPath(value: unknown, fallback = "/dashboard"): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.includes("\\")) return fallback;
-  return value;
+  if (typeof value !== "string" || !value.startsWith("/") || /[\x00-\x20\x7f\\]/.test(value)) return fallback;
+  let url: URL;
+  try {
+    url = new URL(value, PROBE_ORIGIN);
+  } catch {
+    return fallback;
+  }
+  if (url.origin !== PROBE_ORIGIN || url.pathname.startsWith("//")) return fallback;
+  return url.pathname + url.search + url.hash;
 }
 
 export async function requireUser(request: Request, context: Pick<AppContext, "config" | "db">): Promise<SessionUser> {
