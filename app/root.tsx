@@ -2,6 +2,7 @@ import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } 
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { useChangeLanguage } from "remix-i18next/react";
 import { getSessionUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { NavigationProgress } from "~/components/navigation-progress";
@@ -77,6 +78,8 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
+  // After a language switch (a form post and redirect), the browser's i18next follows the server.
+  useChangeLanguage(useRootData()?.locale ?? "en");
   return <Outlet />;
 }
 

@@ -9,6 +9,11 @@ export type Db = Kysely<Database>;
 /** A query target: the database or a transaction. Model functions take this so callers can compose them. */
 export type DbOrTx = Kysely<Database> | Transaction<Database>;
 
+/** Runs `work` in the caller's transaction if there is one, else in a new one. */
+export function inTransaction<T>(db: DbOrTx, work: (tx: DbOrTx) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
 export function createPool(connectionString: string, max = 10): pg.Pool {
   const pool = new pg.Pool({ connectionString, max });
   // An idle client losing its connection (Postgres restarting) must not crash the process.

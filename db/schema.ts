@@ -1,7 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 
 // Mirrors db/migrations. Timestamps come back as Date; `date` columns as "YYYY-MM-DD" strings
-// (see the pg type parser in app/db.server.ts).
+// (see the pg type parser in db/client.ts).
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 type Json<T> = ColumnType<T, string | T | undefined, string | T>;
@@ -208,7 +208,7 @@ export interface OutboxMessagesTable {
   text_body: string;
   html_body: string | null;
   headers: Json<Record<string, string>>;
-  status: Generated<"queued" | "sent" | "failed">;
+  status: Generated<"queued" | "sending" | "sent" | "failed">;
   provider: string | null;
   provider_message_id: string | null;
   error: string | null;

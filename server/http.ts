@@ -4,16 +4,23 @@ import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type Request } from "express";
 import type { AppContext, AppServices } from "~/context.server";
+import { plainMessage } from "./plain-messages";
 import { cspNonce, csrfCheck, securityHeaders } from "./security";
 
 type BuildSource = ServerBuild | (() => Promise<ServerBuild>);
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/;
+const PROXY_HEADERS = ["x-forwarded-for", "forwarded", "x-real-ip", "via"];
 
-/** True only for a direct connection from this machine, never for one relayed by a proxy. */
-function fromLoopback(req: Request): boolean {
+/**
+ * True only for a direct connection from this machine addressed to a loopback name: not relayed by a
+ * proxy, and not a DNS-rebinding page whose Host is some other name resolving to 127.0.0.1.
+ */
+export function fromLoopback(req: Pick<Request, "headers" | "socket">): boolean {
   const address = req.socket.remoteAddress ?? "";
-  return LOOPBACK.test(address) && !req.headers["x-forwarded-for"] && !req.headers.forwarded;
+  const host = req.headers.host ?? "";
+  return LOOPBACK.test(address) && LOOPBACK_HOST.test(host) && !PROXY_HEADERS.some((name) => req.headers[name]);
 }
 
 export function createHttpApp(options: {
@@ -28,7 +35,9 @@ export function createHttpApp(options: {
   const production = config.NODE_ENV === "production";
   const app = express();
   app.disable("x-powered-by");
-  if (config.TRUST_PROXY) app.set("trust proxy", true);
+  // One proxy in front (the usual TLS terminator): the client is the last address it appended.
+  // Trusting every hop would let clients pick their own address with X-Forwarded-For.
+  if (config.TRUST_PROXY) app.set("trust proxy", 1);
 
   app.use(compression());
   app.use(cspNonce);
@@ -50,7 +59,7 @@ export function createHttpApp(options: {
         req.url = req.originalUrl = "/maintenance";
         return next();
       }
-      res.status(503).set("Retry-After", "600").type("text/plain").send("Heirloom is down for maintenance.");
+      res.status(503).set("Retry-After", "600").type("text/plain").send(plainMessage("maintenance"));
     });
   }
 
@@ -73,7 +82,7 @@ export function createHttpApp(options: {
   // Last resort: never show a stack trace.
   app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
     console.error("[http] unhandled error:", error);
-    if (!res.headersSent) res.status(500).type("text/plain").send("Something went wrong.");
+    if (!res.headersSent) res.status(500).type("text/plain").send(plainMessage("serverError"));
   });
 
   return app;

@@ -15,8 +15,12 @@ export function loadOrCreateLocalSecrets(dataDir: string): LocalSecrets {
   let stored: Partial<LocalSecrets> = {};
   try {
     stored = JSON.parse(readFileSync(file, "utf8"));
-  } catch {
-    // First start (or an unreadable file): generate below.
+  } catch (error) {
+    // Only a missing file means "first start". Regenerating over a damaged one would lock the
+    // existing database (its password is in here), so stop and say so instead.
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
+      throw new Error(`${file} is unreadable (${(error as Error).message}); restore it or remove it together with ${path.join(dataDir, "postgres")}`);
+    }
   }
   const secrets: LocalSecrets = {
     SESSION_SECRET: stored.SESSION_SECRET ?? randomBytes(32).toString("base64url"),

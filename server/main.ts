@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import type { Server } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -8,7 +9,7 @@ import type { AppServices } from "~/context.server";
 import { createMailService } from "~/services/mail.server";
 import { createSmsService } from "~/services/sms.server";
 import { createRateLimiter } from "~/utils/rate-limit.server";
-import { createDb, createPool } from "../db/client";
+import { createDb, createPool, type Db } from "../db/client";
 import { migrateToLatest } from "../db/migrator";
 import { createTaskList } from "../jobs/task-list";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "./embedded-postgres";
@@ -17,38 +18,71 @@ import { loadOrCreateLocalSecrets } from "./local-state";
 
 const log = (message: string) => console.log(`[heirloom] ${message}`);
 
-// Boot order: config → database → migrations → job runner → HTTP. Shutdown runs it backwards.
-async function main() {
-  const startedAt = performance.now();
-  let env;
-  try {
-    env = parseEnv(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
+/** What has been started so far, so a failed boot or a signal stops exactly that, in reverse order. */
+const started: { server?: Server; runner?: Runner; db?: Db; embedded?: EmbeddedDatabase } = {};
+let stopping = false;
+
+async function stopEverything() {
+  const steps: [string, (() => Promise<unknown>) | undefined][] = [
+    ["http", started.server && (() => closeServer(started.server!))],
+    ["jobs", started.runner && (() => started.runner!.stop())],
+    ["database pool", started.db && (() => started.db!.destroy())],
+    ["embedded PostgreSQL", started.embedded && (() => started.embedded!.stop())],
+  ];
+  for (const [name, stop] of steps) {
+    try {
+      await stop?.();
+    } catch (error) {
+      console.error(`[heirloom] could not stop ${name}: ${(error as Error).message}`);
     }
-    throw error;
   }
+}
+
+function closeServer(server: Server) {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 10_000).unref();
+  });
+}
+
+async function shutdown(signal: string) {
+  if (stopping) {
+    log("second signal: exiting now");
+    process.exit(1);
+  }
+  stopping = true;
+  log(`${signal}: stopping`);
+  await stopEverything();
+  log("stopped");
+  process.exit(0);
+}
+
+// Boot order: config → database → migrations → job runner → HTTP. Signals are handled from the
+// start, so Ctrl-C during initdb or migrations still stops PostgreSQL.
+async function main() {
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  const startedAt = performance.now();
+  const env = parseEnv(process.env);
   const dataDir = path.resolve(env.DATA_DIR);
   const secrets = loadOrCreateLocalSecrets(dataDir);
   const config = completeConfig(env, secrets);
 
-  let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.DATABASE_URL;
   if (!databaseUrl) {
     log(`starting embedded PostgreSQL (data in ${path.join(dataDir, "postgres")})`);
-    embedded = await startEmbeddedPostgres({
+    started.embedded = await startEmbeddedPostgres({
       dataDir,
       port: config.EMBEDDED_PG_PORT,
       password: secrets.EMBEDDED_PG_PASSWORD,
       log: process.env.DEBUG_POSTGRES ? (line) => console.log(`[postgres] ${line}`) : undefined,
     });
-    databaseUrl = embedded.url;
+    databaseUrl = started.embedded.url;
   }
 
   const pool = createPool(databaseUrl);
-  const db = createDb(pool);
+  const db = (started.db = createDb(pool));
   const applied = await migrateToLatest(db, pool);
   if (applied.length) log(`applied migrations: ${applied.join(", ")}`);
 
@@ -60,13 +94,12 @@ async function main() {
     rateLimit: createRateLimiter(pool),
   };
 
-  let runner: Runner | undefined;
   if (config.WORKER === "on") {
-    runner = await run({
+    started.runner = await run({
       pgPool: pool,
       taskList: createTaskList(services),
-      concurrency: 4,
       parsedCronItems: [], // no scheduled tasks yet (the delivery issue adds the tick)
+      concurrency: 4,
       noHandleSignals: true,
       pollInterval: 2000,
     });
@@ -76,12 +109,12 @@ async function main() {
   const clientDir = path.resolve("build/client");
   let app;
   if (production) {
-    const build = (await import(pathToFileURL(path.resolve("build/server/index.js")).href)) as ServerBuild;
+    const buildFile = path.resolve("build/server/index.js");
+    if (!existsSync(buildFile)) throw new Error("no production build: run `npm run build` (or `npm start`, which builds)");
+    const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
     app = createHttpApp({ services, build, clientDir });
   } else {
-    const vite = await import("vite").then((viteModule) =>
-      viteModule.createServer({ server: { middlewareMode: true } }),
-    );
+    const vite = await import("vite").then((viteModule) => viteModule.createServer({ server: { middlewareMode: true } }));
     app = createHttpApp({
       services,
       clientDir,
@@ -90,39 +123,23 @@ async function main() {
     });
   }
 
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(config.PORT, config.HOST, () => resolve(listening));
+  started.server = await new Promise<Server>((resolve, reject) => {
+    const server = app.listen(config.PORT, config.HOST, () => resolve(server));
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(error.code === "EADDRINUSE" ? new Error(`port ${config.PORT} is in use: stop the other server or set PORT`) : error),
+    );
   });
   log(
     `ready on ${config.APP_URL} in ${Math.round(performance.now() - startedAt)} ms` +
       ` (mail: ${services.mail.name}, sms: ${services.sms.name}, worker: ${config.WORKER})`,
   );
   if (config.mailUsesOutbox || config.smsUsesOutbox) log(`outbox: ${config.APP_URL}/dev/outbox`);
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) {
-      log("second signal: exiting now");
-      process.exit(1);
-    }
-    stopping = true;
-    log(`${signal}: stopping`);
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-      setTimeout(() => server.closeAllConnections(), 10_000).unref();
-    });
-    await runner?.stop();
-    await db.destroy();
-    await embedded?.stop();
-    log("stopped");
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
 }
 
-main().catch((error) => {
-  console.error("[heirloom] failed to start:", error instanceof Error ? error.message : error);
+main().catch(async (error) => {
+  // One clear line (a ConfigError already names the variable); no stack trace for expected failures.
+  const message = error instanceof ConfigError ? error.message : `failed to start: ${error instanceof Error ? error.message : String(error)}`;
+  console.error(`[heirloom] ${message}`);
+  await stopEverything();
   process.exit(1);
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import helmet from "helmet";
+import { plainMessage } from "./plain-messages";
 
 /** A fresh nonce per response; the CSP allows only scripts carrying it (plus our own files). */
 export function cspNonce(_req: Request, res: Response, next: NextFunction) {
@@ -47,7 +48,7 @@ export function csrfCheck(appOrigin: string) {
     if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
     if (CSRF_EXEMPT.some((pattern) => pattern.test(req.path))) return next();
     if (isSameSiteRequest(req, appOrigin)) return next();
-    res.status(403).type("text/plain").send("Forbidden: this form was sent from another site.");
+    res.status(403).type("text/plain").send(plainMessage("crossSite"));
   };
 }
 

@@ -34,8 +34,20 @@ export async function createUserSession(context: Pick<AppContext, "config">, db:
   return sessionCookie(context.config).serialize(id);
 }
 
+// Loaders of one request run in parallel and each checks the session; one lookup serves them all.
+const sessionLookups = new WeakMap<Request, Promise<SessionUser | null>>();
+
 /** The signed-in user, or null. Expired (idle or absolute) sessions count as signed out. */
-export async function getSessionUser(request: Request, context: Pick<AppContext, "config" | "db">): Promise<SessionUser | null> {
+export function getSessionUser(request: Request, context: Pick<AppContext, "config" | "db">): Promise<SessionUser | null> {
+  let lookup = sessionLookups.get(request);
+  if (!lookup) {
+    lookup = lookUpSessionUser(request, context);
+    sessionLookups.set(request, lookup);
+  }
+  return lookup;
+}
+
+async function lookUpSessionUser(request: Request, context: Pick<AppContext, "config" | "db">): Promise<SessionUser | null> {
   const id = await sessionCookie(context.config).parse(request.headers.get("Cookie"));
   if (typeof id !== "string" || id.length < 20) return null;
   const row = await context.db

@@ -1,12 +1,25 @@
 import enCommon from "../../locales/en/common.json";
-import enPages from "../../locales/en/pages.json";
+import enHome from "../../locales/en/home.json";
+import enAbout from "../../locales/en/about.json";
+import enContact from "../../locales/en/contact.json";
+import enFaqs from "../../locales/en/faqs.json";
+import enPrivacy from "../../locales/en/privacy.json";
+import enRegisteredTexts from "../../locales/en/registered-texts.json";
+import enTerms from "../../locales/en/terms.json";
 import hiCommon from "../../locales/hi/common.json";
-import hiPages from "../../locales/hi/pages.json";
+import hiHome from "../../locales/hi/home.json";
+import hiAbout from "../../locales/hi/about.json";
+import hiContact from "../../locales/hi/contact.json";
+import hiFaqs from "../../locales/hi/faqs.json";
+import hiPrivacy from "../../locales/hi/privacy.json";
+import hiRegisteredTexts from "../../locales/hi/registered-texts.json";
+import hiTerms from "../../locales/hi/terms.json";
 
-/** Every translation, bundled into the server build (no file reads at request time). */
+/** Every translation, bundled into the server build (no file reads at request time). One namespace
+ * per public page, so a page embeds only its own text (see docs/decisions/005). */
 export const resources = {
-  en: { common: enCommon, pages: enPages },
-  hi: { common: hiCommon, pages: hiPages },
+  en: { common: enCommon, home: enHome, about: enAbout, contact: enContact, faqs: enFaqs, privacy: enPrivacy, "registered-texts": enRegisteredTexts, terms: enTerms },
+  hi: { common: hiCommon, home: hiHome, about: hiAbout, contact: hiContact, faqs: hiFaqs, privacy: hiPrivacy, "registered-texts": hiRegisteredTexts, terms: hiTerms },
 } as const;
 
 export type Namespace = keyof (typeof resources)["en"];

@@ -1,11 +1,11 @@
-import type { DbOrTx } from "../../db/client";
+import { type DbOrTx, inTransaction } from "../../db/client";
 import { queueEmail } from "~/services/outbox.server";
 
 export type ContactMessageInput = { name: string; email: string; message: string; language: string };
 
 /** Stores the message and queues the email to the team in one transaction: both or neither. */
 export async function saveContactMessage(db: DbOrTx, input: ContactMessageInput, team: { to: string; appName: string }) {
-  const write = async (tx: DbOrTx) => {
+  return inTransaction(db, async (tx) => {
     const { id } = await tx.insertInto("contact_messages").values(input).returning("id").executeTakeFirstOrThrow();
     await queueEmail(tx, {
       to: team.to,
@@ -14,6 +14,5 @@ export async function saveContactMessage(db: DbOrTx, input: ContactMessageInput,
       headers: { "Reply-To": input.email },
     });
     return id;
-  };
-  return db.isTransaction ? write(db) : db.transaction().execute(write);
+  });
 }

@@ -6,31 +6,31 @@ import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { useRootData } from "~/utils/root-data";
 
-export const handle = { i18n: ["pages"] };
+export const handle = { i18n: ["home"] };
 export const meta = titleFromLoader;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return { title: await pageTitle(request, context, "home.metaTitle", "pages") };
+  return { title: await pageTitle(request, context, "metaTitle", "home") };
 }
 
 type Card = { title: string; body: string };
 
 export default function Landing() {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("home");
   const signedIn = Boolean(useRootData()?.user);
-  const steps = t("home.steps", { returnObjects: true }) as Card[];
-  const features = t("home.features", { returnObjects: true }) as Card[];
+  const steps = t("steps", { returnObjects: true }) as Card[];
+  const features = t("features", { returnObjects: true }) as Card[];
   return (
     <>
       <section className="mx-auto max-w-6xl px-4 py-20 text-center max-[830px]:py-12">
-        <h1 className="mx-auto max-w-3xl text-5xl font-bold leading-tight max-[830px]:text-3xl">{t("home.heroTitle")}</h1>
-        <p className="mx-auto mt-6 max-w-2xl text-xl text-muted max-[830px]:text-lg">{t("home.heroBody")}</p>
+        <h1 className="mx-auto max-w-3xl text-5xl font-bold leading-tight max-[830px]:text-3xl">{t("heroTitle")}</h1>
+        <p className="mx-auto mt-6 max-w-2xl text-xl text-muted max-[830px]:text-lg">{t("heroBody")}</p>
         <div className="mt-8 flex flex-wrap justify-center gap-3">
           <Link to={signedIn ? "/dashboard" : "/auth/register"} className="btn-primary text-lg">
-            {signedIn ? t("home.ctaDashboard") : t("home.ctaPrimary")}
+            {signedIn ? t("ctaDashboard") : t("ctaPrimary")}
           </Link>
           <Link to="/faqs" className="btn-secondary text-lg">
-            {t("home.ctaSecondary")}
+            {t("ctaSecondary")}
           </Link>
         </div>
       </section>
@@ -38,7 +38,7 @@ export default function Landing() {
       <section aria-labelledby="how-it-works" className="bg-panel py-16">
         <div className="mx-auto max-w-6xl px-4">
           <h2 id="how-it-works" className="mb-10 text-center text-3xl font-bold">
-            {t("home.howTitle")}
+            {t("howTitle")}
           </h2>
           <ol className="grid gap-6 min-[830px]:grid-cols-3">
             {steps.map((step, index) => (
@@ -56,7 +56,7 @@ export default function Landing() {
 
       <section aria-labelledby="features" className="mx-auto max-w-6xl px-4 py-16">
         <h2 id="features" className="mb-10 text-center text-3xl font-bold">
-          {t("home.featuresTitle")}
+          {t("featuresTitle")}
         </h2>
         <ul className="grid gap-6 min-[830px]:grid-cols-2">
           {features.map((feature) => (
@@ -69,10 +69,10 @@ export default function Landing() {
       </section>
 
       <section className="mx-auto max-w-3xl px-4 pb-8 text-center">
-        <h2 className="mb-3 text-2xl font-bold">{t("home.closingTitle")}</h2>
-        <p className="mb-6 text-muted">{t("home.closingBody")}</p>
+        <h2 className="mb-3 text-2xl font-bold">{t("closingTitle")}</h2>
+        <p className="mb-6 text-muted">{t("closingBody")}</p>
         <Link to={signedIn ? "/dashboard" : "/auth/register"} className="btn-primary">
-          {signedIn ? t("home.ctaDashboard") : t("home.ctaPrimary")}
+          {signedIn ? t("ctaDashboard") : t("ctaPrimary")}
         </Link>
       </section>
     </>

@@ -5,20 +5,20 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 
-export const handle = { i18n: ["pages"] };
+export const handle = { i18n: ["about"] };
 export const meta = titleFromLoader;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return { title: await pageTitle(request, context, "about.title", "pages") };
+  return { title: await pageTitle(request, context, "title", "about") };
 }
 
 export default function AboutUs() {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("about");
   return (
     <ContentPage
-      title={t("about.title")}
-      intro={t("about.intro")}
-      sections={t("about.sections", { returnObjects: true }) as ContentSection[]}
+      title={t("title")}
+      intro={t("intro")}
+      sections={t("sections", { returnObjects: true }) as ContentSection[]}
     />
   );
 }

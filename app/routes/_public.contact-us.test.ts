@@ -41,6 +41,12 @@ describe("contact form action", () => {
     expect(result.data.result.error.email).toEqual(["validation.emailRequired"]);
   });
 
+  it("does not count forms with mistakes against the limit", async () => {
+    for (let i = 0; i < 8; i++) await callAction({ name: "", email: "x", message: "" }, "192.0.2.50");
+    const ok = (await callAction(valid, "192.0.2.50")) as Response;
+    expect(ok.status).toBe(302);
+  });
+
   it("refuses a sixth message from one address within the hour", async () => {
     for (let i = 0; i < 5; i++) {
       const ok = (await callAction({ ...valid, email: `r${i}@example.com` }, "192.0.2.99")) as Response;

@@ -12,8 +12,9 @@ import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { email, text } from "~/utils/validation";
+import { readFormData } from "~/utils/form-data.server";
 
-export const handle = { i18n: ["pages"] };
+export const handle = { i18n: ["contact"] };
 export const meta = titleFromLoader;
 
 const contactSchema = z.object({
@@ -23,12 +24,14 @@ const contactSchema = z.object({
 });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return { title: await pageTitle(request, context, "contact.title", "pages") };
+  return { title: await pageTitle(request, context, "title", "contact") };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const submission = parseWithZod(formData, { schema: contactSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  // Counted after validation, so correcting a typo never uses up someone's messages.
   const limit = await context.rateLimit("contactPerIp", context.clientIp);
   if (!limit.allowed) {
     return data(
@@ -36,7 +39,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
     );
   }
-  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
 
   const language = await i18nServer.getLocale(request);
   await saveContactMessage(context.db, { ...submission.value, language }, { to: context.config.CONTACT_EMAIL, appName: context.config.APP_NAME });
@@ -44,7 +46,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ContactUs() {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("contact");
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useForm({
@@ -56,15 +58,15 @@ export default function ContactUs() {
   });
   return (
     <article className="mx-auto max-w-xl px-4 py-12">
-      <h1 className="mb-3 text-3xl font-bold">{t("contact.title")}</h1>
-      <p className="mb-8 text-muted">{t("contact.intro")}</p>
+      <h1 className="mb-3 text-3xl font-bold">{t("title")}</h1>
+      <p className="mb-8 text-muted">{t("intro")}</p>
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
         <FieldErrors id={form.errorId} errors={form.errors} />
-        <Field label={t("contact.name")} inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "name" }} errors={fields.name.errors} />
-        <Field label={t("contact.email")} inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }} errors={fields.email.errors} />
-        <TextareaField label={t("contact.message")} textareaProps={getTextareaProps(fields.message)} errors={fields.message.errors} />
+        <Field label={t("name")} inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "name" }} errors={fields.name.errors} />
+        <Field label={t("email")} inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }} errors={fields.email.errors} />
+        <TextareaField label={t("message")} textareaProps={getTextareaProps(fields.message)} errors={fields.message.errors} />
         <button type="submit" className="btn-primary self-start" disabled={navigation.state === "submitting"}>
-          {t("contact.submit")}
+          {t("submit")}
         </button>
       </Form>
     </article>

@@ -5,20 +5,20 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 
-export const handle = { i18n: ["pages"] };
+export const handle = { i18n: ["faqs"] };
 export const meta = titleFromLoader;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return { title: await pageTitle(request, context, "faqs.title", "pages") };
+  return { title: await pageTitle(request, context, "title", "faqs") };
 }
 
 export default function Faqs() {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("faqs");
   return (
     <ContentPage
-      title={t("faqs.title")}
-      intro={t("faqs.intro")}
-      sections={t("faqs.sections", { returnObjects: true }) as ContentSection[]}
+      title={t("title")}
+      intro={t("intro")}
+      sections={t("sections", { returnObjects: true }) as ContentSection[]}
     />
   );
 }

@@ -5,20 +5,20 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 
-export const handle = { i18n: ["pages"] };
+export const handle = { i18n: ["privacy"] };
 export const meta = titleFromLoader;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return { title: await pageTitle(request, context, "privacy.title", "pages") };
+  return { title: await pageTitle(request, context, "title", "privacy") };
 }
 
 export default function PrivacyPolicy() {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("privacy");
   return (
     <ContentPage
-      title={t("privacy.title")}
-      intro={t("privacy.intro")}
-      sections={t("privacy.sections", { returnObjects: true }) as ContentSection[]}
+      title={t("title")}
+      intro={t("intro")}
+      sections={t("sections", { returnObjects: true }) as ContentSection[]}
     />
   );
 }

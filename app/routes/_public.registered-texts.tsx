@@ -6,24 +6,24 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 
-export const handle = { i18n: ["pages"] };
+export const handle = { i18n: ["registered-texts"] };
 export const meta = titleFromLoader;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return { title: await pageTitle(request, context, "registeredTexts.title", "pages") };
+  return { title: await pageTitle(request, context, "title", "registered-texts") };
 }
 
 export default function RegisteredTexts() {
-  const { t } = useTranslation("pages");
-  const samples = t("registeredTexts.samples", { returnObjects: true }) as string[];
+  const { t } = useTranslation("registered-texts");
+  const samples = t("samples", { returnObjects: true }) as string[];
   return (
     <ContentPage
-      title={t("registeredTexts.title")}
-      intro={t("registeredTexts.intro")}
-      sections={t("registeredTexts.sections", { returnObjects: true }) as ContentSection[]}
+      title={t("title")}
+      intro={t("intro")}
+      sections={t("sections", { returnObjects: true }) as ContentSection[]}
     >
       <section className="mb-8">
-        <h2 className="mb-3 text-xl font-semibold">{t("registeredTexts.samplesTitle")}</h2>
+        <h2 className="mb-3 text-xl font-semibold">{t("samplesTitle")}</h2>
         <ul className="space-y-3">
           {samples.map((sample) => (
             <li key={sample} className="rounded-xl border border-line bg-panel p-4 leading-relaxed">
@@ -34,7 +34,7 @@ export default function RegisteredTexts() {
       </section>
       <p>
         <Link to="/privacy-policy" className="link">
-          {t("registeredTexts.privacyLink")}
+          {t("privacyLink")}
         </Link>
       </p>
     </ContentPage>

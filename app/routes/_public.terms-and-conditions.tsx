@@ -5,20 +5,20 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 
-export const handle = { i18n: ["pages"] };
+export const handle = { i18n: ["terms"] };
 export const meta = titleFromLoader;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return { title: await pageTitle(request, context, "terms.title", "pages") };
+  return { title: await pageTitle(request, context, "title", "terms") };
 }
 
 export default function TermsAndConditions() {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("terms");
   return (
     <ContentPage
-      title={t("terms.title")}
-      intro={t("terms.intro")}
-      sections={t("terms.sections", { returnObjects: true }) as ContentSection[]}
+      title={t("title")}
+      intro={t("intro")}
+      sections={t("sections", { returnObjects: true }) as ContentSection[]}
     />
   );
 }

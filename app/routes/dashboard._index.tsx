@@ -1,13 +1,16 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 
 export const meta = titleFromLoader;
 
+// Every dashboard loader checks sign-in itself: Remix runs the layout's loader in parallel, not first.
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireUser(request, context);
   return { title: await pageTitle(request, context, "dashboard.storytellers.title") };
 }
 

@@ -31,6 +31,12 @@ describe("/dev/outbox", () => {
     expect(await status(loader({ request: request(), context: makeTestContext(database, {}, { fromLoopback: false }), params: {} }))).toBe(404);
   });
 
+  it("leaves out the channel that has a real provider", async () => {
+    await queueEmail(database.db, { to: "via-postmark@example.com", subject: "Real", text: "secret code" });
+    const data = await loader({ request: request(), context: makeTestContext(database, postmark), params: {} });
+    expect(data.messages.some((m) => m.channel === "email")).toBe(false);
+  });
+
   it("is a 404 once real providers are configured", async () => {
     expect(await status(loader({ request: request(), context: makeTestContext(database, { ...postmark, ...twilio }), params: {} }))).toBe(404);
   });

@@ -11,9 +11,9 @@ export const meta = titleFromLoader;
 
 // Only while mail or SMS goes to the built-in outbox, and only to this machine: otherwise 404.
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const outboxInUse = context.config.mailUsesOutbox || context.config.smsUsesOutbox;
-  if (!outboxInUse || !context.fromLoopback) throw new Response(null, { status: 404 });
-  const messages = await listOutboxMessages(context.db);
+  const channels = [...(context.config.mailUsesOutbox ? ["email" as const] : []), ...(context.config.smsUsesOutbox ? ["sms" as const] : [])];
+  if (!channels.length || !context.fromLoopback) throw new Response(null, { status: 404 });
+  const messages = await listOutboxMessages(context.db, channels);
   return {
     title: await pageTitle(request, context, "outbox.title"),
     messages: messages.map((m) => ({ ...m, created_at: m.created_at.toISOString() })),

@@ -5,7 +5,7 @@ import { resources } from "~/i18n/resources.server";
 /** Translations for the browser, for namespaces a client-side navigation needs. */
 export function loader({ params }: LoaderFunctionArgs) {
   const { lng, ns } = params;
-  if (!isSupportedLanguage(lng) || !ns || !(ns in resources[lng])) {
+  if (!isSupportedLanguage(lng) || !ns || !Object.hasOwn(resources[lng], ns)) {
     throw new Response(null, { status: 404 });
   }
   return Response.json(resources[lng][ns as keyof (typeof resources)["en"]], {

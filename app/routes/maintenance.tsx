@@ -1,4 +1,4 @@
-import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import { data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
@@ -7,11 +7,9 @@ export const meta = titleFromLoader;
 
 // While MAINTENANCE_MODE is on, server/http.ts sends every page here and this answers 503.
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  if (!context.config.MAINTENANCE_MODE) throw redirect("/");
   const title = await pageTitle(request, context, "errors.maintenance.title");
-  return data(
-    { title },
-    context.config.MAINTENANCE_MODE ? { status: 503, headers: { "Retry-After": "600", "Cache-Control": "no-store" } } : undefined,
-  );
+  return data({ title }, { status: 503, headers: { "Retry-After": "600", "Cache-Control": "no-store" } });
 }
 
 export default function Maintenance() {

@@ -2,10 +2,11 @@ import { type ActionFunctionArgs, redirect } from "@remix-run/node";
 import { safeRedirectPath } from "~/auth/session.server";
 import { isSupportedLanguage } from "~/i18n/config";
 import { languageCookie } from "~/i18n/i18next.server";
+import { readFormData } from "~/utils/form-data.server";
 
 /** Saves the visitor's language choice in a cookie and returns them to the page they were on. */
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const lng = form.get("lng");
   const back = new URL(safeRedirectPath(form.get("redirectTo"), "/"), "http://local");
   back.searchParams.delete("lng");

@@ -2,10 +2,11 @@ import { type ActionFunctionArgs, redirect } from "@remix-run/node";
 import { safeRedirectPath } from "~/auth/session.server";
 import { getThemeSettings, serializeThemeSettings, themeSettingsSchema } from "~/utils/theme.server";
 import { flashToast } from "~/utils/toast.server";
+import { readFormData } from "~/utils/form-data.server";
 
 /** Saves theme settings (mode, direction, colour) in the `settings` cookie. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readFormData(request));
   const current = await getThemeSettings(request);
   const settings = themeSettingsSchema.parse({ ...current, ...form });
   const headers = new Headers();

@@ -1,4 +1,4 @@
-import type { DbOrTx } from "../../db/client";
+import { type DbOrTx, inTransaction } from "../../db/client";
 import { enqueueJob } from "~/utils/jobs.server";
 
 export type OutgoingEmail = {
@@ -33,20 +33,23 @@ async function queueMessage(
   db: DbOrTx,
   row: { channel: "email" | "sms"; to_address: string; subject: string | null; text_body: string; html_body: string | null; headers: string },
 ): Promise<string> {
-  const write = async (tx: DbOrTx) => {
+  return inTransaction(db, async (tx) => {
     const { id } = await tx.insertInto("outbox_messages").values(row).returning("id").executeTakeFirstOrThrow();
     await enqueueJob(tx, "outbox__send", { messageId: id }, { maxAttempts: MAX_SEND_ATTEMPTS });
     return id;
-  };
-  return db.isTransaction ? write(db) : db.transaction().execute(write);
+  });
 }
 
-/** Messages the built-in outbox delivered (or holds), newest first: what /dev/outbox shows. */
-export async function listOutboxMessages(db: DbOrTx, limit = 200) {
+/**
+ * Messages of the channels that use the built-in outbox, newest first: what /dev/outbox shows.
+ * A channel with a real provider is left out entirely (its queued bodies included).
+ */
+export async function listOutboxMessages(db: DbOrTx, channels: ("email" | "sms")[], limit = 200) {
+  if (!channels.length) return [];
   return db
     .selectFrom("outbox_messages")
     .select(["id", "channel", "to_address", "subject", "text_body", "html_body", "status", "created_at"])
-    .where((eb) => eb.or([eb("provider", "=", "outbox"), eb("provider", "is", null)]))
+    .where("channel", "in", channels)
     .orderBy("created_at", "desc")
     .limit(limit)
     .execute();

@@ -32,7 +32,7 @@ export function createTwilioSms(
         to: message.to,
         from: config.TWILIO_FROM_NUMBER,
         body: message.text,
-        statusCallback: `${config.APP_URL}/webhooks/twilio/status`,
+        // The status callback (/webhooks/twilio/status) is added with the delivery ledger.
       });
       return result.sid;
     },

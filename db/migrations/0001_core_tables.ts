@@ -234,7 +234,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       text_body text NOT NULL,
       html_body text,
       headers jsonb NOT NULL DEFAULT '{}',
-      status text NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'sent', 'failed')),
+      status text NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'sending', 'sent', 'failed')),
       provider text,
       provider_message_id text,
       error text,

@@ -50,7 +50,7 @@ test("/500 shows the error page with status 500", async ({ page }) => {
 test("?lng=hi shows the page in Hindi", async ({ page }) => {
   await page.goto("/?lng=hi");
   await expect(page.locator("html")).toHaveAttribute("lang", "hi");
-  await expect(page.getByRole("link", { name: "लॉग इन" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "प्रवेश करें" })).toBeVisible();
   await expect(page.getByRole("contentinfo")).toContainText("अपनों की आवाज़ में यादें");
   await expectNoAxeViolations(page);
 });
@@ -60,10 +60,16 @@ test("the language switch saves the choice for later pages", async ({ page }) =>
   await page.getByRole("button", { name: "हिन्दी" }).first().click();
   await expect(page).toHaveURL(/\/faqs$/);
   await expect(page.locator("html")).toHaveAttribute("lang", "hi");
-  await page.goto("/about-us");
+  await expect(page.getByRole("contentinfo")).toContainText("अपनों की आवाज़ में यादें");
+  // The choice holds on the next page, whether reached by a link or typed in.
+  await page.getByRole("contentinfo").getByRole("link", { name: "हमारे बारे में" }).click();
+  await expect(page).toHaveURL(/\/about-us$/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("हेयरलूम");
+  await page.goto("/privacy-policy");
   await expect(page.locator("html")).toHaveAttribute("lang", "hi");
   await page.getByRole("button", { name: "English" }).first().click();
   await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Privacy Policy");
 });
 
 test("theme settings change the page as the server renders it, with a toast", async ({ page }) => {

@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import http from "node:http";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -11,6 +12,17 @@ import { useTestDatabase } from "../db";
 
 // The production build served by the real Express app, on a test database.
 const database = useTestDatabase();
+
+/** fetch() may not set Host; node:http can. */
+function statusWithHost(url: string, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { headers: { Host: host } }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on("error", reject);
+  });
+}
 const buildFile = path.resolve("build/server/index.js");
 
 async function serve(env: Record<string, string> = {}) {
@@ -59,7 +71,7 @@ describe("HTTP server", () => {
   it("speaks Hindi for ?lng=hi and for a saved choice", async () => {
     const html = await (await fetch(`${base}/?lng=hi`)).text();
     expect(html).toContain('<html lang="hi"');
-    expect(html).toContain("लॉग इन");
+    expect(html).toContain("प्रवेश करें");
     const saved = await fetch(`${base}/resources/language`, {
       method: "POST",
       redirect: "manual",
@@ -101,9 +113,35 @@ describe("HTTP server", () => {
     expect(webhook.status).not.toBe(403);
   });
 
-  it("shows /dev/outbox only to direct loopback visitors", async () => {
+  it("shows /dev/outbox only to direct loopback visitors addressing a loopback name", async () => {
     expect((await fetch(`${base}/dev/outbox`)).status).toBe(200);
     expect((await fetch(`${base}/dev/outbox`, { headers: { "X-Forwarded-For": "203.0.113.9" } })).status).toBe(404);
+    expect((await fetch(`${base}/dev/outbox`, { headers: { "X-Real-IP": "203.0.113.9" } })).status).toBe(404);
+    // A DNS-rebinding page reaches 127.0.0.1 under its own name.
+    expect(await statusWithHost(`${base}/dev/outbox`, "rebind.evil.example")).toBe(404);
+  });
+
+  it("answers malformed requests with 4xx, not 500", async () => {
+    expect((await fetch(`${base}/locales/en/toString`)).status).toBe(404);
+    expect((await fetch(`${base}/locales/xx/common`)).status).toBe(404);
+    const notAForm = await fetch(`${base}/resources/theme`, {
+      method: "POST",
+      headers: { "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json" },
+      body: "{",
+    });
+    expect(notAForm.status).toBe(400);
+    const badRedirect = await fetch(`${base}/resources/language`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ lng: "hi", redirectTo: "/\t/evil.example" }),
+    });
+    expect(badRedirect.headers.get("location")).toBe("/");
+  });
+
+  it("sends /maintenance home while maintenance mode is off", async () => {
+    const response = await fetch(`${base}/maintenance`, { redirect: "manual" });
+    expect(response.status).toBe(302);
   });
 
   it("sends signed-out dashboard visitors to log in, remembering where they were going", async () => {

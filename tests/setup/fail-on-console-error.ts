@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, vi } from "vitest";
 
 /**
- * console.error fails the test: an unexpected error log is a bug. A test that expects one says so
- * with `expectConsoleError()` (tests/console.ts).
+ * console.error fails the test: an unexpected error log is a bug. A test that expects some says so
+ * with `allowConsoleErrors(n)`.
  */
 let allowed = 0;
 let unexpected: unknown[][] = [];

@@ -1,0 +1,12 @@
+import en from "../locales/en/common.json";
+import hi from "../locales/hi/common.json";
+
+type PlainMessage = keyof typeof en.plain;
+
+/**
+ * The few answers Express gives before Remix runs (CSRF refusal, maintenance, last-resort errors):
+ * plain text in both languages, from the locale files like every other string.
+ */
+export function plainMessage(key: PlainMessage): string {
+  return `${en.plain[key]}\n\n${hi.plain[key]}\n`;
+}
