@@ -10,12 +10,12 @@ import { I18N_DATA_ELEMENT_ID } from "~/i18n/embedded-resources";
 async function hydrate() {
   const lng = document.documentElement.lang;
   // The server embeds the translations this page uses; anything else is fetched on demand.
-  const embedded = JSON.parse(document.getElementById(I18N_DATA_ELEMENT_ID)?.textContent || "{}");
+  const { resources: embedded, variables } = JSON.parse(document.getElementById(I18N_DATA_ELEMENT_ID)?.textContent || "{}");
   await i18next
     .use(initReactI18next)
     .use(Fetch)
     .init({
-      ...i18nOptions,
+      ...i18nOptions(variables),
       lng,
       ns: Object.keys(embedded),
       resources: { [lng]: embedded },

@@ -6,7 +6,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider, initReactI18next } from "react-i18next";
 import { i18nOptions } from "~/i18n/config";
-import { i18nServer } from "~/i18n/i18next.server";
+import { i18nServer, textVariables } from "~/i18n/i18next.server";
 import { resources } from "~/i18n/resources.server";
 import { NonceContext } from "~/utils/nonce";
 
@@ -24,7 +24,7 @@ export default async function handleRequest(
   // The root loader decides the language (it may know more than the request, e.g. a profile choice).
   const rootData = remixContext.staticHandlerContext.loaderData?.root as { locale?: string } | undefined;
   const lng = rootData?.locale ?? (await i18nServer.getLocale(request));
-  await i18n.use(initReactI18next).init({ ...i18nOptions, lng, resources });
+  await i18n.use(initReactI18next).init({ ...i18nOptions(textVariables(loadContext)), lng, resources });
 
   // Bots and no-JS crawlers get the whole document at once; browsers get it streamed.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;

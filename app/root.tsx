@@ -8,7 +8,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { NavigationProgress } from "~/components/navigation-progress";
 import { Toaster } from "~/components/toaster";
 import { EmbeddedTranslations } from "~/i18n/embedded-resources";
-import { i18nServer } from "~/i18n/i18next.server";
+import { getServerT, i18nServer } from "~/i18n/i18next.server";
 import { defaultThemeSettings } from "~/utils/theme";
 import { errorPageTitle } from "~/utils/meta";
 import { getThemeSettings } from "~/utils/theme.server";
@@ -32,7 +32,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     i18nServer.getLocale(request),
     takeToasts(request, context),
   ]);
-  const t = await i18nServer.getFixedT(locale);
+  const t = await getServerT(locale, context);
   return data(
     {
       locale,

@@ -59,11 +59,11 @@ export function createHttpApp(options: {
         req.url = req.originalUrl = "/maintenance";
         return next();
       }
-      res.status(503).set("Retry-After", "600").type("text/plain").send(plainMessage("maintenance"));
+      res.status(503).set("Retry-After", "600").type("text/plain").send(plainMessage("maintenance", config.APP_NAME));
     });
   }
 
-  app.use(csrfCheck(new URL(config.APP_URL).origin));
+  app.use(csrfCheck(new URL(config.APP_URL).origin, config.APP_NAME));
 
   app.all(
     "*",
@@ -82,7 +82,7 @@ export function createHttpApp(options: {
   // Last resort: never show a stack trace.
   app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
     console.error("[http] unhandled error:", error);
-    if (!res.headersSent) res.status(500).type("text/plain").send(plainMessage("serverError"));
+    if (!res.headersSent) res.status(500).type("text/plain").send(plainMessage("serverError", config.APP_NAME));
   });
 
   return app;

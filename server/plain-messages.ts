@@ -7,6 +7,7 @@ type PlainMessage = keyof typeof en.plain;
  * The few answers Express gives before Remix runs (CSRF refusal, maintenance, last-resort errors):
  * plain text in both languages, from the locale files like every other string.
  */
-export function plainMessage(key: PlainMessage): string {
-  return `${en.plain[key]}\n\n${hi.plain[key]}\n`;
+export function plainMessage(key: PlainMessage, appName: string): string {
+  const fill = (text: string) => text.replaceAll("{{appName}}", appName);
+  return `${fill(en.plain[key])}\n\n${fill(hi.plain[key])}\n`;
 }

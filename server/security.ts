@@ -43,12 +43,12 @@ const CSRF_EXEMPT = [/^\/webhooks\//, /^\/unsubscribe\/[^/]+$/];
  * Refuses state-changing requests that a browser marks as coming from another site. Browsers send
  * Sec-Fetch-Site (modern) or Origin (older); requests with neither are not from a browser page.
  */
-export function csrfCheck(appOrigin: string) {
+export function csrfCheck(appOrigin: string, appName: string) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
     if (CSRF_EXEMPT.some((pattern) => pattern.test(req.path))) return next();
     if (isSameSiteRequest(req, appOrigin)) return next();
-    res.status(403).type("text/plain").send(plainMessage("crossSite"));
+    res.status(403).type("text/plain").send(plainMessage("crossSite", appName));
   };
 }
 

@@ -8,10 +8,15 @@ export function isSupportedLanguage(value: unknown): value is SupportedLanguage 
   return typeof value === "string" && (supportedLanguages as readonly string[]).includes(value);
 }
 
+/** Values every string may use: the product's name and address are the self-hoster's (APP_NAME, APP_URL). */
+export type TextVariables = { appName: string; appUrl: string };
+
 /** Shared by the server and browser i18next instances. */
-export const i18nOptions = {
-  supportedLngs: [...supportedLanguages],
-  fallbackLng: fallbackLanguage,
-  defaultNS: "common",
-  interpolation: { escapeValue: false }, // React escapes
-};
+export function i18nOptions(variables: TextVariables) {
+  return {
+    supportedLngs: [...supportedLanguages],
+    fallbackLng: fallbackLanguage,
+    defaultNS: "common",
+    interpolation: { escapeValue: false, defaultVariables: variables }, // React escapes
+  };
+}

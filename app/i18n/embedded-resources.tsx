@@ -21,7 +21,8 @@ export function useRouteNamespaces(): string[] {
 export function EmbeddedTranslations() {
   const { i18n } = useTranslation();
   const namespaces = useRouteNamespaces();
-  const data = Object.fromEntries(namespaces.map((ns) => [ns, i18n.getResourceBundle(i18n.language, ns) ?? {}]));
-  const json = JSON.stringify(data).replace(/</g, "\\u003c");
+  const resources = Object.fromEntries(namespaces.map((ns) => [ns, i18n.getResourceBundle(i18n.language, ns) ?? {}]));
+  const variables = i18n.options.interpolation?.defaultVariables;
+  const json = JSON.stringify({ resources, variables }).replace(/</g, "\\u003c");
   return <script id={I18N_DATA_ELEMENT_ID} type="application/json" dangerouslySetInnerHTML={{ __html: json }} suppressHydrationWarning />;
 }

@@ -1,6 +1,7 @@
 import { createCookie } from "@remix-run/node";
 import { RemixI18Next } from "remix-i18next/server";
-import { fallbackLanguage, i18nOptions, supportedLanguages } from "./config";
+import type { AppContext } from "~/context.server";
+import { fallbackLanguage, i18nOptions, supportedLanguages, type TextVariables } from "./config";
 import { resources } from "./resources.server";
 
 /** The visitor's language choice. Not signed: it only picks a language. */
@@ -19,5 +20,15 @@ export const i18nServer = new RemixI18Next({
     // ?lng= (links and tests), then the saved choice, then the browser's Accept-Language.
     order: ["searchParams", "cookie", "header"],
   },
-  i18next: { ...i18nOptions, resources },
+  i18next: { ...i18nOptions({ appName: "Heirloom", appUrl: "" }), resources },
 });
+
+export function textVariables(context: Pick<AppContext, "config">): TextVariables {
+  return { appName: context.config.APP_NAME, appUrl: context.config.APP_URL };
+}
+
+/** A translate function for loaders, actions and jobs, with this install's name and address. */
+export async function getServerT(localeOrRequest: string | Request, context: Pick<AppContext, "config">, ns = "common") {
+  const locale = typeof localeOrRequest === "string" ? localeOrRequest : await i18nServer.getLocale(localeOrRequest);
+  return i18nServer.getFixedT(locale, ns, { interpolation: { escapeValue: false, defaultVariables: textVariables(context) } });
+}

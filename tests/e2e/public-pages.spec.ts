@@ -64,7 +64,7 @@ test("the language switch saves the choice for later pages", async ({ page }) =>
   // The choice holds on the next page, whether reached by a link or typed in.
   await page.getByRole("contentinfo").getByRole("link", { name: "हमारे बारे में" }).click();
   await expect(page).toHaveURL(/\/about-us$/);
-  await expect(page.getByRole("heading", { level: 1 })).toContainText("हेयरलूम");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("के बारे में");
   await page.goto("/privacy-policy");
   await expect(page.locator("html")).toHaveAttribute("lang", "hi");
   await page.getByRole("button", { name: "English" }).first().click();

@@ -151,6 +151,24 @@ describe("HTTP server", () => {
   });
 });
 
+describe("a self-hoster's own name and address", () => {
+  it("appear in every page's text in both languages, server-rendered and embedded for the browser", async () => {
+    const { base, close } = await serve({ APP_NAME: "Kahani", APP_URL: "https://kahani.example" });
+    try {
+      for (const lng of ["en", "hi"]) {
+        const html = await (await fetch(`${base}/registered-texts?lng=${lng}`)).text();
+        expect(html).toContain("Kahani");
+        expect(html).toContain("https://kahani.example/record/");
+        const rendered = html.split('<script id="i18n-resources"')[0]; // the embedded raw strings keep their {{placeholders}}
+        expect(rendered).not.toMatch(/Heirloom|हेयरलूम|\{\{appName\}\}/);
+        expect(html).toContain('"variables":{"appName":"Kahani","appUrl":"https://kahani.example"}');
+      }
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe("maintenance mode", () => {
   it("answers every page with the maintenance page and 503", async () => {
     const { base, close } = await serve({ MAINTENANCE_MODE: "1" });
