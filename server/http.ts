@@ -3,6 +3,7 @@ import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type Request } from "express";
+import expressStaticGzip from "express-static-gzip";
 import type { AppContext, AppServices } from "~/context.server";
 import { plainMessage } from "./plain-messages";
 import { cspNonce, csrfCheck, securityHeaders } from "./security";
@@ -46,7 +47,15 @@ export function createHttpApp(options: {
   if (options.devMiddleware) {
     app.use(options.devMiddleware);
   } else {
-    app.use("/assets", express.static(path.join(options.clientDir, "assets"), { immutable: true, maxAge: "1y" }));
+    // Hashed assets, precompressed at build time (scripts/precompress.mjs): brotli where accepted.
+    app.use(
+      "/assets",
+      expressStaticGzip(path.join(options.clientDir, "assets"), {
+        enableBrotli: true,
+        orderPreference: ["br", "gz"],
+        serveStatic: { immutable: true, maxAge: "1y", index: false },
+      }),
+    );
     app.use(express.static(options.clientDir, { maxAge: "1h", index: false }));
   }
 
