@@ -60,6 +60,24 @@ describe("HTTP server", () => {
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
   });
 
+  it("serves hashed scripts precompressed, brotli first, cached for a year", async () => {
+    const html = await (await fetch(`${base}/`)).text();
+    const script = /\/assets\/entry\.client-[\w-]+\.js/.exec(html)?.[0];
+    expect(script).toBeTruthy();
+    const headersFor = (encoding: string) =>
+      new Promise<http.IncomingHttpHeaders>((resolve, reject) => {
+        http.get(`${base}${script}`, { headers: { "Accept-Encoding": encoding } }, (response) => {
+          response.resume();
+          resolve(response.headers);
+        }).on("error", reject);
+      });
+    const brotli = await headersFor("gzip, deflate, br");
+    expect(brotli["content-encoding"]).toBe("br");
+    expect(brotli["content-type"]).toMatch(/javascript/);
+    expect(brotli["cache-control"]).toContain("immutable");
+    expect((await headersFor("gzip"))["content-encoding"]).toBe("gzip");
+  });
+
   it("renders unknown paths as the 404 page with status 404, in place", async () => {
     const response = await fetch(`${base}/no/such/page`, { redirect: "manual" });
     expect(response.status).toBe(404);
