@@ -3,13 +3,18 @@ import { useTranslation } from "react-i18next";
 
 export const I18N_DATA_ELEMENT_ID = "i18n-resources";
 
-/** Namespaces the matched routes declare with `handle: { i18n: [...] }`, plus "common". */
+type Match = ReturnType<typeof useMatches>[number];
+
+/** A route's translation namespaces: a list, or a function of the match (for pages chosen by a param). */
+export type NamespaceHandle = { i18n?: string | string[] | ((match: Pick<Match, "params">) => string[]) };
+
+/** Namespaces the matched routes declare with `handle: { i18n }`, plus "common". */
 export function useRouteNamespaces(): string[] {
   const matches = useMatches();
   const namespaces = new Set<string>(["common"]);
   for (const match of matches) {
-    const handle = match.handle as { i18n?: string | string[] } | undefined;
-    for (const ns of [handle?.i18n ?? []].flat()) namespaces.add(ns);
+    const declared = (match.handle as NamespaceHandle | undefined)?.i18n ?? [];
+    for (const ns of [typeof declared === "function" ? declared(match) : declared].flat()) namespaces.add(ns);
   }
   return [...namespaces];
 }
