@@ -225,6 +225,14 @@ export interface ContactMessagesTable {
   created_at: Generated<Date>;
 }
 
+export interface AuthFlowsTable {
+  id: string;
+  email: string | null;
+  data: Json<Record<string, unknown>>;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+}
+
 export interface RateLimitsTable {
   key: string;
   points: number;
@@ -252,6 +260,7 @@ export interface Database {
   outbox_messages: OutboxMessagesTable;
   contact_messages: ContactMessagesTable;
   rate_limits: RateLimitsTable;
+  auth_flows: AuthFlowsTable;
 }
 
 export type User = Selectable<UsersTable>;

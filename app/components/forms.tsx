@@ -17,14 +17,31 @@ export function FieldErrors({ id, errors }: { id: string; errors: Errors }) {
 }
 
 // conform's prop getters include `key`; React wants it passed directly, not spread.
-export function Field({ label, inputProps: { key, ...inputProps }, errors }: { label: string; inputProps: ComponentProps<"input"> & { id: string; key?: string }; errors: Errors }) {
+export function Field({
+  label,
+  hint,
+  inputProps: { key, ...inputProps },
+  errors,
+}: {
+  label: string;
+  hint?: string;
+  inputProps: ComponentProps<"input"> & { id: string; key?: string };
+  errors: Errors;
+}) {
   const errorId = `${inputProps.id}-error`;
+  const hintId = `${inputProps.id}-hint`;
+  const describedBy = [hint ? hintId : null, errors?.length ? errorId : null].filter(Boolean).join(" ") || undefined;
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={inputProps.id} className="font-medium">
         {label}
       </label>
-      <input key={key} {...inputProps} aria-invalid={errors?.length ? true : undefined} aria-describedby={errors?.length ? errorId : undefined} className="input" />
+      {hint ? (
+        <p id={hintId} className="text-sm text-muted">
+          {hint}
+        </p>
+      ) : null}
+      <input key={key} {...inputProps} aria-invalid={errors?.length ? true : undefined} aria-describedby={describedBy} className="input" />
       <FieldErrors id={errorId} errors={errors} />
     </div>
   );

@@ -1,4 +1,6 @@
+import enAuth from "../../locales/en/auth.json";
 import enCommon from "../../locales/en/common.json";
+import enEmails from "../../locales/en/emails.json";
 import enHome from "../../locales/en/home.json";
 import enAbout from "../../locales/en/about.json";
 import enContact from "../../locales/en/contact.json";
@@ -6,7 +8,9 @@ import enFaqs from "../../locales/en/faqs.json";
 import enPrivacy from "../../locales/en/privacy.json";
 import enRegisteredTexts from "../../locales/en/registered-texts.json";
 import enTerms from "../../locales/en/terms.json";
+import hiAuth from "../../locales/hi/auth.json";
 import hiCommon from "../../locales/hi/common.json";
+import hiEmails from "../../locales/hi/emails.json";
 import hiHome from "../../locales/hi/home.json";
 import hiAbout from "../../locales/hi/about.json";
 import hiContact from "../../locales/hi/contact.json";
@@ -18,8 +22,8 @@ import hiTerms from "../../locales/hi/terms.json";
 /** Every translation, bundled into the server build (no file reads at request time). One namespace
  * per public page, so a page embeds only its own text (see docs/decisions/005). */
 export const resources = {
-  en: { common: enCommon, home: enHome, about: enAbout, contact: enContact, faqs: enFaqs, privacy: enPrivacy, "registered-texts": enRegisteredTexts, terms: enTerms },
-  hi: { common: hiCommon, home: hiHome, about: hiAbout, contact: hiContact, faqs: hiFaqs, privacy: hiPrivacy, "registered-texts": hiRegisteredTexts, terms: hiTerms },
+  en: { common: enCommon, auth: enAuth, emails: enEmails, home: enHome, about: enAbout, contact: enContact, faqs: enFaqs, privacy: enPrivacy, "registered-texts": enRegisteredTexts, terms: enTerms },
+  hi: { common: hiCommon, auth: hiAuth, emails: hiEmails, home: hiHome, about: hiAbout, contact: hiContact, faqs: hiFaqs, privacy: hiPrivacy, "registered-texts": hiRegisteredTexts, terms: hiTerms },
 } as const;
 
 export type Namespace = keyof (typeof resources)["en"];

@@ -4,6 +4,10 @@ import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 /** Every limit in one place: points allowed per window of `seconds`. */
 export const rateLimitPolicies = {
   contactPerIp: { points: 5, seconds: 60 * 60 },
+  signInPerIp: { points: 30, seconds: 15 * 60 },
+  signInPerEmail: { points: 5, seconds: 15 * 60 },
+  registerPerIp: { points: 10, seconds: 60 * 60 },
+  verifyPerIp: { points: 30, seconds: 15 * 60 },
 } as const;
 export type RateLimitPolicy = keyof typeof rateLimitPolicies;
 

@@ -1,11 +1,9 @@
 import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
 
-test.describe("signed out", () => {
-  test.use({ allowedConsoleErrors: [/status of 404/] }); // the login page arrives with the sign-in issue
-  test("signed-out visitors are sent to log in", async ({ page }) => {
+test("signed-out visitors are sent to log in", async ({ page }) => {
   await page.goto("/dashboard/notifications");
   await expect(page).toHaveURL(/\/auth\/login\?redirectTo=%2Fdashboard%2Fnotifications/);
-  });
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Log in");
 });
 
 test("the dashboard shell: sidebar, top bar, avatar menu and logout", async ({ page, context, db, baseURL }) => {

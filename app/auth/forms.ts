@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { email, text } from "~/utils/validation";
+
+// One schema per form, used by conform in the browser and by the action on the server.
+export const loginSchema = z.object({ email: email(), redirectTo: z.string().optional() });
+
+export const registerSchema = z.object({
+  firstName: text(1, 50),
+  lastName: text(1, 50),
+  nickname: text(2, 30),
+  email: email(),
+});
+
+export const verifySchema = z.object({
+  code: z.string({ error: "auth:errors.codeFormat" }).trim().regex(/^\d{6}$/, "auth:errors.codeFormat"),
+  email: z.preprocess((value) => (value === "" ? undefined : value), email().optional()),
+});

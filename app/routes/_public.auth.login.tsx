@@ -1,0 +1,66 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { loginSchema } from "~/auth/forms";
+import { checkSignInLimits } from "~/auth/limits.server";
+import { getSessionUser } from "~/auth/session.server";
+import { startSignIn } from "~/auth/sign-in.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { Field, FieldErrors } from "~/components/forms";
+import { readFormData } from "~/utils/form-data.server";
+import { titleFromLoader } from "~/utils/meta";
+import { pageTitle } from "~/utils/page-title.server";
+
+export const handle = { i18n: ["auth"] };
+export const meta = titleFromLoader;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  if (await getSessionUser(request, context)) throw redirect("/dashboard");
+  return { title: await pageTitle(request, context, "login.title", "auth") };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const submission = parseWithZod(await readFormData(request), { schema: loginSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const limited = await checkSignInLimits(context, submission.value.email, "signInPerIp");
+  if (limited) return data({ result: submission.reply({ formErrors: ["errors.rateLimited"] }) }, { status: 429, headers: limited });
+  return startSignIn(context, request, { email: submission.value.email, purpose: "login", redirectTo: submission.value.redirectTo });
+}
+
+export default function Login() {
+  const { t } = useTranslation("auth");
+  const [searchParams] = useSearchParams();
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(loginSchema),
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+  });
+  const redirectTo = searchParams.get("redirectTo");
+  return (
+    <article className="mx-auto max-w-md px-4 py-12">
+      <h1 className="mb-3 text-3xl font-bold">{t("login.title")}</h1>
+      <p className="mb-8 text-muted">{t("login.intro")}</p>
+      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
+        <FieldErrors id={form.errorId} errors={form.errors} />
+        {/* Checked by the server (safeRedirectPath) before it is used. */}
+        {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+        <Field label={t("login.email")} inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }} errors={fields.email.errors} />
+        <button type="submit" className="btn-primary">
+          {t("login.submit")}
+        </button>
+      </Form>
+      <p className="mt-6 text-sm">
+        {t("login.newHere")} <Link to="/auth/register" className="link">{t("login.registerLink")}</Link>
+      </p>
+      <p className="mt-2 text-sm">
+        <Link to="/auth/reset-password" className="link">{t("login.cantSignIn")}</Link>
+      </p>
+    </article>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;
