@@ -38,6 +38,7 @@ export const envSchema = z
 
     GOOGLE_CLIENT_ID: optional(z.string().min(1)),
     GOOGLE_CLIENT_SECRET: optional(z.string().min(1)),
+    GOOGLE_API_URL: optional(z.url()),
 
     S3_BUCKET: optional(z.string().min(3)),
     S3_REGION: optional(z.string().min(1)),
@@ -58,7 +59,7 @@ export const envSchema = z
     };
     requireWith("POSTMARK_SERVER_TOKEN", ["MAIL_FROM", "APP_URL", "MAIL_POSTAL_ADDRESS", "CONTACT_EMAIL"]);
     requireWith("TWILIO_ACCOUNT_SID", ["TWILIO_AUTH_TOKEN", "TWILIO_FROM_NUMBER", "APP_URL"]);
-    requireWith("GOOGLE_CLIENT_ID", ["GOOGLE_CLIENT_SECRET"]);
+    requireWith("GOOGLE_CLIENT_ID", ["GOOGLE_CLIENT_SECRET", "APP_URL"]);
     requireWith("S3_BUCKET", ["S3_REGION"]);
     requireWith("TRANSCRIBE_URL", ["TRANSCRIBE_API_KEY"]);
     if (env.NODE_ENV === "production" && env.DATABASE_URL && !env.SESSION_SECRET) {

@@ -9,11 +9,11 @@ import { authFlowCookie, authFlowStorage, flowIdForEmail, SIGN_IN_VALIDITY_SECON
 import { createUserSession, safeRedirectPath } from "./session.server";
 
 const STRATEGY = "totp";
-const USER_KEY = "userId";
+export const USER_KEY = "userId";
 export const ERROR_KEY = "auth:error";
 export const MAGIC_LINK_PATH = "/auth/magic-link";
-/** Where remix-auth-totp "redirects" on success; finishSignIn turns that into a real session. */
-const SIGNED_IN_MARKER = "/auth/verify?signed-in=1";
+/** Where a strategy "redirects" on success; finishSignIn turns that into a real session. */
+export const SIGNED_IN_MARKER = "/auth/verify?signed-in=1";
 
 /** Why a sign-in email is sent; decides its wording. */
 export type SignInPurpose = "login" | "register" | "already-registered";
@@ -161,7 +161,7 @@ export async function verifySignIn(context: AppContext, request: Request, formDa
 }
 
 /** Swaps the finished sign-in for a real session (a new id) and goes where the visitor wanted, once. */
-async function finishSignIn(context: AppContext, request: Request, success: Response, storage: ReturnType<typeof authFlowStorage>) {
+export async function finishSignIn(context: AppContext, request: Request, success: Response, storage: ReturnType<typeof authFlowStorage>) {
   const flowCookie = success.headers.getSetCookie().find((cookie) => cookie.startsWith(`${authFlowCookie(context).name}=`)) ?? "";
   const flow = await storage.getSession(flowCookie.split(";")[0]);
   const userId = flow.get(USER_KEY);
@@ -175,11 +175,12 @@ async function finishSignIn(context: AppContext, request: Request, success: Resp
   return redirect(safeRedirectPath(wanted, "/dashboard"), { headers });
 }
 
-async function failWith(context: AppContext, request: Request, message: string) {
+/** Back to a sign-in page (the code form by default) with `message` (a translation key) shown once. */
+export async function failWith(context: AppContext, request: Request, message: string, page = "/auth/verify") {
   const storage = authFlowStorage(context);
   const session = await storage.getSession(request.headers.get("Cookie"));
   session.flash(ERROR_KEY, { message });
-  return redirect("/auth/verify", { headers: { "Set-Cookie": await storage.commitSession(session) } });
+  return redirect(page, { headers: { "Set-Cookie": await storage.commitSession(session) } });
 }
 
 /** For /auth/verify: the email a code went to (if this browser asked for one) and any error to show. */

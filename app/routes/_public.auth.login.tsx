@@ -1,12 +1,13 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { loginSchema } from "~/auth/forms";
 import { checkSignInLimits } from "~/auth/limits.server";
 import { getSessionUser } from "~/auth/session.server";
-import { startSignIn } from "~/auth/sign-in.server";
+import { googleEnabled } from "~/auth/google.server";
+import { readSignInState, startSignIn } from "~/auth/sign-in.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Field, FieldErrors } from "~/components/forms";
 import { readFormData } from "~/utils/form-data.server";
@@ -18,7 +19,11 @@ export const meta = titleFromLoader;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (await getSessionUser(request, context)) throw redirect("/dashboard");
-  return { title: await pageTitle(request, context, "login.title", "auth") };
+  const { error, setCookie } = await readSignInState(context, request);
+  return data(
+    { title: await pageTitle(request, context, "login.title", "auth"), error, google: googleEnabled(context) },
+    { headers: setCookie ? { "Set-Cookie": setCookie } : undefined },
+  );
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -33,6 +38,7 @@ export default function Login() {
   const { t } = useTranslation("auth");
   const [searchParams] = useSearchParams();
   const actionData = useActionData<typeof action>();
+  const { error, google } = useLoaderData<typeof loader>();
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     constraint: getZodConstraint(loginSchema),
@@ -44,6 +50,11 @@ export default function Login() {
     <article className="mx-auto max-w-md px-4 py-12">
       <h1 className="mb-3 text-3xl font-bold">{t("login.title")}</h1>
       <p className="mb-8 text-muted">{t("login.intro")}</p>
+      {error ? (
+        <p role="alert" className="mb-6 rounded-lg border border-danger p-3 text-danger">
+          {t(error)}
+        </p>
+      ) : null}
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
         <FieldErrors id={form.errorId} errors={form.errors} />
         {/* Checked by the server (safeRedirectPath) before it is used. */}
@@ -53,6 +64,13 @@ export default function Login() {
           {t("login.submit")}
         </button>
       </Form>
+      {google ? (
+        <Form method="post" action="/auth/google" className="mt-4">
+          <button type="submit" className="btn-secondary w-full">
+            {t("login.google")}
+          </button>
+        </Form>
+      ) : null}
       <p className="mt-6 text-sm">
         {t("login.newHere")} <Link to="/auth/register" className="link">{t("login.registerLink")}</Link>
       </p>
