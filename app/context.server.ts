@@ -2,6 +2,7 @@ import type { Db } from "../db/client";
 import type { Config } from "~/config.server";
 import type { MailService } from "~/services/mail.server";
 import type { SmsService } from "~/services/sms.server";
+import type { StorageService } from "~/services/storage.server";
 import type { RateLimiter } from "~/utils/rate-limit.server";
 
 /** Created once at boot (server/main.ts) and handed to every loader and action. */
@@ -10,6 +11,7 @@ export type AppServices = {
   config: Config;
   mail: MailService;
   sms: SmsService;
+  storage: StorageService;
   rateLimit: RateLimiter;
 };
 

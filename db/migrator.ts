@@ -3,11 +3,13 @@ import { Logger, runMigrations as runWorkerMigrations } from "graphile-worker";
 import type pg from "pg";
 import * as coreTables from "./migrations/0001_core_tables";
 import * as authFlows from "./migrations/0002_auth_flows";
+import * as emailChanges from "./migrations/0003_email_changes";
 
 // Listed by hand (not read from the folder) so the same list works under tsx, vitest and bundlers.
 const migrations: Record<string, Migration> = {
   "0001_core_tables": coreTables,
   "0002_auth_flows": authFlows,
+  "0003_email_changes": emailChanges,
 };
 
 const quietLogger = new Logger(() => () => {});

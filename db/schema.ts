@@ -233,6 +233,15 @@ export interface AuthFlowsTable {
   expires_at: Timestamp;
 }
 
+export interface EmailChangesTable {
+  user_id: string;
+  new_email: string;
+  code_hash: string;
+  attempts: Generated<number>;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+}
+
 export interface RateLimitsTable {
   key: string;
   points: number;
@@ -261,6 +270,7 @@ export interface Database {
   contact_messages: ContactMessagesTable;
   rate_limits: RateLimitsTable;
   auth_flows: AuthFlowsTable;
+  email_changes: EmailChangesTable;
 }
 
 export type User = Selectable<UsersTable>;

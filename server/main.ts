@@ -8,6 +8,7 @@ import { ConfigError, completeConfig, parseEnv } from "~/config.server";
 import type { AppServices } from "~/context.server";
 import { createMailService } from "~/services/mail.server";
 import { createSmsService } from "~/services/sms.server";
+import { createStorageService } from "~/services/storage.server";
 import { createRateLimiter } from "~/utils/rate-limit.server";
 import { createDb, createPool, type Db } from "../db/client";
 import { migrateToLatest } from "../db/migrator";
@@ -91,6 +92,7 @@ async function main() {
     config,
     mail: createMailService(config),
     sms: createSmsService(config),
+    storage: createStorageService(config),
     rateLimit: createRateLimiter(pool),
   };
 

@@ -1,7 +1,10 @@
+import os from "node:os";
+import path from "node:path";
 import type { AppContext } from "~/context.server";
 import { completeConfig, parseEnv } from "~/config.server";
 import { createOutboxMail } from "~/services/mail.server";
 import { createOutboxSms } from "~/services/sms.server";
+import { createLocalStorage } from "~/services/storage.server";
 import { createRateLimiter } from "~/utils/rate-limit.server";
 import type { TestDatabase } from "./db";
 
@@ -15,6 +18,7 @@ export function makeTestContext(database: TestDatabase, env: Record<string, stri
     config,
     mail: createOutboxMail({ print: false }),
     sms: createOutboxSms({ print: false }),
+    storage: createLocalStorage(path.join(os.tmpdir(), `heirloom-test-files-${database.name}`)),
     rateLimit: createRateLimiter(database.pool, { clearExpired: false }),
     cspNonce: "",
     clientIp: "127.0.0.1",

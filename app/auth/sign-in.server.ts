@@ -3,7 +3,7 @@ import { createCookie, redirect } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
 import { TOTPStrategy } from "remix-auth-totp";
 import type { AppContext } from "~/context.server";
-import { getServerT, i18nServer } from "~/i18n/i18next.server";
+import { getServerT, i18nServer, languageCookie } from "~/i18n/i18next.server";
 import { queueEmail } from "~/services/outbox.server";
 import { authFlowCookie, authFlowStorage, flowIdForEmail, SIGN_IN_VALIDITY_SECONDS } from "./auth-flow.server";
 import { createUserSession, safeRedirectPath } from "./session.server";
@@ -170,6 +170,9 @@ export async function finishSignIn(context: AppContext, request: Request, succes
   const wanted = await redirectCookie(context).parse(request.headers.get("Cookie"));
   const headers = new Headers();
   headers.append("Set-Cookie", await createUserSession(context, context.db, userId, request.headers.get("User-Agent")));
+  // The account's language follows the person to every device they sign in on.
+  const account = await context.db.selectFrom("users").select("language").where("id", "=", userId).executeTakeFirst();
+  if (account) headers.append("Set-Cookie", await languageCookie.serialize(account.language));
   headers.append("Set-Cookie", await authFlowCookie(context).serialize("", { maxAge: 0 }));
   headers.append("Set-Cookie", await redirectCookie(context).serialize("", { maxAge: 0 }));
   return redirect(safeRedirectPath(wanted, "/dashboard"), { headers });

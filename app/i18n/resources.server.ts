@@ -1,3 +1,4 @@
+import enAccount from "../../locales/en/account.json";
 import enAuth from "../../locales/en/auth.json";
 import enCommon from "../../locales/en/common.json";
 import enEmails from "../../locales/en/emails.json";
@@ -8,6 +9,7 @@ import enFaqs from "../../locales/en/faqs.json";
 import enPrivacy from "../../locales/en/privacy.json";
 import enRegisteredTexts from "../../locales/en/registered-texts.json";
 import enTerms from "../../locales/en/terms.json";
+import hiAccount from "../../locales/hi/account.json";
 import hiAuth from "../../locales/hi/auth.json";
 import hiCommon from "../../locales/hi/common.json";
 import hiEmails from "../../locales/hi/emails.json";
@@ -22,8 +24,8 @@ import hiTerms from "../../locales/hi/terms.json";
 /** Every translation, bundled into the server build (no file reads at request time). One namespace
  * per public page, so a page embeds only its own text (see docs/decisions/005). */
 export const resources = {
-  en: { common: enCommon, auth: enAuth, emails: enEmails, home: enHome, about: enAbout, contact: enContact, faqs: enFaqs, privacy: enPrivacy, "registered-texts": enRegisteredTexts, terms: enTerms },
-  hi: { common: hiCommon, auth: hiAuth, emails: hiEmails, home: hiHome, about: hiAbout, contact: hiContact, faqs: hiFaqs, privacy: hiPrivacy, "registered-texts": hiRegisteredTexts, terms: hiTerms },
+  en: { common: enCommon, account: enAccount, auth: enAuth, emails: enEmails, home: enHome, about: enAbout, contact: enContact, faqs: enFaqs, privacy: enPrivacy, "registered-texts": enRegisteredTexts, terms: enTerms },
+  hi: { common: hiCommon, account: hiAccount, auth: hiAuth, emails: hiEmails, home: hiHome, about: hiAbout, contact: hiContact, faqs: hiFaqs, privacy: hiPrivacy, "registered-texts": hiRegisteredTexts, terms: hiTerms },
 } as const;
 
 export type Namespace = keyof (typeof resources)["en"];

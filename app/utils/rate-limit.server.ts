@@ -8,6 +8,8 @@ export const rateLimitPolicies = {
   signInPerEmail: { points: 5, seconds: 15 * 60 },
   registerPerIp: { points: 10, seconds: 60 * 60 },
   verifyPerIp: { points: 30, seconds: 15 * 60 },
+  emailChangePerUser: { points: 5, seconds: 60 * 60 },
+  invitesPerUser: { points: 20, seconds: 24 * 60 * 60 },
 } as const;
 export type RateLimitPolicy = keyof typeof rateLimitPolicies;
 

@@ -1,0 +1,62 @@
+import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Form } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { profileSchema } from "~/auth/account-forms";
+import { Field, FieldErrors } from "~/components/forms";
+
+export type ProfileDefaults = { first_name: string; last_name: string; nickname: string; email: string; language: string; phone_e164: string | null };
+
+/** General settings; posts to the account page's action from wherever it is shown. */
+export function ProfileForm({ account, lastResult }: { account: ProfileDefaults; lastResult?: SubmissionResult<string[]> | null }) {
+  const { t } = useTranslation("account");
+  const [form, fields] = useForm({
+    id: "profile",
+    lastResult: lastResult?.initialValue?.intent === "general" ? lastResult : undefined,
+    constraint: getZodConstraint(profileSchema),
+    shouldValidate: "onBlur",
+    defaultValue: {
+      firstName: account.first_name,
+      lastName: account.last_name,
+      nickname: account.nickname,
+      email: account.email,
+      language: account.language,
+      phone: account.phone_e164 ?? "",
+    },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
+  });
+  const { key: languageKey, ...languageProps } = getSelectProps(fields.language);
+  return (
+    <Form method="post" action="/dashboard/user/account" encType="multipart/form-data" {...getFormProps(form)} className="grid gap-5 min-[700px]:grid-cols-2">
+      <input type="hidden" name="intent" value="general" />
+      <FieldErrors id={form.errorId} errors={form.errors} />
+      <Field label={t("general.firstName")} inputProps={{ ...getInputProps(fields.firstName, { type: "text" }), autoComplete: "given-name" }} errors={fields.firstName.errors} />
+      <Field label={t("general.lastName")} inputProps={{ ...getInputProps(fields.lastName, { type: "text" }), autoComplete: "family-name" }} errors={fields.lastName.errors} />
+      <Field label={t("general.nickname")} inputProps={getInputProps(fields.nickname, { type: "text" })} errors={fields.nickname.errors} />
+      <Field label={t("general.email")} hint={t("general.emailHint")} inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }} errors={fields.email.errors} />
+      <div className="flex flex-col gap-1">
+        <label htmlFor={fields.language.id} className="font-medium">
+          {t("general.language")}
+        </label>
+        <select key={languageKey} {...languageProps} className="input">
+          <option value="en">English</option>
+          <option value="hi" lang="hi">
+            हिन्दी
+          </option>
+        </select>
+      </div>
+      <Field label={t("general.phone")} hint={t("general.phoneHint")} inputProps={{ ...getInputProps(fields.phone, { type: "tel" }), autoComplete: "tel" }} errors={fields.phone.errors} />
+      <Field
+        label={t("general.photo")}
+        hint={t("general.photoHint")}
+        inputProps={{ ...getInputProps(fields.photo, { type: "file" }), accept: "image/jpeg,image/png,image/gif" }}
+        errors={fields.photo.errors}
+      />
+      <div className="min-[700px]:col-span-2">
+        <button type="submit" className="btn-primary">
+          {t("general.save")}
+        </button>
+      </div>
+    </Form>
+  );
+}

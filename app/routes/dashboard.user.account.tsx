@@ -1,0 +1,122 @@
+import type { SubmissionResult } from "@conform-to/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { confirmEmail, deleteAccount, readAccountForm, saveProfile, savePreferences } from "~/auth/account.server";
+import { pendingEmailChange } from "~/auth/email-change.server";
+import { requireUser } from "~/auth/session.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { FieldErrors } from "~/components/forms";
+import { ProfileForm } from "~/components/profile-form";
+import { getAccount } from "~/models/user.server";
+import { titleFromLoader } from "~/utils/meta";
+import { pageTitle } from "~/utils/page-title.server";
+
+export const handle = { i18n: ["account", "auth"] };
+export const meta = titleFromLoader;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  const [account, pending] = await Promise.all([getAccount(context.db, user.id), pendingEmailChange(context, user.id)]);
+  return { title: await pageTitle(request, context, "title", "account"), account, pendingEmail: pending?.new_email ?? null };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
+  const { formData, photoTooLarge } = await readAccountForm(request);
+  if (!formData) return { result: { status: "error", initialValue: { intent: "general" }, error: { photo: ["account:errors.photoTooLarge"] } } satisfies SubmissionResult<string[]> };
+  switch (formData.get("intent")) {
+    case "general":
+      return saveProfile(context, request, user, formData);
+    case "confirm-email":
+      return confirmEmail(context, request, user, formData);
+    case "notifications":
+      return savePreferences(context, request, user, formData);
+    case "delete":
+      return deleteAccount(context, request, user, formData);
+    default:
+      throw new Response("Bad Request", { status: 400 });
+  }
+}
+
+export default function AccountSettings() {
+  const { t } = useTranslation("account");
+  const { account, pendingEmail } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const result = actionData && "result" in actionData ? (actionData.result as SubmissionResult<string[]>) : null;
+  const errorsFor = (intent: string) =>
+    result?.initialValue?.intent === intent ? Object.values(result.error ?? {}).flat().filter((error): error is string => typeof error === "string") : undefined;
+  return (
+    <div className="flex flex-col gap-10">
+      <h1 className="text-2xl font-bold">{t("title")}</h1>
+
+      <section aria-labelledby="general" className="rounded-xl border border-line bg-panel p-6">
+        <h2 id="general" className="mb-4 text-lg font-semibold">
+          {t("general.title")}
+        </h2>
+        {account.profile_pic_key ? <img src={`/media/profile/${account.id}?v=${encodeURIComponent(account.profile_pic_key)}`} alt={t("general.photoAlt")} className="mb-4 h-20 w-20 rounded-full object-cover" /> : null}
+        <ProfileForm account={account} lastResult={result} />
+        {pendingEmail ? (
+          <Form method="post" className="mt-6 flex flex-col gap-3 rounded-lg border border-line p-4">
+            <input type="hidden" name="intent" value="confirm-email" />
+            <p>{t("general.confirmEmail", { email: pendingEmail })}</p>
+            <FieldErrors id="confirm-email-errors" errors={errorsFor("confirm-email")} />
+            <label htmlFor="email-code" className="font-medium">
+              {t("general.code")}
+            </label>
+            <input id="email-code" name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} className="input max-w-40" required />
+            <button type="submit" className="btn-secondary self-start">
+              {t("general.confirm")}
+            </button>
+          </Form>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="notifications" className="rounded-xl border border-line bg-panel p-6">
+        <h2 id="notifications" className="mb-4 text-lg font-semibold">
+          {t("notifications.title")}
+        </h2>
+        <Form method="post" className="flex flex-col gap-4">
+          <input type="hidden" name="intent" value="notifications" />
+          <label className="flex items-start gap-3">
+            <input type="checkbox" name="activity" defaultChecked={account.notify_activity} className="mt-1" />
+            <span>
+              <span className="block font-medium">{t("notifications.activity")}</span>
+              <span className="text-sm text-muted">{t("notifications.activityHint")}</span>
+            </span>
+          </label>
+          <label className="flex items-start gap-3">
+            <input type="checkbox" name="application" defaultChecked={account.notify_application} className="mt-1" />
+            <span>
+              <span className="block font-medium">{t("notifications.application")}</span>
+              <span className="text-sm text-muted">{t("notifications.applicationHint")}</span>
+            </span>
+          </label>
+          <button type="submit" className="btn-primary self-start">
+            {t("notifications.save")}
+          </button>
+        </Form>
+      </section>
+
+      <section aria-labelledby="delete" className="rounded-xl border border-danger p-6">
+        <h2 id="delete" className="mb-2 text-lg font-semibold">
+          {t("delete.title")}
+        </h2>
+        <p className="mb-4 text-muted">{t("delete.body")}</p>
+        <Form method="post" className="flex flex-col gap-3">
+          <input type="hidden" name="intent" value="delete" />
+          <FieldErrors id="delete-errors" errors={errorsFor("delete")} />
+          <label className="flex items-center gap-2">
+            <input type="checkbox" name="confirm" required />
+            {t("delete.confirm")}
+          </label>
+          <button type="submit" className="btn-danger self-start">
+            {t("delete.submit")}
+          </button>
+        </Form>
+      </section>
+    </div>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;

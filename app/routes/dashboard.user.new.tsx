@@ -1,0 +1,61 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { z } from "zod";
+import { requireUser } from "~/auth/session.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { Field, FieldErrors } from "~/components/forms";
+import { inviteToHeirloom } from "~/models/invitation.server";
+import { readFormData } from "~/utils/form-data.server";
+import { titleFromLoader } from "~/utils/meta";
+import { pageTitle } from "~/utils/page-title.server";
+import { redirectWithToast } from "~/utils/toast.server";
+import { email } from "~/utils/validation";
+
+export const handle = { i18n: ["account"] };
+export const meta = titleFromLoader;
+
+const inviteSchema = z.object({ email: email() });
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireUser(request, context);
+  return { title: await pageTitle(request, context, "invite.title", "account") };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
+  const submission = parseWithZod(await readFormData(request), { schema: inviteSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const limit = await context.rateLimit("invitesPerUser", user.id);
+  if (!limit.allowed) return data({ result: submission.reply({ formErrors: ["errors.rateLimited"] }) }, { status: 429 });
+  await inviteToHeirloom(context, user, submission.value.email);
+  return redirectWithToast(request, context, "/dashboard/user/new", { type: "success", key: "account:invite.sent", values: { email: submission.value.email } });
+}
+
+export default function InviteSomeone() {
+  const { t } = useTranslation("account");
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(inviteSchema),
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: inviteSchema }),
+  });
+  return (
+    <section className="flex max-w-lg flex-col gap-4">
+      <h1 className="text-2xl font-bold">{t("invite.title")}</h1>
+      <p className="text-muted">{t("invite.intro")}</p>
+      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
+        <FieldErrors id={form.errorId} errors={form.errors} />
+        <Field label={t("invite.email")} inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "off" }} errors={fields.email.errors} />
+        <button type="submit" className="btn-primary self-start">
+          {t("invite.submit")}
+        </button>
+      </Form>
+    </section>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;
