@@ -65,3 +65,14 @@ export function TextareaField({ label, textareaProps: { key, ...textareaProps },
     </div>
   );
 }
+
+/** A message about the whole form (e.g. a failed sign-in), announced to screen readers. */
+export function FormAlert({ message }: { message: string | null | undefined }) {
+  const { t } = useTranslation();
+  if (!message) return null;
+  return (
+    <p role="alert" className="mb-6 rounded-lg border border-danger p-3 text-danger">
+      {t(message)}
+    </p>
+  );
+}

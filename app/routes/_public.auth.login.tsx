@@ -9,7 +9,7 @@ import { getSessionUser } from "~/auth/session.server";
 import { googleEnabled } from "~/auth/google.server";
 import { readSignInState, startSignIn } from "~/auth/sign-in.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { Field, FieldErrors } from "~/components/forms";
+import { Field, FieldErrors, FormAlert } from "~/components/forms";
 import { readFormData } from "~/utils/form-data.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
@@ -50,11 +50,7 @@ export default function Login() {
     <article className="mx-auto max-w-md px-4 py-12">
       <h1 className="mb-3 text-3xl font-bold">{t("login.title")}</h1>
       <p className="mb-8 text-muted">{t("login.intro")}</p>
-      {error ? (
-        <p role="alert" className="mb-6 rounded-lg border border-danger p-3 text-danger">
-          {t(error)}
-        </p>
-      ) : null}
+      <FormAlert message={error} />
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
         <FieldErrors id={form.errorId} errors={form.errors} />
         {/* Checked by the server (safeRedirectPath) before it is used. */}

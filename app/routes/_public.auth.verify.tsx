@@ -7,7 +7,7 @@ import { verifySchema } from "~/auth/forms";
 import { getSessionUser } from "~/auth/session.server";
 import { readSignInState, verifySignIn } from "~/auth/sign-in.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { Field, FieldErrors } from "~/components/forms";
+import { Field, FieldErrors, FormAlert } from "~/components/forms";
 import { readFormData } from "~/utils/form-data.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
@@ -56,11 +56,7 @@ export default function Verify() {
       ) : (
         <p className="mb-8 text-muted">{t("verify.otherDevice")}</p>
       )}
-      {error ? (
-        <p role="alert" className="mb-6 rounded-lg border border-danger p-3 text-danger">
-          {t(error)}
-        </p>
-      ) : null}
+      <FormAlert message={error} />
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
         <FieldErrors id={form.errorId} errors={form.errors} />
         {email ? null : (

@@ -78,20 +78,20 @@ export default function AccountSettings() {
         </h2>
         <Form method="post" className="flex flex-col gap-4">
           <input type="hidden" name="intent" value="notifications" />
-          <label className="flex items-start gap-3">
-            <input type="checkbox" name="activity" defaultChecked={account.notify_activity} className="mt-1" />
-            <span>
-              <span className="block font-medium">{t("notifications.activity")}</span>
-              <span className="text-sm text-muted">{t("notifications.activityHint")}</span>
-            </span>
-          </label>
-          <label className="flex items-start gap-3">
-            <input type="checkbox" name="application" defaultChecked={account.notify_application} className="mt-1" />
-            <span>
-              <span className="block font-medium">{t("notifications.application")}</span>
-              <span className="text-sm text-muted">{t("notifications.applicationHint")}</span>
-            </span>
-          </label>
+          {(
+            [
+              ["activity", account.notify_activity],
+              ["application", account.notify_application],
+            ] as const
+          ).map(([name, checked]) => (
+            <label key={name} className="flex items-start gap-3">
+              <input type="checkbox" name={name} defaultChecked={checked} className="mt-1" />
+              <span>
+                <span className="block font-medium">{t(`notifications.${name}`)}</span>
+                <span className="text-sm text-muted">{t(`notifications.${name}Hint`)}</span>
+              </span>
+            </label>
+          ))}
           <button type="submit" className="btn-primary self-start">
             {t("notifications.save")}
           </button>
