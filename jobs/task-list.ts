@@ -3,6 +3,7 @@ import type { Db } from "../db/client";
 import type { MailService } from "~/services/mail.server";
 import type { SmsService } from "~/services/sms.server";
 import type { JobName } from "~/utils/jobs.server";
+import { maintenanceCleanup } from "./maintenance__cleanup";
 import { outboxSend } from "./outbox__send";
 
 /** What tasks may use: created once at boot and shared by every job. */
@@ -11,5 +12,6 @@ export type JobDeps = { db: Db; mail: MailService; sms: SmsService };
 export function createTaskList(deps: JobDeps): TaskList & Record<JobName, unknown> {
   return {
     outbox__send: outboxSend(deps),
+    maintenance__cleanup: maintenanceCleanup(deps),
   };
 }

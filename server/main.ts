@@ -12,6 +12,7 @@ import { createStorageService } from "~/services/storage.server";
 import { createRateLimiter } from "~/utils/rate-limit.server";
 import { createDb, createPool, type Db } from "../db/client";
 import { migrateToLatest } from "../db/migrator";
+import { cronItems } from "../jobs/crontab";
 import { createTaskList } from "../jobs/task-list";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "./embedded-postgres";
 import { createHttpApp } from "./http";
@@ -100,7 +101,7 @@ async function main() {
     started.runner = await run({
       pgPool: pool,
       taskList: createTaskList(services),
-      parsedCronItems: [], // no scheduled tasks yet (the delivery issue adds the tick)
+      parsedCronItems: cronItems,
       concurrency: 4,
       noHandleSignals: true,
       pollInterval: 2000,

@@ -4,6 +4,7 @@ import type { DbOrTx } from "../../db/client";
 /** Every task and its payload. Payloads carry ids only; the task loads what it needs. */
 export type JobPayloads = {
   outbox__send: { messageId: string };
+  maintenance__cleanup: Record<string, never>;
 };
 export type JobName = keyof JobPayloads;
 

@@ -1,0 +1,23 @@
+import type { Task } from "graphile-worker";
+import { sql } from "kysely";
+import type { JobDeps } from "./task-list";
+
+const IDLE_SESSION_DAYS = 14;
+
+/**
+ * Hourly (jobs/crontab.ts): removes what has expired and is never read again: finished or abandoned
+ * sign-ins, sessions past their idle or absolute limit, unconfirmed email changes, old rate-limit
+ * counters.
+ */
+export const maintenanceCleanup =
+  ({ db }: Pick<JobDeps, "db">): Task =>
+  async () => {
+    const now = new Date();
+    await db.deleteFrom("auth_flows").where("expires_at", "<", now).execute();
+    await db
+      .deleteFrom("sessions")
+      .where((eb) => eb.or([eb("expires_at", "<", now), eb("last_seen_at", "<", new Date(now.getTime() - IDLE_SESSION_DAYS * 86_400_000))]))
+      .execute();
+    await db.deleteFrom("email_changes").where("expires_at", "<", now).execute();
+    await db.deleteFrom("rate_limits").where("expire", "<", sql<string>`${now.getTime()}::bigint`).execute();
+  };
