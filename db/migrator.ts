@@ -4,12 +4,14 @@ import type pg from "pg";
 import * as coreTables from "./migrations/0001_core_tables";
 import * as authFlows from "./migrations/0002_auth_flows";
 import * as emailChanges from "./migrations/0003_email_changes";
+import * as promptLibrary from "./migrations/0004_prompt_library";
 
 // Listed by hand (not read from the folder) so the same list works under tsx, vitest and bundlers.
 const migrations: Record<string, Migration> = {
   "0001_core_tables": coreTables,
   "0002_auth_flows": authFlows,
   "0003_email_changes": emailChanges,
+  "0004_prompt_library": promptLibrary,
 };
 
 const quietLogger = new Logger(() => () => {});

@@ -7,12 +7,12 @@ import {
   unstable_createMemoryUploadHandler as createMemoryUploadHandler,
   unstable_parseMultipartFormData as parseMultipartFormData,
 } from "@remix-run/node";
-import { parsePhoneNumberFromString } from "libphonenumber-js";
 import type { AppContext } from "~/context.server";
 import { languageCookie } from "~/i18n/i18next.server";
 import { getAccount, updatePreferences, updateProfile } from "~/models/user.server";
 import { readFormData } from "~/utils/form-data.server";
 import { checkPhoto, MAX_PHOTO_BYTES } from "~/utils/images.server";
+import { usOrCanadianE164 } from "~/utils/phone.server";
 import { flashToast, redirectWithToast } from "~/utils/toast.server";
 import { confirmEmailSchema, deleteAccountSchema, preferencesSchema, profileSchema } from "./account-forms";
 import { confirmEmailChange, requestEmailChange } from "./email-change.server";
@@ -40,11 +40,8 @@ export async function saveProfile(context: AppContext, request: Request, user: S
 
   let phoneE164: string | null = null;
   if (phone) {
-    const parsed = parsePhoneNumberFromString(phone, "US");
-    if (!parsed?.isValid() || !["US", "CA"].includes(parsed.country ?? "")) {
-      return data({ result: submission.reply({ fieldErrors: { phone: ["account:errors.phoneInvalid"] } }) }, { status: 400 });
-    }
-    phoneE164 = parsed.number;
+    phoneE164 = usOrCanadianE164(phone);
+    if (!phoneE164) return data({ result: submission.reply({ fieldErrors: { phone: ["account:errors.phoneInvalid"] } }) }, { status: 400 });
   }
 
   let newPhotoKey: string | undefined;

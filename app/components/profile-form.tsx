@@ -15,6 +15,8 @@ export function ProfileForm({ account, lastResult }: { account: ProfileDefaults;
     lastResult: lastResult?.initialValue?.intent === "general" ? lastResult : undefined,
     constraint: getZodConstraint(profileSchema),
     shouldValidate: "onBlur",
+    // Errors clear while typing, so nothing shifts under the pointer when the field loses focus.
+    shouldRevalidate: "onInput",
     defaultValue: {
       firstName: account.first_name,
       lastName: account.last_name,

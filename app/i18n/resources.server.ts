@@ -8,6 +8,7 @@ import enContact from "../../locales/en/contact.json";
 import enFaqs from "../../locales/en/faqs.json";
 import enPrivacy from "../../locales/en/privacy.json";
 import enRegisteredTexts from "../../locales/en/registered-texts.json";
+import enStorytellers from "../../locales/en/storytellers.json";
 import enTerms from "../../locales/en/terms.json";
 import hiAccount from "../../locales/hi/account.json";
 import hiAuth from "../../locales/hi/auth.json";
@@ -19,13 +20,14 @@ import hiContact from "../../locales/hi/contact.json";
 import hiFaqs from "../../locales/hi/faqs.json";
 import hiPrivacy from "../../locales/hi/privacy.json";
 import hiRegisteredTexts from "../../locales/hi/registered-texts.json";
+import hiStorytellers from "../../locales/hi/storytellers.json";
 import hiTerms from "../../locales/hi/terms.json";
 
 /** Every translation, bundled into the server build (no file reads at request time). One namespace
  * per public page, so a page embeds only its own text (see docs/decisions/005). */
 export const resources = {
-  en: { common: enCommon, account: enAccount, auth: enAuth, emails: enEmails, home: enHome, about: enAbout, contact: enContact, faqs: enFaqs, privacy: enPrivacy, "registered-texts": enRegisteredTexts, terms: enTerms },
-  hi: { common: hiCommon, account: hiAccount, auth: hiAuth, emails: hiEmails, home: hiHome, about: hiAbout, contact: hiContact, faqs: hiFaqs, privacy: hiPrivacy, "registered-texts": hiRegisteredTexts, terms: hiTerms },
+  en: { common: enCommon, account: enAccount, auth: enAuth, emails: enEmails, home: enHome, about: enAbout, contact: enContact, faqs: enFaqs, privacy: enPrivacy, "registered-texts": enRegisteredTexts, terms: enTerms, storytellers: enStorytellers },
+  hi: { common: hiCommon, account: hiAccount, auth: hiAuth, emails: hiEmails, home: hiHome, about: hiAbout, contact: hiContact, faqs: hiFaqs, privacy: hiPrivacy, "registered-texts": hiRegisteredTexts, terms: hiTerms, storytellers: hiStorytellers },
 } as const;
 
 export type Namespace = keyof (typeof resources)["en"];

@@ -43,6 +43,8 @@ export default function Login() {
     lastResult: actionData?.result,
     constraint: getZodConstraint(loginSchema),
     shouldValidate: "onBlur",
+    // Errors clear while typing, so nothing shifts under the pointer when the field loses focus.
+    shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
   });
   const redirectTo = searchParams.get("redirectTo");

@@ -44,6 +44,8 @@ export default function Register() {
     lastResult: actionData?.result,
     constraint: getZodConstraint(registerSchema),
     shouldValidate: "onBlur",
+    // Errors clear while typing, so nothing shifts under the pointer when the field loses focus.
+    shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: registerSchema }),
   });
   return (

@@ -35,6 +35,8 @@ export default function ResetPassword() {
     lastResult: actionData?.result,
     constraint: getZodConstraint(loginSchema),
     shouldValidate: "onBlur",
+    // Errors clear while typing, so nothing shifts under the pointer when the field loses focus.
+    shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
   });
   return (

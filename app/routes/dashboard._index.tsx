@@ -1,32 +1,70 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Link } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { listStorytellerCards } from "~/models/storyteller.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 
+export const handle = { i18n: ["storytellers"] };
 export const meta = titleFromLoader;
 
 // Every dashboard loader checks sign-in itself: Remix runs the layout's loader in parallel, not first.
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireUser(request, context);
-  return { title: await pageTitle(request, context, "dashboard.storytellers.title") };
+  const user = await requireUser(request, context);
+  return { title: await pageTitle(request, context, "dashboard.storytellers.title"), storytellers: await listStorytellerCards(context.db, user.id) };
 }
 
-// The cards arrive with the Storytellers issue; until then every account sees the empty state.
 export default function StorytellersOverview() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(["common", "storytellers"]);
+  const { storytellers } = useLoaderData<typeof loader>();
   return (
     <section>
-      <h1 className="mb-6 text-2xl font-bold">{t("dashboard.storytellers.title")}</h1>
-      <div className="rounded-xl border border-dashed border-line bg-panel p-10 text-center">
-        <h2 className="mb-2 text-lg font-semibold">{t("dashboard.storytellers.emptyTitle")}</h2>
-        <p className="mb-4 text-muted">{t("dashboard.storytellers.emptyBody")}</p>
-        <Link to="/dashboard/onboarding" className="btn-primary">
-          {t("nav.addStoryteller")}
-        </Link>
+      <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold">{t("dashboard.storytellers.title")}</h1>
+        {storytellers.length ? (
+          <Link to="/dashboard/onboarding" className="btn-primary">
+            {t("nav.addStoryteller")}
+          </Link>
+        ) : null}
       </div>
+      {storytellers.length === 0 ? (
+        <div className="rounded-xl border border-dashed border-line bg-panel p-10 text-center">
+          <h2 className="mb-2 text-lg font-semibold">{t("dashboard.storytellers.emptyTitle")}</h2>
+          <p className="mb-4 text-muted">{t("dashboard.storytellers.emptyBody")}</p>
+          <Link to="/dashboard/onboarding" className="btn-primary">
+            {t("nav.addStoryteller")}
+          </Link>
+        </div>
+      ) : (
+        <ul className="grid gap-4 min-[700px]:grid-cols-2 min-[1100px]:grid-cols-3">
+          {storytellers.map((s) => (
+            <li key={s.id} className="flex flex-col gap-3 rounded-xl border border-line bg-panel p-5" data-testid="storyteller-card">
+              <div className="flex items-center gap-3">
+                <span className="flex h-12 w-12 items-center justify-center rounded-full bg-primary text-lg font-bold text-white" aria-hidden="true">
+                  {s.nickname.slice(0, 1).toUpperCase()}
+                </span>
+                <div>
+                  <h2 className="text-lg font-semibold">{s.nickname}</h2>
+                  <p className="text-sm text-muted">
+                    {[s.relationship, t(`storytellers:fields.delivery.${s.delivery_method}`)].filter(Boolean).join(" · ")}
+                  </p>
+                </div>
+              </div>
+              <dl className="text-sm">
+                <dt className="font-medium">{t("storytellers:card.nextPrompt")}</dt>
+                <dd className="mb-2 text-muted">{s.next_prompt ?? t("storytellers:card.noneQueued")}</dd>
+                <dt className="font-medium">{t("storytellers:card.lastSent")}</dt>
+                <dd className="mb-2 text-muted">{s.last_sent_prompt ?? t("storytellers:card.noneSent")}</dd>
+                <dt className="font-medium">{t("storytellers:card.answered")}</dt>
+                <dd className="text-muted">{s.answered ?? 0}</dd>
+              </dl>
+              {s.unsubscribed_at || s.sms_consent === "revoked" ? <p className="text-sm text-danger">{t("storytellers:card.unsubscribed")}</p> : null}
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }

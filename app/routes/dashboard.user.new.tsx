@@ -41,6 +41,8 @@ export default function InviteSomeone() {
     lastResult: actionData?.result,
     constraint: getZodConstraint(inviteSchema),
     shouldValidate: "onBlur",
+    // Errors clear while typing, so nothing shifts under the pointer when the field loses focus.
+    shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: inviteSchema }),
   });
   return (

@@ -1,0 +1,184 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Form } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
+import { Field, FieldErrors, TextareaField } from "~/components/forms";
+import { frequencies, type OnboardingDraft, promptsSchema, scheduleSchema, whoSchema } from "~/models/onboarding";
+import { currentZoneName } from "~/utils/time-zones";
+
+type Result = SubmissionResult<string[]> | undefined;
+type Library = { id: string; name: string; prompts: { id: number; text: string }[] }[];
+
+function StepButtons({ back, last }: { back: boolean; last?: boolean }) {
+  const { t } = useTranslation("storytellers");
+  return (
+    <div className="flex gap-3">
+      {back ? (
+        // formNoValidate: going back never needs the current step to be valid.
+        <button type="submit" name="intent" value="back" formNoValidate className="btn-secondary">
+          {t("onboarding.back")}
+        </button>
+      ) : null}
+      <button type="submit" name="intent" value={last ? "submit" : "next"} className="btn-primary">
+        {last ? t("onboarding.submit") : t("onboarding.next")}
+      </button>
+    </div>
+  );
+}
+
+export function WhoStepForm({ draft, timeZones, defaultTimeZone, lastResult }: { draft?: OnboardingDraft["who"]; timeZones: string[]; defaultTimeZone: string; lastResult: Result }) {
+  const { t } = useTranslation("storytellers");
+  const [form, fields] = useForm({
+    lastResult,
+    constraint: getZodConstraint(whoSchema),
+    shouldValidate: "onBlur",
+    // Errors clear while typing, so nothing shifts under the pointer when the field loses focus.
+    shouldRevalidate: "onInput",
+    defaultValue: { language: "en", deliveryMethod: "email", timeZone: defaultTimeZone, ...draft },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: whoSchema }),
+  });
+  // With JavaScript, a first visit starts from the browser's own time zone.
+  const zoneRef = useRef<HTMLSelectElement>(null);
+  useEffect(() => {
+    const browserZone = currentZoneName(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    if (!draft?.timeZone && zoneRef.current && timeZones.includes(browserZone)) zoneRef.current.value = browserZone;
+  }, [draft?.timeZone, timeZones]);
+  const { key: zoneKey, ...zoneProps } = getSelectProps(fields.timeZone);
+  const { key: languageKey, ...languageProps } = getSelectProps(fields.language);
+  return (
+    <Form method="post" action="?step=1" {...getFormProps(form)} className="grid gap-5 min-[700px]:grid-cols-2">
+      <FieldErrors id={form.errorId} errors={form.errors} />
+      <Field label={t("fields.nickname")} hint={t("fields.nicknameHint")} inputProps={getInputProps(fields.nickname, { type: "text" })} errors={fields.nickname.errors} />
+      <Field label={t("fields.firstName")} inputProps={getInputProps(fields.firstName, { type: "text" })} errors={fields.firstName.errors} />
+      <Field label={t("fields.relationship")} hint={t("fields.relationshipHint")} inputProps={getInputProps(fields.relationship, { type: "text" })} errors={fields.relationship.errors} />
+      <fieldset className="flex flex-col gap-2">
+        <legend className="mb-1 font-medium">{t("fields.deliveryMethod")}</legend>
+        {(["email", "sms"] as const).map((method) => (
+          <label key={method} className="flex items-center gap-2">
+            <input type="radio" name={fields.deliveryMethod.name} value={method} defaultChecked={(fields.deliveryMethod.initialValue ?? "email") === method} />
+            {t(`fields.delivery.${method}`)}
+          </label>
+        ))}
+        <FieldErrors id={`${fields.deliveryMethod.id}-error`} errors={fields.deliveryMethod.errors} />
+      </fieldset>
+      <Field label={t("fields.email")} hint={t("fields.emailHint")} inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "off" }} errors={fields.email.errors} />
+      <Field label={t("fields.phone")} hint={t("fields.phoneHint")} inputProps={{ ...getInputProps(fields.phone, { type: "tel" }), autoComplete: "off" }} errors={fields.phone.errors} />
+      <div className="flex flex-col gap-1">
+        <label htmlFor={fields.timeZone.id} className="font-medium">
+          {t("fields.timeZone")}
+        </label>
+        <select key={zoneKey} {...zoneProps} ref={zoneRef} className="input">
+          {timeZones.map((zone) => (
+            <option key={zone} value={zone}>
+              {zone.replaceAll("_", " ")}
+            </option>
+          ))}
+        </select>
+        <FieldErrors id={`${fields.timeZone.id}-error`} errors={fields.timeZone.errors} />
+      </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor={fields.language.id} className="font-medium">
+          {t("fields.language")}
+        </label>
+        <select key={languageKey} {...languageProps} className="input">
+          <option value="en">English</option>
+          <option value="hi" lang="hi">
+            हिन्दी
+          </option>
+        </select>
+      </div>
+      <div className="min-[700px]:col-span-2">
+        <StepButtons back={false} />
+      </div>
+    </Form>
+  );
+}
+
+export function PromptsStepForm({ draft, library, lastResult }: { draft?: OnboardingDraft["prompts"]; library: Library; lastResult: Result }) {
+  const { t } = useTranslation("storytellers");
+  const [form, fields] = useForm({
+    lastResult,
+    constraint: getZodConstraint(promptsSchema),
+    shouldValidate: "onSubmit",
+    defaultValue: { customPrompts: draft?.customPrompts.join("\n") ?? "", libraryPromptIds: (draft?.libraryPromptIds ?? []).map(String) },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: promptsSchema }),
+  });
+  // After a refused submission, the boxes ticked in it (not only the saved ones) stay ticked.
+  const picked = new Set([fields.libraryPromptIds.initialValue ?? []].flat().map(Number));
+  const customErrors = Object.entries(form.allErrors)
+    .filter(([name]) => name.startsWith("customPrompts"))
+    .flatMap(([, errors]) => errors);
+  return (
+    <Form method="post" action="?step=2" {...getFormProps(form)} className="flex flex-col gap-5">
+      <p className="text-muted">{t("onboarding.promptsIntro")}</p>
+      {library.map((category) => (
+        <details key={category.id} className="rounded-lg border border-line bg-panel p-4" open={category.prompts.some((p) => picked.has(p.id))}>
+          <summary className="cursor-pointer font-semibold">{category.name}</summary>
+          <ul className="mt-3 flex flex-col gap-2">
+            {category.prompts.map((prompt) => (
+              <li key={prompt.id}>
+                <label className="flex items-start gap-2">
+                  <input type="checkbox" name="libraryPromptIds" value={prompt.id} defaultChecked={picked.has(prompt.id)} className="mt-1" />
+                  <span>{prompt.text}</span>
+                </label>
+              </li>
+            ))}
+          </ul>
+        </details>
+      ))}
+      <TextareaField label={t("fields.customPrompts")} textareaProps={getTextareaProps(fields.customPrompts)} errors={customErrors.length ? customErrors : undefined} />
+      <p className="-mt-3 text-sm text-muted">{t("fields.customPromptsHint")}</p>
+      <StepButtons back />
+    </Form>
+  );
+}
+
+export function ScheduleStepForm({ draft, today, lastResult }: { draft: OnboardingDraft; today: string; lastResult: Result }) {
+  const { t } = useTranslation("storytellers");
+  const [form, fields] = useForm({
+    lastResult,
+    constraint: getZodConstraint(scheduleSchema),
+    shouldValidate: "onBlur",
+    // Errors clear while typing, so nothing shifts under the pointer when the field loses focus.
+    shouldRevalidate: "onInput",
+    defaultValue: { firstPromptDate: today, frequency: "weekly", ...draft.schedule },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: scheduleSchema }),
+  });
+  const promptCount = (draft.prompts?.libraryPromptIds.length ?? 0) + (draft.prompts?.customPrompts.length ?? 0);
+  return (
+    <Form method="post" action="?step=3" {...getFormProps(form)} className="flex flex-col gap-5">
+      <FieldErrors id={form.errorId} errors={form.errors} />
+      <Field label={t("fields.firstPromptDate")} inputProps={{ ...getInputProps(fields.firstPromptDate, { type: "date" }), min: today }} errors={fields.firstPromptDate.errors} />
+      <fieldset className="flex flex-col gap-2">
+        <legend className="mb-1 font-medium">{t("fields.frequency")}</legend>
+        {frequencies.map((frequency) => (
+          <label key={frequency} className="flex items-center gap-2">
+            <input type="radio" name={fields.frequency.name} value={frequency} defaultChecked={(fields.frequency.initialValue ?? "weekly") === frequency} />
+            {t(`frequency.${frequency}`)}
+          </label>
+        ))}
+      </fieldset>
+      {draft.who ? (
+        <section aria-labelledby="review" className="rounded-lg border border-line bg-panel p-4">
+          <h2 id="review" className="mb-2 font-semibold">
+            {t("onboarding.review")}
+          </h2>
+          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+            <dt className="text-muted">{t("fields.nickname")}</dt>
+            <dd>{draft.who.nickname}</dd>
+            <dt className="text-muted">{t("fields.deliveryMethod")}</dt>
+            <dd>
+              {t(`fields.delivery.${draft.who.deliveryMethod}`)} · {draft.who.deliveryMethod === "email" ? draft.who.email : draft.who.phone}
+            </dd>
+            <dt className="text-muted">{t("fields.timeZone")}</dt>
+            <dd>{draft.who.timeZone}</dd>
+            <dt className="text-muted">{t("onboarding.promptCount")}</dt>
+            <dd>{promptCount}</dd>
+          </dl>
+        </section>
+      ) : null}
+      <StepButtons back last />
+    </Form>
+  );
+}

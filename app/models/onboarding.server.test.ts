@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { useTestDatabase } from "../../tests/db";
+import { createStorytellerFromDraft, firstSendAt, saveDraftStep } from "./onboarding.server";
+
+const database = useTestDatabase();
+
+async function owner() {
+  return database.db.insertInto("users").values({ email: `o${Math.random()}@example.com`, first_name: "O", nickname: "oo" }).returning("id").executeTakeFirstOrThrow();
+}
+
+const who = { nickname: "Nani", firstName: "Kamla", deliveryMethod: "email" as const, email: "nani@example.com", timeZone: "America/New_York", language: "hi" as const, phoneE164: null };
+
+describe("creating a Storyteller from the wizard", () => {
+  it("creates the Storyteller, schedule and queue in order, library prompts in the Storyteller's language, and clears the draft", async () => {
+    const { id: ownerId } = await owner();
+    await saveDraftStep(database.db, ownerId, "who", who);
+    const library = await database.db.selectFrom("library_prompts").select(["id", "text_hi"]).where("category_id", "=", "growing-up").orderBy("position").limit(2).execute();
+    const id = await createStorytellerFromDraft(database.db, ownerId, {
+      who,
+      prompts: { libraryPromptIds: library.map((p) => p.id), customPrompts: ["What did you cook on Sundays?", "what did you cook on sundays?"] },
+      schedule: { firstPromptDate: "2027-03-14", frequency: "weekly" },
+    });
+    const prompts = await database.db.selectFrom("prompts").select(["text", "queue_position"]).where("storyteller_id", "=", id).orderBy("queue_position").execute();
+    expect(prompts.map((p) => p.text)).toEqual([library[0].text_hi, library[1].text_hi, "What did you cook on Sundays?"]);
+    const schedule = await database.db.selectFrom("schedules").selectAll().where("storyteller_id", "=", id).executeTakeFirstOrThrow();
+    // 10:00 in New York on 14 March 2027, the first day of daylight saving time: 14:00 UTC.
+    expect(schedule.next_send_at?.toISOString()).toBe("2027-03-14T14:00:00.000Z");
+    expect(await database.db.selectFrom("onboarding_drafts").select("user_id").where("user_id", "=", ownerId).executeTakeFirst()).toBeUndefined();
+  });
+
+  it("writes nothing when any part fails", async () => {
+    const { id: ownerId } = await owner();
+    await expect(
+      createStorytellerFromDraft(database.db, ownerId, {
+        who,
+        prompts: { libraryPromptIds: [], customPrompts: ["x".repeat(301)] }, // past the database's own limit
+        schedule: { firstPromptDate: "2027-01-01", frequency: "daily" },
+      }),
+    ).rejects.toThrow();
+    expect(await database.db.selectFrom("storytellers").select("id").where("owner_id", "=", ownerId).execute()).toEqual([]);
+  });
+
+  it("puts the first send at 10:00 local time across zones", () => {
+    expect(firstSendAt({ firstPromptDate: "2026-12-01", frequency: "daily" }, "Asia/Kolkata").toISOString()).toBe("2026-12-01T04:30:00.000Z");
+    expect(firstSendAt({ firstPromptDate: "2026-07-01", frequency: "daily" }, "America/Phoenix").toISOString()).toBe("2026-07-01T17:00:00.000Z");
+  });
+});

@@ -1,0 +1,99 @@
+import type { Page } from "@playwright/test";
+import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
+
+// Steps with mistakes are answered with 400 when JavaScript is off, which the browser logs.
+test.use({ allowedConsoleErrors: [/status of 400/] });
+
+async function next(page: Page) {
+  await page.getByRole("button", { name: "Next" }).click();
+}
+
+test("add a Storyteller reached by email, with library and custom questions", async ({ page, context, db, baseURL }) => {
+  const user = await signInAsNewUser(db, context, baseURL!, "Priya");
+  await page.goto("/dashboard");
+  await page.getByRole("link", { name: "Add Storyteller" }).last().click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Add a Storyteller");
+  await expectNoAxeViolations(page);
+
+  // Step 1, with its mistakes first: a one-letter nickname and no email for email delivery.
+  await page.getByLabel("Nickname").fill("N");
+  await page.getByLabel("First name").fill("Kamla");
+  await next(page);
+  await expect(page.getByText("Too Short!")).toBeVisible();
+  await expect(page.getByText("Email is required")).toBeVisible();
+  await page.getByLabel("Nickname").fill("Nani");
+  await page.getByLabel("Their email").fill("nani@example.com");
+  await page.getByRole("combobox", { name: "Their time zone" }).selectOption("Asia/Kolkata");
+  await next(page);
+
+  // Step 2: two library questions and one of our own; a 301-character one is refused.
+  await expect(page).toHaveURL(/step=2/);
+  await expectNoAxeViolations(page);
+  await page.getByText("Growing up", { exact: true }).click();
+  const growingUp = page.locator("details").filter({ has: page.locator("summary", { hasText: /^Growing up$/ }) });
+  await growingUp.getByRole("checkbox").nth(0).check();
+  await growingUp.getByRole("checkbox").nth(1).check();
+  await page.getByLabel("Your own questions").fill("x".repeat(301));
+  await next(page);
+  await expect(page.getByText("Too Long!")).toBeVisible();
+  // The ticked questions are still ticked after the refusal.
+  await expect(growingUp.getByRole("checkbox").nth(0)).toBeChecked();
+  await expect(growingUp.getByRole("checkbox").nth(1)).toBeChecked();
+  await page.getByLabel("Your own questions").fill("What song did you sing to me as a baby?");
+  await next(page);
+
+  // Step 3: schedule and review, then add.
+  await expect(page).toHaveURL(/step=3/);
+  await expect(page.getByRole("region", { name: "Review" })).toContainText("nani@example.com");
+  await expectNoAxeViolations(page);
+  await page.getByLabel("Monthly").check();
+  await page.getByRole("button", { name: "Add Storyteller" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole("status").filter({ hasText: "New Storyteller Added" })).toBeVisible();
+  const card = page.getByTestId("storyteller-card").filter({ hasText: "Nani" });
+  await expect(card).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  const storyteller = await db.selectFrom("storytellers").select(["id", "email", "time_zone"]).where("owner_id", "=", user.id).executeTakeFirstOrThrow();
+  expect(storyteller).toMatchObject({ email: "nani@example.com", time_zone: "Asia/Kolkata" });
+  const prompts = await db.selectFrom("prompts").select(["text", "queue_position", "is_custom"]).where("storyteller_id", "=", storyteller.id).orderBy("queue_position").execute();
+  expect(prompts).toHaveLength(3);
+  expect(prompts[2]).toMatchObject({ text: "What song did you sing to me as a baby?", is_custom: true });
+  await expect(card).toContainText(prompts[0].text);
+  const schedule = await db.selectFrom("schedules").select(["frequency"]).where("storyteller_id", "=", storyteller.id).executeTakeFirstOrThrow();
+  expect(schedule.frequency).toBe("monthly");
+});
+
+test("add a Storyteller reached by text message; a UK number is refused", async ({ page, context, db, baseURL }) => {
+  const user = await signInAsNewUser(db, context, baseURL!, "Arjun");
+  await page.goto("/dashboard/onboarding");
+  await page.getByLabel("Nickname").fill("Dadaji");
+  await page.getByLabel("First name").fill("Ramesh");
+  await page.getByLabel("Text message").check();
+  await page.getByLabel("Their mobile number").fill("+44 7700 900123");
+  await page.getByRole("combobox", { name: "Their language" }).selectOption("hi");
+  await next(page);
+  await expect(page.getByText("Text messages can only go to US or Canadian numbers")).toBeVisible();
+  await page.getByLabel("Their mobile number").fill("(416) 555-0199");
+  await next(page);
+  await expect(page).toHaveURL(/step=2/);
+  // The library is shown in the Storyteller's language.
+  await expect(page.locator("summary", { hasText: "बचपन" })).toBeVisible();
+  await next(page);
+  await page.getByRole("button", { name: "Back" }).click();
+  await expect(page).toHaveURL(/step=2/);
+  await next(page);
+  await page.getByRole("button", { name: "Add Storyteller" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "New Storyteller Added" })).toBeVisible();
+  const storyteller = await db.selectFrom("storytellers").select(["delivery_method", "phone_e164", "language"]).where("owner_id", "=", user.id).executeTakeFirstOrThrow();
+  expect(storyteller).toEqual({ delivery_method: "sms", phone_e164: "+14165550199", language: "hi" });
+});
+
+test("another user's Storytellers never show", async ({ page, context, db, baseURL }) => {
+  const owner = await db.insertInto("users").values({ email: `owner.${Date.now()}@example.com`, first_name: "Owner", nickname: "owner" }).returning("id").executeTakeFirstOrThrow();
+  await db.insertInto("storytellers").values({ owner_id: owner.id, nickname: "SecretGran", first_name: "S", delivery_method: "email", email: "s@example.com", time_zone: "UTC" }).execute();
+  await signInAsNewUser(db, context, baseURL!, "Viewer");
+  await page.goto("/dashboard");
+  await expect(page.getByText("No Storytellers yet")).toBeVisible();
+  await expect(page.getByText("SecretGran")).toHaveCount(0);
+});
