@@ -43,3 +43,6 @@ export type WhoStep = z.infer<typeof whoSchema>;
 export type PromptsStep = z.infer<typeof promptsSchema>;
 export type ScheduleStep = z.infer<typeof scheduleSchema>;
 export type OnboardingDraft = { who?: WhoStep; prompts?: PromptsStep; schedule?: ScheduleStep };
+
+/** Editing a Storyteller: the "who" fields and the schedule together. */
+export const storytellerEditSchema = z.intersection(whoSchema, scheduleSchema);

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/client";
-import { visibleStorytellerIds } from "./access.server";
+import { inTransaction } from "../../db/client";
+import { ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
 
 /** The overview's cards: every Storyteller the user may see, with next/last prompt and answers, in one query. */
 export async function listStorytellerCards(db: DbOrTx, userId: string) {
@@ -35,4 +36,70 @@ export async function listStorytellerCards(db: DbOrTx, userId: string) {
     .where("s.id", "in", visibleStorytellerIds(db, userId))
     .orderBy("s.created_at")
     .execute();
+}
+
+export const BOARD_MAX_COLUMNS = 16;
+
+/** The board: up to 16 Storytellers as columns, their prompts as cards (unsent first), in three queries. */
+export async function getBoard(db: DbOrTx, userId: string) {
+  const [columns, total] = await Promise.all([
+    db.selectFrom("storytellers").select(["id", "nickname"]).where("id", "in", visibleStorytellerIds(db, userId)).orderBy("created_at").limit(BOARD_MAX_COLUMNS).execute(),
+    db.selectFrom("storytellers").select(sql<number>`count(*)::int`.as("n")).where("id", "in", visibleStorytellerIds(db, userId)).executeTakeFirstOrThrow(),
+  ]);
+  const cards = columns.length
+    ? await db
+        .selectFrom("prompts")
+        .select(["id", "storyteller_id", "text", "sent_at", "created_at"])
+        .where("storyteller_id", "in", columns.map((c) => c.id))
+        .orderBy(sql`sent_at is not null`)
+        .orderBy("queue_position")
+        .execute()
+    : [];
+  return {
+    columns: columns.map((column) => ({ ...column, cards: cards.filter((card) => card.storyteller_id === column.id) })),
+    hiddenColumns: Math.max(0, Number(total.n) - columns.length),
+  };
+}
+
+/** A Storyteller the user owns (only owners edit or delete), or a 404. */
+export async function getOwnedStoryteller(db: DbOrTx, userId: string, storytellerId: string) {
+  const row = await db
+    .selectFrom("storytellers as s")
+    .innerJoin("schedules as sc", "sc.storyteller_id", "s.id")
+    .select(["s.id", "s.nickname", "s.first_name", "s.relationship", "s.delivery_method", "s.email", "s.phone_e164", "s.time_zone", "s.language", "sc.first_prompt_date", "sc.frequency"])
+    .where("s.id", "=", storytellerId)
+    .where("s.id", "in", ownedStorytellerIds(db, userId))
+    .executeTakeFirst();
+  if (!row) throw new Response(null, { status: 404 });
+  return row;
+}
+
+export async function updateStoryteller(
+  db: DbOrTx,
+  storytellerId: string,
+  fields: { nickname: string; firstName: string; relationship?: string; deliveryMethod: "email" | "sms"; email?: string; phoneE164: string | null; timeZone: string; language: "en" | "hi" },
+  schedule: { firstPromptDate: string; frequency: "daily" | "weekly" | "bimonthly" | "monthly"; nextSendAt: Date | null },
+) {
+  await inTransaction(db, async (tx) => {
+    await tx
+      .updateTable("storytellers")
+      .set({
+        nickname: fields.nickname,
+        first_name: fields.firstName,
+        relationship: fields.relationship ?? "",
+        delivery_method: fields.deliveryMethod,
+        email: fields.email ?? null,
+        phone_e164: fields.phoneE164,
+        time_zone: fields.timeZone,
+        language: fields.language,
+        updated_at: new Date(),
+      })
+      .where("id", "=", storytellerId)
+      .execute();
+    await tx
+      .updateTable("schedules")
+      .set({ first_prompt_date: schedule.firstPromptDate, frequency: schedule.frequency, ...(schedule.nextSendAt ? { next_send_at: schedule.nextSendAt } : {}), updated_at: new Date() })
+      .where("storyteller_id", "=", storytellerId)
+      .execute();
+  });
 }

@@ -24,9 +24,14 @@ export default function StorytellersOverview() {
       <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold">{t("dashboard.storytellers.title")}</h1>
         {storytellers.length ? (
-          <Link to="/dashboard/onboarding" className="btn-primary">
-            {t("nav.addStoryteller")}
-          </Link>
+          <div className="flex gap-2">
+            <Link to="/dashboard/kanban" className="btn-secondary">
+              {t("storytellers:board.title")}
+            </Link>
+            <Link to="/dashboard/onboarding" className="btn-primary">
+              {t("nav.addStoryteller")}
+            </Link>
+          </div>
         ) : null}
       </div>
       {storytellers.length === 0 ? (
@@ -46,7 +51,11 @@ export default function StorytellersOverview() {
                   {s.nickname.slice(0, 1).toUpperCase()}
                 </span>
                 <div>
-                  <h2 className="text-lg font-semibold">{s.nickname}</h2>
+                  <h2 className="text-lg font-semibold">
+                    <Link to={`/dashboard/recipient/${s.id}`} className="link">
+                      {s.nickname}
+                    </Link>
+                  </h2>
                   <p className="text-sm text-muted">
                     {[s.relationship, t(`storytellers:fields.delivery.${s.delivery_method}`)].filter(Boolean).join(" · ")}
                   </p>

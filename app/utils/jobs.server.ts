@@ -5,6 +5,7 @@ import type { DbOrTx } from "../../db/client";
 export type JobPayloads = {
   outbox__send: { messageId: string };
   maintenance__cleanup: Record<string, never>;
+  prompt__send_now: { promptId: string };
 };
 export type JobName = keyof JobPayloads;
 

@@ -1,0 +1,104 @@
+import { Form, Link, useSearchParams } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+
+type QueuedPrompt = { id: string; text: string };
+
+function IntentButton({ intent, promptId, label, disabled }: { intent: string; promptId: string; label: string; disabled?: boolean }) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="promptId" value={promptId} />
+      <button type="submit" name="intent" value={intent} disabled={disabled} className="rounded px-2 py-1 text-sm hover:bg-line/60 disabled:opacity-40">
+        {label}
+      </button>
+    </Form>
+  );
+}
+
+/**
+ * The Scheduled tab: the queue in sending order. Every action is a plain form post; editing and
+ * deleting open in place through the URL (?edit= / ?delete=), so they work without JavaScript.
+ */
+export function PromptQueue({ prompts }: { prompts: QueuedPrompt[] }) {
+  const { t } = useTranslation("storytellers");
+  const [params] = useSearchParams();
+  const editing = params.get("edit");
+  const deleting = params.get("delete");
+  if (!prompts.length) return <p className="text-muted">{t("view.emptyQueue")}</p>;
+  return (
+    <ol className="flex flex-col gap-2" aria-label={t("view.queue")}>
+      {prompts.map((prompt, index) => (
+        <li key={prompt.id} className="rounded-lg border border-line bg-panel p-3" data-testid="queued-prompt">
+          {editing === prompt.id ? (
+            <Form method="post" className="flex flex-col gap-2">
+              <input type="hidden" name="promptId" value={prompt.id} />
+              <label htmlFor={`edit-${prompt.id}`} className="font-medium">
+                {t("view.editLabel")}
+              </label>
+              <textarea id={`edit-${prompt.id}`} name="text" defaultValue={prompt.text} required minLength={5} maxLength={300} className="input" />
+              <div className="flex gap-2">
+                <button type="submit" name="intent" value="edit" className="btn-primary">
+                  {t("view.save")}
+                </button>
+                <Link to="?" className="btn-secondary">
+                  {t("view.cancel")}
+                </Link>
+              </div>
+            </Form>
+          ) : (
+            <p>
+              <span className="me-2 text-muted">{index + 1}.</span>
+              {prompt.text}
+            </p>
+          )}
+          {deleting === prompt.id ? (
+            <Form method="post" className="mt-2 flex flex-wrap items-center gap-2 rounded border border-danger p-2">
+              <input type="hidden" name="promptId" value={prompt.id} />
+              <span>{t("view.confirmDelete")}</span>
+              <button type="submit" name="intent" value="delete" className="btn-danger">
+                {t("view.delete")}
+              </button>
+              <Link to="?" className="btn-secondary">
+                {t("view.cancel")}
+              </Link>
+            </Form>
+          ) : null}
+          <div className="mt-2 flex flex-wrap gap-1">
+            <IntentButton intent="move-up" promptId={prompt.id} label={t("view.moveUp")} disabled={index === 0} />
+            <IntentButton intent="move-down" promptId={prompt.id} label={t("view.moveDown")} disabled={index === prompts.length - 1} />
+            <Link to={`?edit=${prompt.id}`} className="rounded px-2 py-1 text-sm hover:bg-line/60">
+              {t("view.edit")}
+            </Link>
+            <Link to={`?delete=${prompt.id}`} className="rounded px-2 py-1 text-sm hover:bg-line/60">
+              {t("view.delete")}
+            </Link>
+            <IntentButton intent="send-now" promptId={prompt.id} label={t("view.sendNow")} />
+          </div>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+type SentPrompt = { id: string; text: string; sent_at: Date | string | null; skipped_at: Date | string | null; answer_id: string | null; is_private: boolean | null };
+
+/** The Sent tab: each sent prompt with its date and whether it was answered, skipped or not answered. */
+export function SentPrompts({ prompts, locale }: { prompts: SentPrompt[]; locale: string }) {
+  const { t } = useTranslation("storytellers");
+  if (!prompts.length) return <p className="text-muted">{t("view.nothingSent")}</p>;
+  const format = new Intl.DateTimeFormat(locale === "hi" ? "hi-IN" : "en-US", { dateStyle: "medium", timeZone: "UTC" });
+  return (
+    <ul className="flex flex-col gap-2">
+      {prompts.map((prompt) => {
+        const status = prompt.answer_id ? (prompt.is_private ? "answeredPrivate" : "answered") : prompt.skipped_at ? "skipped" : "notAnswered";
+        return (
+          <li key={prompt.id} className="rounded-lg border border-line bg-panel p-3" data-testid="sent-prompt">
+            <p>{prompt.text}</p>
+            <p className="mt-1 text-sm text-muted">
+              {prompt.sent_at ? format.format(new Date(prompt.sent_at)) : null} · {t(`view.status.${status}`)}
+            </p>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

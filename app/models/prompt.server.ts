@@ -1,0 +1,153 @@
+import { sql } from "kysely";
+import type { DbOrTx } from "../../db/client";
+import { inTransaction } from "../../db/client";
+import { visibleStorytellerIds } from "./access.server";
+
+/** A prompt the user may act on (its Storyteller is visible to them), or undefined: callers answer 404. */
+async function findVisiblePrompt(db: DbOrTx, userId: string, storytellerId: string, promptId: string) {
+  return db
+    .selectFrom("prompts")
+    .select(["id", "storyteller_id", "queue_position", "sent_at", "text"])
+    .where("id", "=", promptId)
+    .where("storyteller_id", "=", storytellerId)
+    .where("storyteller_id", "in", visibleStorytellerIds(db, userId))
+    .executeTakeFirst();
+}
+
+const notFound = () => new Response(null, { status: 404 });
+
+/** Everything the Storyteller view shows, in a fixed number of queries whatever the queue's size. */
+export async function getStorytellerView(db: DbOrTx, userId: string, storytellerId: string) {
+  const storyteller = await db
+    .selectFrom("storytellers as s")
+    .leftJoin("schedules as sc", "sc.storyteller_id", "s.id")
+    .select(["s.id", "s.owner_id", "s.nickname", "s.first_name", "s.relationship", "s.delivery_method", "s.email", "s.phone_e164", "s.time_zone", "s.language", "s.unsubscribed_at", "s.sms_consent", "sc.frequency", "sc.first_prompt_date", "sc.next_send_at", "sc.paused_at"])
+    .where("s.id", "=", storytellerId)
+    .where("s.id", "in", visibleStorytellerIds(db, userId))
+    .executeTakeFirst();
+  if (!storyteller) throw notFound();
+  const prompts = await db
+    .selectFrom("prompts as p")
+    .leftJoin("answers as a", "a.prompt_id", "p.id")
+    .select(["p.id", "p.text", "p.queue_position", "p.sent_at", "p.skipped_at", "p.created_at", "a.id as answer_id", "a.is_private"])
+    .where("p.storyteller_id", "=", storyteller.id)
+    .orderBy("p.queue_position")
+    .execute();
+  const queued = prompts.filter((p) => !p.sent_at);
+  const sent = prompts.filter((p) => p.sent_at).sort((a, b) => b.sent_at!.getTime() - a.sent_at!.getTime());
+  return { storyteller, queued, sent, nextPrompt: queued[0] ?? null, lastSent: sent[0] ?? null };
+}
+
+/** Swaps a queued prompt with its neighbour above or below. */
+export async function movePrompt(db: DbOrTx, userId: string, storytellerId: string, promptId: string, direction: "up" | "down") {
+  await inTransaction(db, async (tx) => {
+    const prompt = await findVisiblePrompt(tx, userId, storytellerId, promptId);
+    if (!prompt || prompt.sent_at) throw notFound();
+    const neighbour = await tx
+      .selectFrom("prompts")
+      .select(["id", "queue_position"])
+      .where("storyteller_id", "=", storytellerId)
+      .where("sent_at", "is", null)
+      .where("queue_position", direction === "up" ? "<" : ">", prompt.queue_position)
+      .orderBy("queue_position", direction === "up" ? "desc" : "asc")
+      .limit(1)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!neighbour) return;
+    await tx.updateTable("prompts").set({ queue_position: neighbour.queue_position, updated_at: new Date() }).where("id", "=", prompt.id).execute();
+    await tx.updateTable("prompts").set({ queue_position: prompt.queue_position, updated_at: new Date() }).where("id", "=", neighbour.id).execute();
+  });
+}
+
+/** Places a queued prompt before `beforeId` (or last): what drag and drop sends. */
+export async function placePrompt(db: DbOrTx, userId: string, storytellerId: string, promptId: string, beforeId: string | null) {
+  await inTransaction(db, async (tx) => {
+    const prompt = await findVisiblePrompt(tx, userId, storytellerId, promptId);
+    if (!prompt || prompt.sent_at) throw notFound();
+    const queue = await tx.selectFrom("prompts").select("id").where("storyteller_id", "=", storytellerId).where("sent_at", "is", null).orderBy("queue_position").forUpdate().execute();
+    const order = queue.map((p) => p.id).filter((id) => id !== promptId);
+    const index = beforeId ? order.indexOf(beforeId) : -1;
+    order.splice(index >= 0 ? index : order.length, 0, promptId);
+    for (const [position, id] of order.entries()) {
+      await tx.updateTable("prompts").set({ queue_position: position + 1 }).where("id", "=", id).execute();
+    }
+  });
+}
+
+export type EditResult = "edited" | "duplicate";
+
+export async function editPrompt(db: DbOrTx, userId: string, storytellerId: string, promptId: string, text: string): Promise<EditResult> {
+  const prompt = await findVisiblePrompt(db, userId, storytellerId, promptId);
+  if (!prompt || prompt.sent_at) throw notFound();
+  const duplicate = await db
+    .selectFrom("prompts")
+    .select("id")
+    .where("storyteller_id", "=", storytellerId)
+    .where("sent_at", "is", null)
+    .where("id", "<>", promptId)
+    .where(sql<string>`lower(text)`, "=", text.toLowerCase())
+    .executeTakeFirst();
+  if (duplicate) return "duplicate";
+  await db.updateTable("prompts").set({ text, updated_at: new Date() }).where("id", "=", promptId).execute();
+  return "edited";
+}
+
+export async function deletePrompt(db: DbOrTx, userId: string, storytellerId: string, promptId: string) {
+  const prompt = await findVisiblePrompt(db, userId, storytellerId, promptId);
+  if (!prompt) throw notFound();
+  await db.deleteFrom("prompts").where("id", "=", prompt.id).execute();
+}
+
+export type AddResult = { added: number; duplicates: string[] };
+
+/**
+ * Appends prompts to the end of the queue. Texts already queued (any letter case) are left out and
+ * reported; the rest go in together or not at all.
+ */
+export async function addPrompts(
+  db: DbOrTx,
+  userId: string,
+  storytellerId: string,
+  items: { text: string; libraryPromptId: number | null }[],
+): Promise<AddResult> {
+  return inTransaction(db, async (tx) => {
+    const storyteller = await tx.selectFrom("storytellers").select("id").where("id", "=", storytellerId).where("id", "in", visibleStorytellerIds(tx, userId)).forUpdate().executeTakeFirst();
+    if (!storyteller) throw notFound();
+    const queued = await tx.selectFrom("prompts").select(sql<string>`lower(text)`.as("text")).where("storyteller_id", "=", storytellerId).where("sent_at", "is", null).execute();
+    const taken = new Set(queued.map((p) => p.text));
+    const duplicates: string[] = [];
+    const fresh = items.filter((item) => {
+      const key = item.text.toLowerCase();
+      if (taken.has(key)) {
+        duplicates.push(item.text);
+        return false;
+      }
+      taken.add(key);
+      return true;
+    });
+    if (fresh.length) {
+      const { last } = await tx.selectFrom("prompts").select(sql<number>`coalesce(max(queue_position), 0)`.as("last")).where("storyteller_id", "=", storytellerId).executeTakeFirstOrThrow();
+      await tx
+        .insertInto("prompts")
+        .values(
+          fresh.map((item, index) => ({
+            storyteller_id: storytellerId,
+            created_by: userId,
+            text: item.text,
+            library_prompt_id: item.libraryPromptId,
+            is_custom: item.libraryPromptId === null,
+            queue_position: Number(last) + index + 1,
+          })),
+        )
+        .execute();
+    }
+    return { added: fresh.length, duplicates };
+  });
+}
+
+/** For Send now: the prompt, if it is still queued and visible to the user. */
+export async function queuedPromptForSending(db: DbOrTx, userId: string, storytellerId: string, promptId: string) {
+  const prompt = await findVisiblePrompt(db, userId, storytellerId, promptId);
+  if (!prompt || prompt.sent_at) throw notFound();
+  return prompt;
+}

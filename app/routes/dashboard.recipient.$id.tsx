@@ -1,0 +1,118 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from "@remix-run/node";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { z } from "zod";
+import { requireUser } from "~/auth/session.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { PromptQueue, SentPrompts } from "~/components/prompt-queue";
+import { customPromptText } from "~/models/onboarding";
+import { deletePrompt, editPrompt, getStorytellerView, movePrompt, placePrompt, queuedPromptForSending } from "~/models/prompt.server";
+import { readFormData } from "~/utils/form-data.server";
+import { enqueueJob } from "~/utils/jobs.server";
+import { titleFromLoader } from "~/utils/meta";
+import { useRootData } from "~/utils/root-data";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const handle = { i18n: ["storytellers"] };
+export const meta = titleFromLoader;
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  const view = await getStorytellerView(context.db, user.id, params.id!);
+  const canManage = view.storyteller.owner_id === user.id;
+  return { title: `${view.storyteller.nickname} · ${context.config.APP_NAME}`, ...view, canManage };
+}
+
+const actionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.enum(["move-up", "move-down", "delete", "send-now"]), promptId: z.uuid() }),
+  z.object({ intent: z.literal("place"), promptId: z.uuid(), beforeId: z.union([z.uuid(), z.literal("")]) }),
+  z.object({ intent: z.literal("edit"), promptId: z.uuid(), text: customPromptText }),
+]);
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
+  const storytellerId = params.id!;
+  const back = `/dashboard/recipient/${storytellerId}`;
+  const parsed = actionSchema.safeParse(Object.fromEntries(await readFormData(request)));
+  if (!parsed.success) {
+    const editTooLongOrShort = parsed.error.issues.some((issue) => issue.path[0] === "text");
+    if (editTooLongOrShort) return redirectWithToast(request, context, back, { type: "error", key: "storytellers:toast.editFailed" });
+    throw new Response("Bad Request", { status: 400 });
+  }
+  const input = parsed.data;
+  switch (input.intent) {
+    case "move-up":
+    case "move-down":
+      await movePrompt(context.db, user.id, storytellerId, input.promptId, input.intent === "move-up" ? "up" : "down");
+      return redirect(back);
+    case "place":
+      await placePrompt(context.db, user.id, storytellerId, input.promptId, input.beforeId || null);
+      return redirect(back);
+    case "edit": {
+      const result = await editPrompt(context.db, user.id, storytellerId, input.promptId, input.text);
+      return result === "edited"
+        ? redirectWithToast(request, context, back, { type: "success", key: "storytellers:toast.edited" })
+        : redirectWithToast(request, context, back, { type: "error", key: "storytellers:toast.alreadyScheduled" });
+    }
+    case "delete":
+      await deletePrompt(context.db, user.id, storytellerId, input.promptId);
+      return redirectWithToast(request, context, back, { type: "success", key: "storytellers:toast.deleted" });
+    case "send-now": {
+      const prompt = await queuedPromptForSending(context.db, user.id, storytellerId, input.promptId);
+      await enqueueJob(context.db, "prompt__send_now", { promptId: prompt.id }, { jobKey: `send-now:${prompt.id}` });
+      return redirectWithToast(request, context, back, { type: "success", key: "storytellers:toast.sendNowRequested" });
+    }
+  }
+}
+
+export default function StorytellerView() {
+  const { t } = useTranslation("storytellers");
+  const { storyteller, queued, sent, nextPrompt, lastSent, canManage } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const locale = useRootData()?.locale ?? "en";
+  const showSent = params.get("sent") === "true";
+  return (
+    <section className="flex flex-col gap-6">
+      <header className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold">{storyteller.nickname}</h1>
+          <p className="text-muted">
+            {[storyteller.relationship, t(`fields.delivery.${storyteller.delivery_method}`), storyteller.frequency ? t(`frequency.${storyteller.frequency}`) : null].filter(Boolean).join(" · ")}
+          </p>
+          {storyteller.unsubscribed_at || storyteller.sms_consent === "revoked" ? <p className="text-danger">{t("card.unsubscribed")}</p> : null}
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Link to={`/dashboard/recipient/${storyteller.id}/prompts/new`} className="btn-primary">
+            {t("view.addPrompt")}
+          </Link>
+          {canManage ? (
+            <Link to={`/dashboard/recipient/${storyteller.id}/edit`} className="btn-secondary">
+              {t("view.editStoryteller")}
+            </Link>
+          ) : null}
+        </div>
+      </header>
+      <dl className="grid gap-4 min-[700px]:grid-cols-2">
+        <div className="rounded-xl border border-line bg-panel p-4">
+          <dt className="font-medium">{t("card.nextPrompt")}</dt>
+          <dd className="text-muted">{nextPrompt?.text ?? t("card.noneQueued")}</dd>
+        </div>
+        <div className="rounded-xl border border-line bg-panel p-4">
+          <dt className="font-medium">{t("card.lastSent")}</dt>
+          <dd className="text-muted">{lastSent?.text ?? t("card.noneSent")}</dd>
+        </div>
+      </dl>
+      <nav aria-label={t("view.tabs")} className="flex gap-2 border-b border-line">
+        <Link to="?" aria-current={!showSent ? "page" : undefined} className="border-b-2 border-transparent px-3 py-2 aria-[current=page]:border-primary aria-[current=page]:font-semibold">
+          {t("view.scheduled")} ({queued.length})
+        </Link>
+        <Link to="?sent=true" aria-current={showSent ? "page" : undefined} className="border-b-2 border-transparent px-3 py-2 aria-[current=page]:border-primary aria-[current=page]:font-semibold">
+          {t("view.sent")} ({sent.length})
+        </Link>
+      </nav>
+      {showSent ? <SentPrompts prompts={sent} locale={locale} /> : <PromptQueue prompts={queued} />}
+    </section>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;

@@ -1,0 +1,105 @@
+import type { Db } from "../../db/client";
+import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
+
+test.use({ allowedConsoleErrors: [/status of 40[04]/] });
+
+async function storytellerWithQueue(db: Db, ownerId: string, texts: string[]) {
+  const storyteller = await db
+    .insertInto("storytellers")
+    .values({ owner_id: ownerId, nickname: "Nana", first_name: "Hari", delivery_method: "email", email: "nana@example.com", time_zone: "America/Chicago" })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await db.insertInto("schedules").values({ storyteller_id: storyteller.id, first_prompt_date: "2027-01-01", frequency: "weekly" }).execute();
+  await db.insertInto("prompts").values(texts.map((text, i) => ({ storyteller_id: storyteller.id, text, queue_position: i + 1, created_by: ownerId }))).execute();
+  return storyteller.id;
+}
+
+/** The queue's question texts, in order, without their numbers. */
+const queueTexts = (page: import("@playwright/test").Page) =>
+  page.getByTestId("queued-prompt").evaluateAll((items) => items.map((item) => item.querySelector("p")!.textContent!.replace(/^\d+\.\s*/, "")));
+
+test("manage the queue: reorder, edit, delete, add curated and custom prompts, duplicates refused, board", async ({ page, context, db, baseURL }) => {
+  const user = await signInAsNewUser(db, context, baseURL!, "Neha");
+  const id = await storytellerWithQueue(db, user.id, ["Where were you born?", "Who was your best friend?", "What was your first job?"]);
+  await page.goto("/dashboard");
+  await page.getByRole("link", { name: "Nana" }).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/recipient/${id}$`));
+  await expect(page.getByText("Where were you born?").first()).toBeVisible(); // Next Prompt
+  await expectNoAxeViolations(page);
+
+  // Move the second question up.
+  await page.getByTestId("queued-prompt").nth(1).getByRole("button", { name: "Move up" }).click();
+  await expect.poll(() => queueTexts(page)).toEqual(["Who was your best friend?", "Where were you born?", "What was your first job?"]);
+
+  // Edit the last one in place.
+  await page.getByTestId("queued-prompt").nth(2).getByRole("link", { name: "Edit" }).click();
+  await page.getByLabel("Edit this question").fill("What was your very first job?");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Prompt edited successfully" })).toBeVisible();
+  await expect(page.getByTestId("queued-prompt").nth(2)).toContainText("What was your very first job?");
+
+  // Delete the first, with the confirm step.
+  await page.getByTestId("queued-prompt").nth(0).getByRole("link", { name: "Delete" }).click();
+  await expect(page.getByText("Delete this question?")).toBeVisible();
+  await page.getByTestId("queued-prompt").nth(0).getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByTestId("queued-prompt")).toHaveCount(2);
+
+  // Add one curated and one custom prompt; then try a duplicate.
+  await page.getByRole("link", { name: "Add New Prompt" }).click();
+  await expectNoAxeViolations(page);
+  await page.locator("summary", { hasText: /^Musings$/ }).click();
+  const musing = page.locator("details").filter({ has: page.locator("summary", { hasText: /^Musings$/ }) }).getByRole("checkbox").first();
+  await musing.check();
+  await page.getByLabel("Your own questions").fill("What made you laugh this week?");
+  await page.getByRole("button", { name: "Add to the queue" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Prompt added successfully" })).toBeVisible();
+  await expect(page.getByTestId("queued-prompt")).toHaveCount(4);
+  await expect(page.getByTestId("queued-prompt").nth(3)).toContainText("What made you laugh this week?");
+
+  await page.getByRole("link", { name: "Add New Prompt" }).click();
+  await page.getByLabel("Your own questions").fill("what made you laugh this week?");
+  await page.getByRole("button", { name: "Add to the queue" }).click();
+  await expect(page.getByText("Prompt is already scheduled")).toBeVisible();
+  await page.getByLabel("Your own questions").fill("");
+  await page.getByRole("button", { name: "Add to the queue" }).click();
+  await expect(page.getByText("No prompts selected")).toBeVisible();
+
+  // The board shows the queue, unsent first.
+  await page.goto("/dashboard/kanban");
+  const column = page.getByTestId("board-column").filter({ hasText: "Nana" });
+  await expect(column.locator("li")).toHaveCount(4);
+  await expectNoAxeViolations(page);
+});
+
+test("another user's Storyteller is a 404, and its queue cannot be changed", async ({ page, context, db, baseURL }) => {
+  const owner = await db.insertInto("users").values({ email: `own.${Date.now()}@example.com`, first_name: "Own", nickname: "own" }).returning("id").executeTakeFirstOrThrow();
+  const id = await storytellerWithQueue(db, owner.id, ["What is your favourite song?"]);
+  const prompt = await db.selectFrom("prompts").select("id").where("storyteller_id", "=", id).executeTakeFirstOrThrow();
+  await signInAsNewUser(db, context, baseURL!, "Intruder");
+  const response = await page.goto(`/dashboard/recipient/${id}`);
+  expect(response?.status()).toBe(404);
+  const post = await page.request.post(`/dashboard/recipient/${id}`, { form: { intent: "delete", promptId: prompt.id }, headers: { Origin: baseURL! } });
+  expect(post.status()).toBe(404);
+  expect(await db.selectFrom("prompts").select("id").where("id", "=", prompt.id).executeTakeFirst()).toBeTruthy();
+});
+
+test("edit a Storyteller, then delete them with everything sent", async ({ page, context, db, baseURL }) => {
+  const user = await signInAsNewUser(db, context, baseURL!, "Imran");
+  const id = await storytellerWithQueue(db, user.id, ["What was your wedding day like?"]);
+  await page.goto(`/dashboard/recipient/${id}`);
+  await page.getByRole("link", { name: "Edit Storyteller" }).click();
+  await expectNoAxeViolations(page);
+  await page.getByLabel("Nickname").fill("Nanaji");
+  await page.getByLabel("Twice a month").check();
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "storyteller is updated" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Nanaji");
+  expect((await db.selectFrom("schedules").select("frequency").where("storyteller_id", "=", id).executeTakeFirstOrThrow()).frequency).toBe("bimonthly");
+
+  await page.getByRole("link", { name: "Edit Storyteller" }).click();
+  await page.getByLabel("I understand that this cannot be undone").check();
+  await page.getByRole("button", { name: "Delete Storyteller" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole("status").filter({ hasText: "Storyteller deleted" })).toBeVisible();
+  expect(await db.selectFrom("prompts").select("id").where("storyteller_id", "=", id).execute()).toEqual([]);
+});
