@@ -1,4 +1,4 @@
-import type { ComponentProps } from "react";
+import type { ComponentProps, ReactNode, Ref } from "react";
 import { useTranslation } from "react-i18next";
 
 type Errors = string[] | undefined;
@@ -74,5 +74,56 @@ export function FormAlert({ message }: { message: string | null | undefined }) {
     <p role="alert" className="mb-6 rounded-lg border border-danger p-3 text-danger">
       {t(message)}
     </p>
+  );
+}
+
+export function SelectField({
+  label,
+  selectProps: { key, ...selectProps },
+  errors,
+  children,
+  selectRef,
+}: {
+  label: string;
+  selectProps: ComponentProps<"select"> & { id: string; key?: string };
+  errors?: Errors;
+  children: ReactNode;
+  selectRef?: Ref<HTMLSelectElement>;
+}) {
+  const errorId = `${selectProps.id}-error`;
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={selectProps.id} className="font-medium">
+        {label}
+      </label>
+      <select key={key} {...selectProps} ref={selectRef} aria-describedby={errors?.length ? errorId : undefined} className="input">
+        {children}
+      </select>
+      <FieldErrors id={errorId} errors={errors} />
+    </div>
+  );
+}
+
+/** English and Hindi, each named in its own language. */
+export function LanguageOptions() {
+  return (
+    <>
+      <option value="en">English</option>
+      <option value="hi" lang="hi">
+        हिन्दी
+      </option>
+    </>
+  );
+}
+
+export function TimeZoneOptions({ zones }: { zones: string[] }) {
+  return (
+    <>
+      {zones.map((zone) => (
+        <option key={zone} value={zone}>
+          {zone.replaceAll("_", " ")}
+        </option>
+      ))}
+    </>
   );
 }

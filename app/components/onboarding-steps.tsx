@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { Field, FieldErrors, TextareaField } from "~/components/forms";
+import { Field, FieldErrors, LanguageOptions, SelectField, TextareaField, TimeZoneOptions } from "~/components/forms";
 import { frequencies, type OnboardingDraft, promptsSchema, scheduleSchema, whoSchema } from "~/models/onboarding";
 import { currentZoneName } from "~/utils/time-zones";
 
@@ -44,8 +44,6 @@ export function WhoStepForm({ draft, timeZones, defaultTimeZone, lastResult }: {
     const browserZone = currentZoneName(Intl.DateTimeFormat().resolvedOptions().timeZone);
     if (!draft?.timeZone && zoneRef.current && timeZones.includes(browserZone)) zoneRef.current.value = browserZone;
   }, [draft?.timeZone, timeZones]);
-  const { key: zoneKey, ...zoneProps } = getSelectProps(fields.timeZone);
-  const { key: languageKey, ...languageProps } = getSelectProps(fields.language);
   return (
     <Form method="post" action="?step=1" {...getFormProps(form)} className="grid gap-5 min-[700px]:grid-cols-2">
       <FieldErrors id={form.errorId} errors={form.errors} />
@@ -64,30 +62,12 @@ export function WhoStepForm({ draft, timeZones, defaultTimeZone, lastResult }: {
       </fieldset>
       <Field label={t("fields.email")} hint={t("fields.emailHint")} inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "off" }} errors={fields.email.errors} />
       <Field label={t("fields.phone")} hint={t("fields.phoneHint")} inputProps={{ ...getInputProps(fields.phone, { type: "tel" }), autoComplete: "off" }} errors={fields.phone.errors} />
-      <div className="flex flex-col gap-1">
-        <label htmlFor={fields.timeZone.id} className="font-medium">
-          {t("fields.timeZone")}
-        </label>
-        <select key={zoneKey} {...zoneProps} ref={zoneRef} className="input">
-          {timeZones.map((zone) => (
-            <option key={zone} value={zone}>
-              {zone.replaceAll("_", " ")}
-            </option>
-          ))}
-        </select>
-        <FieldErrors id={`${fields.timeZone.id}-error`} errors={fields.timeZone.errors} />
-      </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor={fields.language.id} className="font-medium">
-          {t("fields.language")}
-        </label>
-        <select key={languageKey} {...languageProps} className="input">
-          <option value="en">English</option>
-          <option value="hi" lang="hi">
-            हिन्दी
-          </option>
-        </select>
-      </div>
+      <SelectField label={t("fields.timeZone")} selectProps={getSelectProps(fields.timeZone)} errors={fields.timeZone.errors} selectRef={zoneRef}>
+        <TimeZoneOptions zones={timeZones} />
+      </SelectField>
+      <SelectField label={t("fields.language")} selectProps={getSelectProps(fields.language)}>
+        <LanguageOptions />
+      </SelectField>
       <div className="min-[700px]:col-span-2">
         <StepButtons back={false} />
       </div>

@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { profileSchema } from "~/auth/account-forms";
-import { Field, FieldErrors } from "~/components/forms";
+import { Field, FieldErrors, LanguageOptions, SelectField } from "~/components/forms";
 
 export type ProfileDefaults = { first_name: string; last_name: string; nickname: string; email: string; language: string; phone_e164: string | null };
 
@@ -27,7 +27,6 @@ export function ProfileForm({ account, lastResult }: { account: ProfileDefaults;
     },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
   });
-  const { key: languageKey, ...languageProps } = getSelectProps(fields.language);
   return (
     <Form method="post" action="/dashboard/user/account" encType="multipart/form-data" {...getFormProps(form)} className="grid gap-5 min-[700px]:grid-cols-2">
       <input type="hidden" name="intent" value="general" />
@@ -36,17 +35,9 @@ export function ProfileForm({ account, lastResult }: { account: ProfileDefaults;
       <Field label={t("general.lastName")} inputProps={{ ...getInputProps(fields.lastName, { type: "text" }), autoComplete: "family-name" }} errors={fields.lastName.errors} />
       <Field label={t("general.nickname")} inputProps={getInputProps(fields.nickname, { type: "text" })} errors={fields.nickname.errors} />
       <Field label={t("general.email")} hint={t("general.emailHint")} inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }} errors={fields.email.errors} />
-      <div className="flex flex-col gap-1">
-        <label htmlFor={fields.language.id} className="font-medium">
-          {t("general.language")}
-        </label>
-        <select key={languageKey} {...languageProps} className="input">
-          <option value="en">English</option>
-          <option value="hi" lang="hi">
-            हिन्दी
-          </option>
-        </select>
-      </div>
+      <SelectField label={t("general.language")} selectProps={getSelectProps(fields.language)}>
+        <LanguageOptions />
+      </SelectField>
       <Field label={t("general.phone")} hint={t("general.phoneHint")} inputProps={{ ...getInputProps(fields.phone, { type: "tel" }), autoComplete: "tel" }} errors={fields.phone.errors} />
       <Field
         label={t("general.photo")}

@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { Field, FieldErrors } from "~/components/forms";
+import { Field, FieldErrors, LanguageOptions, SelectField, TimeZoneOptions } from "~/components/forms";
 import { frequencies, storytellerEditSchema } from "~/models/onboarding";
 import { firstSendAt, isTimeZone, todayIn } from "~/models/onboarding.server";
 import { getOwnedStoryteller, updateStoryteller } from "~/models/storyteller.server";
@@ -78,8 +78,6 @@ export default function EditStoryteller() {
     },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: storytellerEditSchema }),
   });
-  const { key: zoneKey, ...zoneProps } = getSelectProps(fields.timeZone);
-  const { key: languageKey, ...languageProps } = getSelectProps(fields.language);
   return (
     <section className="flex max-w-3xl flex-col gap-6">
       <h1 className="text-2xl font-bold">{t("view.editStoryteller")}</h1>
@@ -100,30 +98,12 @@ export default function EditStoryteller() {
         </fieldset>
         <Field label={t("fields.email")} inputProps={getInputProps(fields.email, { type: "email" })} errors={fields.email.errors} />
         <Field label={t("fields.phone")} inputProps={getInputProps(fields.phone, { type: "tel" })} errors={fields.phone.errors} />
-        <div className="flex flex-col gap-1">
-          <label htmlFor={fields.timeZone.id} className="font-medium">
-            {t("fields.timeZone")}
-          </label>
-          <select key={zoneKey} {...zoneProps} className="input">
-            {timeZones.map((zone) => (
-              <option key={zone} value={zone}>
-                {zone.replaceAll("_", " ")}
-              </option>
-            ))}
-          </select>
-          <FieldErrors id={`${fields.timeZone.id}-error`} errors={fields.timeZone.errors} />
-        </div>
-        <div className="flex flex-col gap-1">
-          <label htmlFor={fields.language.id} className="font-medium">
-            {t("fields.language")}
-          </label>
-          <select key={languageKey} {...languageProps} className="input">
-            <option value="en">English</option>
-            <option value="hi" lang="hi">
-              हिन्दी
-            </option>
-          </select>
-        </div>
+        <SelectField label={t("fields.timeZone")} selectProps={getSelectProps(fields.timeZone)} errors={fields.timeZone.errors}>
+          <TimeZoneOptions zones={timeZones} />
+        </SelectField>
+        <SelectField label={t("fields.language")} selectProps={getSelectProps(fields.language)}>
+          <LanguageOptions />
+        </SelectField>
         <Field label={t("fields.firstPromptDate")} inputProps={getInputProps(fields.firstPromptDate, { type: "date" })} errors={fields.firstPromptDate.errors} />
         <fieldset className="flex flex-col gap-2">
           <legend className="mb-1 font-medium">{t("fields.frequency")}</legend>
