@@ -1,0 +1,80 @@
+// `npm run bench:dashboard`: seeds 16 Storytellers × 100 prompts for one user, then loads
+// /dashboard, /dashboard/recipient/{id} and /dashboard/kanban from the production server with
+// autocannon, next to a bare Node http server answering a fixed page, in the same run. Reports
+// requests/second and latency (p90 and p97.5, between which p95 lies), and each page's share of the bare server's throughput.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { createUserSession } from "../app/auth/session.server";
+import { createDb, createPool } from "../db/client";
+
+const PORT = 3397;
+const PG_PORT = 54397;
+const base = `http://127.0.0.1:${PORT}`;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = 8;
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "heirloom-bench-dash-"));
+const server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+  env: { ...process.env, NODE_ENV: "production", PORT: String(PORT), EMBEDDED_PG_PORT: String(PG_PORT), DATA_DIR: dataDir, APP_URL: `http://localhost:${PORT}`, WORKER: "off" },
+  stdio: ["ignore", "ignore", "inherit"],
+});
+const exited = new Promise((resolve) => server.on("exit", resolve));
+
+async function run(url: string, headers: Record<string, string> = {}) {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
+  if (result.non2xx) throw new Error(`${url}: ${result.non2xx} responses were not 2xx`);
+  // autocannon reports p90 and p97.5; p95 lies between them.
+  return { rps: result.requests.average, p90: result.latency.p90, p97: result.latency.p97_5 };
+}
+
+try {
+  for (let i = 0; ; i++) {
+    if (i > 600) throw new Error("server did not start");
+    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const { EMBEDDED_PG_PASSWORD } = JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8"));
+  const db = createDb(createPool(`postgresql://heirloom:${encodeURIComponent(EMBEDDED_PG_PASSWORD)}@127.0.0.1:${PG_PORT}/heirloom`, 2));
+  const user = await db.insertInto("users").values({ email: "bench@example.com", first_name: "Bench", nickname: "bench" }).returning("id").executeTakeFirstOrThrow();
+  let firstId = "";
+  for (let s = 0; s < 16; s++) {
+    const st = await db
+      .insertInto("storytellers")
+      .values({ owner_id: user.id, nickname: `Storyteller ${s + 1}`, first_name: "S", delivery_method: "email", email: `s${s}@example.com`, time_zone: "America/New_York" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    firstId ||= st.id;
+    await db.insertInto("schedules").values({ storyteller_id: st.id, first_prompt_date: "2030-01-01", frequency: "weekly" }).execute();
+    await db
+      .insertInto("prompts")
+      .values(Array.from({ length: 100 }, (_, i) => ({ storyteller_id: st.id, text: `Tell me about moment number ${i + 1} of your life?`, queue_position: i + 1, sent_at: i < 30 ? new Date(Date.now() - i * 86_400_000) : null })))
+      .execute();
+  }
+  const [cookie] = (await createUserSession({ config: { APP_URL: base } as never }, db, user.id)).split(";");
+  await db.destroy();
+
+  const html = await (await fetch(`${base}/dashboard`, { headers: { Cookie: cookie } })).text();
+  const bare = createServer((_req, res) => res.writeHead(200, { "Content-Type": "text/html" }).end(html));
+  await new Promise<void>((resolve) => bare.listen(3398, "127.0.0.1", resolve));
+
+  const rows: [string, { rps: number; p90: number; p97: number }][] = [];
+  rows.push(["bare node http (same HTML)", await run("http://127.0.0.1:3398/")]);
+  for (const page of ["/dashboard", `/dashboard/recipient/${firstId}`, "/dashboard/kanban"]) {
+    rows.push([page.replace(firstId, "{id}"), await run(`${base}${page}`, { Cookie: cookie })]);
+  }
+  bare.close();
+  const bareRps = rows[0][1].rps;
+  console.log(`${CONNECTIONS} connections, ${SECONDS} s each; 16 Storytellers × 100 prompts`);
+  console.log("page".padEnd(30), "req/s".padStart(9), "p90 ms".padStart(8), "p97.5 ms".padStart(9), "of bare".padStart(9));
+  for (const [name, { rps, p90, p97 }] of rows) {
+    console.log(name.padEnd(30), rps.toFixed(0).padStart(9), String(p90).padStart(8), String(p97).padStart(9), `${((rps / bareRps) * 100).toFixed(1)}%`.padStart(9));
+  }
+} finally {
+  server.kill("SIGTERM");
+  await exited;
+  rmSync(dataDir, { recursive: true, force: true });
+}
