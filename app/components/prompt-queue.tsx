@@ -1,4 +1,5 @@
-import { Form, Link, useSearchParams } from "@remix-run/react";
+import { Form, Link, useFetcher, useSearchParams } from "@remix-run/react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 
 type QueuedPrompt = { id: string; text: string };
@@ -18,16 +19,17 @@ function IntentButton({ intent, promptId, label, disabled }: { intent: string; p
  * The Scheduled tab: the queue in sending order. Every action is a plain form post; editing and
  * deleting open in place through the URL (?edit= / ?delete=), so they work without JavaScript.
  */
-export function PromptQueue({ prompts }: { prompts: QueuedPrompt[] }) {
+export function PromptQueue({ prompts: saved }: { prompts: QueuedPrompt[] }) {
   const { t } = useTranslation("storytellers");
   const [params] = useSearchParams();
   const editing = params.get("edit");
   const deleting = params.get("delete");
+  const { prompts, draggable, dragProps } = useDragToReorder(saved);
   if (!prompts.length) return <p className="text-muted">{t("view.emptyQueue")}</p>;
   return (
     <ol className="flex flex-col gap-2" aria-label={t("view.queue")}>
       {prompts.map((prompt, index) => (
-        <li key={prompt.id} className="rounded-lg border border-line bg-panel p-3" data-testid="queued-prompt">
+        <li key={prompt.id} className="rounded-lg border border-line bg-panel p-3 data-[dragging=true]:opacity-50" data-testid="queued-prompt" draggable={draggable} {...dragProps(prompt.id)}>
           {editing === prompt.id ? (
             <Form method="post" className="flex flex-col gap-2">
               <input type="hidden" name="promptId" value={prompt.id} />
@@ -101,4 +103,45 @@ export function SentPrompts({ prompts, locale }: { prompts: SentPrompt[]; locale
       })}
     </ul>
   );
+}
+
+/**
+ * Drag and drop, when JavaScript runs: posts the same "place" intent the server understands, and
+ * shows the new order at once (the buttons remain for keyboards and for pages without JavaScript).
+ */
+function useDragToReorder(saved: QueuedPrompt[]) {
+  const fetcher = useFetcher();
+  const [hydrated, setHydrated] = useState(false);
+  const [dragging, setDragging] = useState<string | null>(null);
+  useEffect(() => setHydrated(true), []);
+
+  let prompts = saved;
+  const pending = fetcher.formData;
+  if (pending?.get("intent") === "place") {
+    const moved = saved.find((p) => p.id === pending.get("promptId"));
+    const rest = saved.filter((p) => p !== moved);
+    const before = rest.findIndex((p) => p.id === pending.get("beforeId"));
+    if (moved) prompts = [...rest.slice(0, before < 0 ? rest.length : before), moved, ...rest.slice(before < 0 ? rest.length : before)];
+  }
+
+  const dragProps = (id: string) => ({
+    "data-dragging": dragging === id,
+    onDragStart: (event: React.DragEvent) => {
+      event.dataTransfer.effectAllowed = "move";
+      setDragging(id);
+    },
+    onDragEnd: () => setDragging(null),
+    onDragOver: (event: React.DragEvent) => event.preventDefault(),
+    onDrop: (event: React.DragEvent) => {
+      event.preventDefault();
+      if (!dragging || dragging === id) return;
+      const from = prompts.findIndex((p) => p.id === dragging);
+      const to = prompts.findIndex((p) => p.id === id);
+      // Dropped on a later item: it goes after that item; on an earlier one: before it.
+      const beforeId = from < to ? (prompts[to + 1]?.id ?? "") : id;
+      fetcher.submit({ intent: "place", promptId: dragging, beforeId }, { method: "post" });
+      setDragging(null);
+    },
+  });
+  return { prompts, draggable: hydrated, dragProps };
 }

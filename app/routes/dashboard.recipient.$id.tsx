@@ -3,6 +3,7 @@ import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { requireUser } from "~/auth/session.server";
+import { AddPromptButton } from "~/components/add-prompt-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PromptQueue, SentPrompts } from "~/components/prompt-queue";
 import { customPromptText } from "~/models/onboarding";
@@ -82,9 +83,7 @@ export default function StorytellerView() {
           {storyteller.unsubscribed_at || storyteller.sms_consent === "revoked" ? <p className="text-danger">{t("card.unsubscribed")}</p> : null}
         </div>
         <div className="flex flex-wrap gap-2">
-          <Link to={`/dashboard/recipient/${storyteller.id}/prompts/new`} className="btn-primary">
-            {t("view.addPrompt")}
-          </Link>
+          <AddPromptButton storytellerId={storyteller.id} />
           {canManage ? (
             <Link to={`/dashboard/recipient/${storyteller.id}/edit`} className="btn-secondary">
               {t("view.editStoryteller")}

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FieldErrors } from "~/components/forms";
+import { PromptPicker } from "~/components/prompt-picker";
 import { promptsSchema } from "~/models/onboarding";
 import { addPrompts, getStorytellerView } from "~/models/prompt.server";
 import { getPromptLibrary } from "~/models/prompt-library.server";
@@ -64,28 +65,7 @@ export default function AddPrompts() {
       <h1 className="text-2xl font-bold">{t("add.heading", { name: storyteller.nickname })}</h1>
       <Form method="post" className="flex flex-col gap-4">
         <FieldErrors id="add-prompts-errors" errors={actionData?.errors} />
-        {library.map((category) => (
-          <details key={category.id} className="rounded-lg border border-line bg-panel p-4">
-            <summary className="cursor-pointer font-semibold">{category.name}</summary>
-            <ul className="mt-3 flex flex-col gap-2">
-              {category.prompts.map((prompt) => (
-                <li key={prompt.id}>
-                  <label className="flex items-start gap-2">
-                    <input type="checkbox" name="libraryPromptIds" value={prompt.id} className="mt-1" />
-                    <span>{prompt.text}</span>
-                  </label>
-                </li>
-              ))}
-            </ul>
-          </details>
-        ))}
-        <label htmlFor="customPrompts" className="font-medium">
-          {t("fields.customPrompts")}
-        </label>
-        <textarea id="customPrompts" name="customPrompts" aria-describedby="customPrompts-hint" className="input min-h-32" />
-        <p id="customPrompts-hint" className="-mt-2 text-sm text-muted">
-          {t("fields.customPromptsHint")}
-        </p>
+        <PromptPicker library={library} />
         <div className="flex gap-3">
           <button type="submit" className="btn-primary">
             {t("add.submit")}

@@ -80,9 +80,11 @@ test("add a Storyteller reached by text message; a UK number is refused", async 
   // The library is shown in the Storyteller's language.
   await expect(page.locator("summary", { hasText: "बचपन" })).toBeVisible();
   await next(page);
+  await expect(page).toHaveURL(/step=3/);
   await page.getByRole("button", { name: "Back" }).click();
   await expect(page).toHaveURL(/step=2/);
   await next(page);
+  await expect(page).toHaveURL(/step=3/);
   await page.getByRole("button", { name: "Add Storyteller" }).click();
   await expect(page.getByRole("status").filter({ hasText: "New Storyteller Added" })).toBeVisible();
   const storyteller = await db.selectFrom("storytellers").select(["delivery_method", "phone_e164", "language"]).where("owner_id", "=", user.id).executeTakeFirstOrThrow();

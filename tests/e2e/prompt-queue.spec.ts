@@ -44,8 +44,9 @@ test("manage the queue: reorder, edit, delete, add curated and custom prompts, d
   await page.getByTestId("queued-prompt").nth(0).getByRole("button", { name: "Delete" }).click();
   await expect(page.getByTestId("queued-prompt")).toHaveCount(2);
 
-  // Add one curated and one custom prompt; then try a duplicate.
-  await page.getByRole("link", { name: "Add New Prompt" }).click();
+  // Add one curated and one custom prompt on the Add New Prompt page (with JavaScript the button opens
+  // the same form as a dialog: tested below); then try a duplicate.
+  await page.goto(`/dashboard/recipient/${id}/prompts/new`);
   await expectNoAxeViolations(page);
   await page.locator("summary", { hasText: /^Musings$/ }).click();
   const musing = page.locator("details").filter({ has: page.locator("summary", { hasText: /^Musings$/ }) }).getByRole("checkbox").first();
@@ -56,7 +57,7 @@ test("manage the queue: reorder, edit, delete, add curated and custom prompts, d
   await expect(page.getByTestId("queued-prompt")).toHaveCount(4);
   await expect(page.getByTestId("queued-prompt").nth(3)).toContainText("What made you laugh this week?");
 
-  await page.getByRole("link", { name: "Add New Prompt" }).click();
+  await page.goto(`/dashboard/recipient/${id}/prompts/new`);
   await page.getByLabel("Your own questions").fill("what made you laugh this week?");
   await page.getByRole("button", { name: "Add to the queue" }).click();
   await expect(page.getByText("Prompt is already scheduled")).toBeVisible();
@@ -102,4 +103,36 @@ test("edit a Storyteller, then delete them with everything sent", async ({ page,
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole("status").filter({ hasText: "Storyteller deleted" })).toBeVisible();
   expect(await db.selectFrom("prompts").select("id").where("storyteller_id", "=", id).execute()).toEqual([]);
+});
+
+test.describe("with JavaScript", () => {
+  test.skip(() => test.info().project.use.javaScriptEnabled === false, "enhancements that need JavaScript");
+
+  test("drag and drop reorders the queue, and the order is saved", async ({ page, context, db, baseURL }) => {
+    const user = await signInAsNewUser(db, context, baseURL!, "Tara");
+    const id = await storytellerWithQueue(db, user.id, ["First question here?", "Second question here?", "Third question here?"]);
+    await page.goto(`/dashboard/recipient/${id}`);
+    await page.getByTestId("queued-prompt").nth(0).dragTo(page.getByTestId("queued-prompt").nth(2));
+    await expect.poll(() => queueTexts(page)).toEqual(["Second question here?", "Third question here?", "First question here?"]);
+    await expect
+      .poll(async () => (await db.selectFrom("prompts").select("text").where("storyteller_id", "=", id).orderBy("queue_position").execute()).map((p) => p.text))
+      .toEqual(["Second question here?", "Third question here?", "First question here?"]);
+    await page.reload();
+    await expect.poll(() => queueTexts(page)).toEqual(["Second question here?", "Third question here?", "First question here?"]);
+  });
+
+  test("Add New Prompt opens as a dialog", async ({ page, context, db, baseURL }) => {
+    const user = await signInAsNewUser(db, context, baseURL!, "Zoya");
+    const id = await storytellerWithQueue(db, user.id, ["Only question so far?"]);
+    await page.goto(`/dashboard/recipient/${id}`);
+    await page.getByRole("link", { name: "Add New Prompt" }).click();
+    const dialog = page.getByRole("dialog", { name: "Add New Prompt" });
+    await expect(dialog).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/dashboard/recipient/${id}$`));
+    await dialog.getByLabel("Your own questions").fill("What is your earliest memory?");
+    await dialog.getByRole("button", { name: "Add to the queue" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole("status").filter({ hasText: "Prompt added successfully" })).toBeVisible();
+    await expect(page.getByTestId("queued-prompt")).toHaveCount(2);
+  });
 });
