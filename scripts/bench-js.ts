@@ -18,6 +18,8 @@ const pages = [
   { path: "/", budgetKb: 100 },
   { path: "/contact-us", budgetKb: 100 },
   { path: "/dashboard", budgetKb: 100, signedIn: true },
+  { path: "/dashboard/onboarding", budgetKb: 100, signedIn: true },
+  { path: "/dashboard/user/account", budgetKb: 100, signedIn: true },
 ];
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "heirloom-bench-js-"));
