@@ -5,7 +5,7 @@ import { TOTPStrategy } from "remix-auth-totp";
 import type { AppContext } from "~/context.server";
 import { getServerT, i18nServer, languageCookie } from "~/i18n/i18next.server";
 import { queueEmail } from "~/services/outbox.server";
-import { authFlowCookie, authFlowStorage, flowIdForEmail, SIGN_IN_VALIDITY_SECONDS } from "./auth-flow.server";
+import { authFlowCookie, authFlowStorage, FLOW_EMAIL_KEY, flowIdForEmail, SIGN_IN_VALIDITY_SECONDS } from "./auth-flow.server";
 import { createUserSession, safeRedirectPath } from "./session.server";
 
 const STRATEGY = "totp";
@@ -190,7 +190,7 @@ export async function failWith(context: AppContext, request: Request, message: s
 export async function readSignInState(context: AppContext, request: Request) {
   const storage = authFlowStorage(context);
   const session = await storage.getSession(request.headers.get("Cookie"));
-  const email = session.get("auth:email");
+  const email = session.get(FLOW_EMAIL_KEY);
   const error = session.get(ERROR_KEY) as { message?: string } | undefined;
   const setCookie = error ? await storage.commitSession(session) : null;
   return { email: typeof email === "string" ? email : null, error: error?.message ?? null, setCookie };
