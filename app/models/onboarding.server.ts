@@ -3,6 +3,7 @@ import type { DbOrTx } from "../../db/client";
 import type { Language } from "../../db/schema";
 import { inTransaction } from "../../db/client";
 import type { OnboardingDraft, PromptsStep, ScheduleStep, WhoStep } from "./onboarding";
+import { storytellerColumns } from "./storyteller.server";
 
 const SEND_HOUR = 10;
 
@@ -45,17 +46,7 @@ export async function createStorytellerFromDraft(
   return inTransaction(db, async (tx) => {
     const storyteller = await tx
       .insertInto("storytellers")
-      .values({
-        owner_id: ownerId,
-        nickname: who.nickname,
-        first_name: who.firstName,
-        relationship: who.relationship ?? "",
-        delivery_method: who.deliveryMethod,
-        email: who.email ?? null,
-        phone_e164: who.phoneE164,
-        time_zone: who.timeZone,
-        language,
-      })
+      .values({ owner_id: ownerId, ...storytellerColumns(who) })
       .returning("id")
       .executeTakeFirstOrThrow();
     await tx

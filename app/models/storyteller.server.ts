@@ -74,26 +74,44 @@ export async function getOwnedStoryteller(db: DbOrTx, userId: string, storytelle
   return row;
 }
 
+export type StorytellerFields = { nickname: string; firstName: string; relationship?: string; deliveryMethod: "email" | "sms"; email?: string; phoneE164: string | null; timeZone: string; language: "en" | "hi" };
+
+/** The form's fields as storytellers columns (shared by creating and editing). */
+export function storytellerColumns(fields: StorytellerFields) {
+  return {
+    nickname: fields.nickname,
+    first_name: fields.firstName,
+    relationship: fields.relationship ?? "",
+    delivery_method: fields.deliveryMethod,
+    email: fields.email ?? null,
+    phone_e164: fields.phoneE164,
+    time_zone: fields.timeZone,
+    language: fields.language,
+  };
+}
+
+/** id and language of a Storyteller the user may see, or a 404; for pages that need no more. */
+export async function getVisibleStoryteller(db: DbOrTx, userId: string, storytellerId: string) {
+  const row = await db
+    .selectFrom("storytellers")
+    .select(["id", "nickname", "language"])
+    .where("id", "=", storytellerId)
+    .where("id", "in", visibleStorytellerIds(db, userId))
+    .executeTakeFirst();
+  if (!row) throw new Response(null, { status: 404 });
+  return row;
+}
+
 export async function updateStoryteller(
   db: DbOrTx,
   storytellerId: string,
-  fields: { nickname: string; firstName: string; relationship?: string; deliveryMethod: "email" | "sms"; email?: string; phoneE164: string | null; timeZone: string; language: "en" | "hi" },
+  fields: StorytellerFields,
   schedule: { firstPromptDate: string; frequency: "daily" | "weekly" | "bimonthly" | "monthly"; nextSendAt: Date | null },
 ) {
   await inTransaction(db, async (tx) => {
     await tx
       .updateTable("storytellers")
-      .set({
-        nickname: fields.nickname,
-        first_name: fields.firstName,
-        relationship: fields.relationship ?? "",
-        delivery_method: fields.deliveryMethod,
-        email: fields.email ?? null,
-        phone_e164: fields.phoneE164,
-        time_zone: fields.timeZone,
-        language: fields.language,
-        updated_at: new Date(),
-      })
+      .set({ ...storytellerColumns(fields), updated_at: new Date() })
       .where("id", "=", storytellerId)
       .execute();
     await tx

@@ -4,13 +4,12 @@ import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { loginSchema } from "~/auth/forms";
-import { checkSignInLimits } from "~/auth/limits.server";
+import { requestSignInCode } from "~/auth/limits.server";
 import { getSessionUser } from "~/auth/session.server";
 import { googleEnabled } from "~/auth/google.server";
-import { readSignInState, startSignIn } from "~/auth/sign-in.server";
+import { readSignInState } from "~/auth/sign-in.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Field, FieldErrors, FormAlert } from "~/components/forms";
-import { readFormData } from "~/utils/form-data.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 
@@ -26,12 +25,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await readFormData(request), { schema: loginSchema });
-  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-  const limited = await checkSignInLimits(context, submission.value.email, "signInPerIp");
-  if (limited) return data({ result: submission.reply({ formErrors: ["errors.rateLimited"] }) }, { status: 429, headers: limited });
-  return startSignIn(context, request, { email: submission.value.email, purpose: "login", redirectTo: submission.value.redirectTo });
+export function action({ request, context }: ActionFunctionArgs) {
+  return requestSignInCode(context, request);
 }
 
 export default function Login() {

@@ -1,14 +1,12 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { loginSchema } from "~/auth/forms";
-import { checkSignInLimits } from "~/auth/limits.server";
-import { startSignIn } from "~/auth/sign-in.server";
+import { requestSignInCode } from "~/auth/limits.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Field, FieldErrors } from "~/components/forms";
-import { readFormData } from "~/utils/form-data.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 
@@ -20,12 +18,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 // There are no passwords: "Can't sign in?" sends a fresh code and link, exactly like logging in.
-export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await readFormData(request), { schema: loginSchema });
-  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-  const limited = await checkSignInLimits(context, submission.value.email, "signInPerIp");
-  if (limited) return data({ result: submission.reply({ formErrors: ["errors.rateLimited"] }) }, { status: 429, headers: limited });
-  return startSignIn(context, request, { email: submission.value.email, purpose: "login" });
+export function action({ request, context }: ActionFunctionArgs) {
+  return requestSignInCode(context, request);
 }
 
 export default function ResetPassword() {

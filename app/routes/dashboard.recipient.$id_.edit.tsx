@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/auth/session.server";

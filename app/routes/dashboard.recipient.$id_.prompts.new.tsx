@@ -7,8 +7,9 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FieldErrors } from "~/components/forms";
 import { PromptPicker } from "~/components/prompt-picker";
 import { promptsSchema } from "~/models/onboarding";
-import { addPrompts, getStorytellerView } from "~/models/prompt.server";
+import { addPrompts } from "~/models/prompt.server";
 import { getPromptLibrary } from "~/models/prompt-library.server";
+import { getVisibleStoryteller } from "~/models/storyteller.server";
 import { readFormData } from "~/utils/form-data.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
@@ -19,7 +20,7 @@ export const meta = titleFromLoader;
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
-  const { storyteller } = await getStorytellerView(context.db, user.id, params.id!);
+  const storyteller = await getVisibleStoryteller(context.db, user.id, params.id!);
   return {
     title: await pageTitle(request, context, "add.title", "storytellers"),
     storyteller: { id: storyteller.id, nickname: storyteller.nickname },
@@ -35,7 +36,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const { libraryPromptIds, customPrompts } = submission.value;
   if (!libraryPromptIds.length && !customPrompts.length) return data({ errors: ["storytellers:toast.noneSelected"] }, { status: 400 });
 
-  const { storyteller } = await getStorytellerView(context.db, user.id, storytellerId);
+  const storyteller = await getVisibleStoryteller(context.db, user.id, storytellerId);
   const library = libraryPromptIds.length
     ? await context.db.selectFrom("library_prompts").select(["id", "text_en", "text_hi"]).where("id", "in", libraryPromptIds).orderBy("category_id").orderBy("position").execute()
     : [];

@@ -24,7 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
   const { formData, photoTooLarge } = await readAccountForm(request);
-  if (!formData) return { result: { status: "error", initialValue: { intent: "general" }, error: { photo: ["account:errors.photoTooLarge"] } } satisfies SubmissionResult<string[]> };
+  if (photoTooLarge || !formData) return { result: { status: "error", initialValue: { intent: "general" }, error: { photo: ["account:errors.photoTooLarge"] } } satisfies SubmissionResult<string[]> };
   switch (formData.get("intent")) {
     case "general":
       return saveProfile(context, request, user, formData);
