@@ -29,6 +29,7 @@ it("migrates an empty database up, all the way down, and up again", async () => 
     expect(await tables()).toContain("users");
   } finally {
     await db.destroy();
+    if (!pool.ended) await pool.end(); // graphile-worker's migrations use the pool directly
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
   }

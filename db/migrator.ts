@@ -5,6 +5,7 @@ import * as coreTables from "./migrations/0001_core_tables";
 import * as authFlows from "./migrations/0002_auth_flows";
 import * as emailChanges from "./migrations/0003_email_changes";
 import * as promptLibrary from "./migrations/0004_prompt_library";
+import * as delivery from "./migrations/0005_delivery";
 
 // Listed by hand (not read from the folder) so the same list works under tsx, vitest and bundlers.
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   "0002_auth_flows": authFlows,
   "0003_email_changes": emailChanges,
   "0004_prompt_library": promptLibrary,
+  "0005_delivery": delivery,
 };
 
 const quietLogger = new Logger(() => () => {});

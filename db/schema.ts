@@ -64,6 +64,7 @@ export interface SchedulesTable {
   frequency: Frequency;
   next_send_at: NullableTimestamp;
   paused_at: NullableTimestamp;
+  empty_queue_notified_at: NullableTimestamp;
   updated_at: Generated<Date>;
 }
 
@@ -122,6 +123,7 @@ export interface DeliveriesTable {
   status: Generated<"pending" | "sending" | "sent" | "failed" | "cancelled">;
   attempts: Generated<number>;
   provider_message_id: string | null;
+  outbox_message_id: string | null;
   error: string | null;
   scheduled_for: Generated<Date>;
   sent_at: NullableTimestamp;
@@ -131,7 +133,8 @@ export interface DeliveriesTable {
 
 export interface SmsConsentsTable {
   id: Generated<string>;
-  storyteller_id: string;
+  /** Null once the Storyteller is deleted: the number's answer is still honoured. */
+  storyteller_id: string | null;
   phone_e164: string;
   text_shown: string;
   reply: string | null;
@@ -213,6 +216,7 @@ export interface OutboxMessagesTable {
   provider_message_id: string | null;
   error: string | null;
   created_at: Generated<Date>;
+  claimed_at: NullableTimestamp;
   sent_at: NullableTimestamp;
 }
 

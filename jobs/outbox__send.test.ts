@@ -4,7 +4,9 @@ import { describe, expect, it } from "vitest";
 import type { MailService } from "~/services/mail.server";
 import { createOutboxSms } from "~/services/sms.server";
 import { queueEmail, queueSms } from "~/services/outbox.server";
+import { makeTestContext } from "../tests/context";
 import { useTestDatabase } from "../tests/db";
+import { waitForJobsToSettle } from "../tests/jobs";
 import { createTaskList } from "./task-list";
 
 const database = useTestDatabase();
@@ -12,13 +14,21 @@ const database = useTestDatabase();
 const jobCount = async () =>
   Number((await sql<{ n: string }>`select count(*) as n from graphile_worker.jobs where task_identifier = 'outbox__send'`.execute(database.db)).rows[0].n);
 
-function recordingMail(): MailService & { sent: { to: string; subject: string }[] } {
-  const sent: { to: string; subject: string }[] = [];
-  return { name: "postmark", sent, send: async (m) => (sent.push({ to: m.to, subject: m.subject }), `pm-${m.id}`) };
+/** A provider that remembers what it accepted, and can say so after a crash (as Postmark's search does). */
+function recordingMail(): MailService & { sent: { id: string; to: string; subject: string }[] } {
+  const sent: { id: string; to: string; subject: string }[] = [];
+  return {
+    name: "postmark",
+    sent,
+    send: async (m) => (sent.push({ id: m.id, to: m.to, subject: m.subject }), `pm-${m.id}`),
+    findSent: async (m) => (sent.some((s) => s.id === m.id) ? `pm-${m.id}` : null),
+  };
 }
 
 async function runJobs(mail: MailService) {
-  await runOnce({ pgPool: database.pool, taskList: createTaskList({ db: database.db, mail, sms: createOutboxSms({ print: false }) }) });
+  const { config } = makeTestContext(database);
+  await runOnce({ pgPool: database.pool, taskList: createTaskList({ db: database.db, config, mail, sms: createOutboxSms({ print: false }) }) });
+  await waitForJobsToSettle(database.db);
 }
 
 describe("queueEmail and the outbox__send task", () => {
@@ -40,7 +50,7 @@ describe("queueEmail and the outbox__send task", () => {
     const id = await queueEmail(database.db, { to: "ann@example.com", subject: "Your code", text: "Code 123456", headers: { "X-Test": "1" } });
     await runJobs(mail);
     await runJobs(mail); // nothing left to do: no second send
-    expect(mail.sent).toEqual([{ to: "ann@example.com", subject: "Your code" }]);
+    expect(mail.sent).toEqual([{ id, to: "ann@example.com", subject: "Your code" }]);
     const row = await database.db.selectFrom("outbox_messages").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: "sent", provider: "postmark", provider_message_id: `pm-${id}`, text_body: "", html_body: null });
   });
@@ -52,19 +62,29 @@ describe("queueEmail and the outbox__send task", () => {
     expect(row).toMatchObject({ status: "sent", provider: "outbox", text_body: "Reply YES" });
   });
 
-  it("never resends a message an earlier attempt was in the middle of sending", async () => {
+  it("reconciles a message the provider took before the worker died, without sending it again", async () => {
     const mail = recordingMail();
     const id = await queueEmail(database.db, { to: "crashed@example.com", subject: "Code", text: "123456" });
-    // As if a worker claimed it, called the provider and died before recording the result.
-    await database.db.updateTable("outbox_messages").set({ status: "sending" }).where("id", "=", id).execute();
+    // As if a worker claimed it, the provider accepted it, and the worker died before recording that.
+    await database.db.updateTable("outbox_messages").set({ status: "sending", claimed_at: new Date() }).where("id", "=", id).execute();
+    mail.sent.push({ id, to: "crashed@example.com", subject: "Code" });
     await runJobs(mail);
-    expect(mail.sent).toEqual([]);
+    expect(mail.sent).toHaveLength(1);
     const row = await database.db.selectFrom("outbox_messages").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-    expect(row.status).toBe("failed");
+    expect(row).toMatchObject({ status: "sent", provider_message_id: `pm-${id}` });
+  });
+
+  it("sends a message whose worker died before the provider took it, once", async () => {
+    const mail = recordingMail();
+    const id = await queueEmail(database.db, { to: "early-crash@example.com", subject: "Code", text: "123456" });
+    await database.db.updateTable("outbox_messages").set({ status: "sending", claimed_at: new Date() }).where("id", "=", id).execute();
+    await runJobs(mail);
+    await runJobs(mail);
+    expect(mail.sent.map((m) => m.id)).toEqual([id]);
   });
 
   it("records a provider failure and leaves the message queued for a retry", async () => {
-    const failing: MailService = { name: "postmark", send: async () => Promise.reject(new Error("provider down")) };
+    const failing: MailService = { name: "postmark", send: async () => Promise.reject(new Error("provider down")), findSent: async () => null };
     const id = await queueEmail(database.db, { to: "retry@example.com", subject: "Hi", text: "Hello" });
     const { allowConsoleErrors } = await import("../tests/setup/fail-on-console-error");
     allowConsoleErrors(5); // graphile-worker logs the failed attempt

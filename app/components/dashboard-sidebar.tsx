@@ -33,6 +33,7 @@ function SidebarLinks({ counts, appName }: { counts: Counts; appName: string }) 
       <h2 className="mt-4 px-3 text-xs font-semibold uppercase tracking-wide text-muted">{t("nav.groupCreate")}</h2>
       <SidebarLink to="/dashboard/onboarding" label={t("nav.addStoryteller")} />
       <SidebarLink to="/dashboard/groups/new" label={t("nav.addGroup")} />
+      <SidebarLink to="/dashboard/testpage" label={t("nav.testPage")} />
     </>
   );
 }

@@ -81,7 +81,16 @@ export function PromptQueue({ prompts: saved }: { prompts: QueuedPrompt[] }) {
   );
 }
 
-type SentPrompt = { id: string; text: string; sent_at: Date | string | null; skipped_at: Date | string | null; answer_id: string | null; is_private: boolean | null };
+type SentPrompt = {
+  id: string;
+  text: string;
+  sent_at: Date | string | null;
+  skipped_at: Date | string | null;
+  answer_id: string | null;
+  is_private: boolean | null;
+  delivery_status: string | null;
+  delivery_error: string | null;
+};
 
 /** The Sent tab: each sent prompt with its date and whether it was answered, skipped or not answered. */
 export function SentPrompts({ prompts, locale }: { prompts: SentPrompt[]; locale: string }) {
@@ -98,6 +107,11 @@ export function SentPrompts({ prompts, locale }: { prompts: SentPrompt[]; locale
             <p className="mt-1 text-sm text-muted">
               {prompt.sent_at ? format.format(new Date(prompt.sent_at)) : null} · {t(`view.status.${status}`)}
             </p>
+            {prompt.delivery_status === "failed" ? (
+              <p className="mt-1 text-sm text-danger">{t("delivery.statusFailed", { reason: prompt.delivery_error ?? "" })}</p>
+            ) : prompt.delivery_status === "sending" ? (
+              <p className="mt-1 text-sm text-muted">{t("delivery.statusSending")}</p>
+            ) : null}
           </li>
         );
       })}

@@ -1,6 +1,6 @@
 import { createCookie } from "@remix-run/node";
 import { RemixI18Next } from "remix-i18next/server";
-import type { AppContext } from "~/context.server";
+import type { Config } from "~/config.server";
 import { fallbackLanguage, i18nOptions, supportedLanguages, type TextVariables } from "./config";
 import { resources } from "./resources.server";
 
@@ -23,12 +23,14 @@ export const i18nServer = new RemixI18Next({
   i18next: { ...i18nOptions({ appName: "Heirloom", appUrl: "" }), resources },
 });
 
-export function textVariables(context: Pick<AppContext, "config">): TextVariables {
+type NamedInstall = { config: Pick<Config, "APP_NAME" | "APP_URL"> };
+
+export function textVariables(context: NamedInstall): TextVariables {
   return { appName: context.config.APP_NAME, appUrl: context.config.APP_URL };
 }
 
 /** A translate function for loaders, actions and jobs, with this install's name and address. */
-export async function getServerT(localeOrRequest: string | Request, context: Pick<AppContext, "config">, ns = "common") {
+export async function getServerT(localeOrRequest: string | Request, context: NamedInstall, ns = "common") {
   const locale = typeof localeOrRequest === "string" ? localeOrRequest : await i18nServer.getLocale(localeOrRequest);
   return i18nServer.getFixedT(locale, ns, { interpolation: { escapeValue: false, defaultVariables: textVariables(context) } });
 }

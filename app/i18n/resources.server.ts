@@ -5,6 +5,7 @@ import enEmails from "../../locales/en/emails.json";
 import enHome from "../../locales/en/home.json";
 import enAbout from "../../locales/en/about.json";
 import enContact from "../../locales/en/contact.json";
+import enDelivery from "../../locales/en/delivery.json";
 import enFaqs from "../../locales/en/faqs.json";
 import enPrivacy from "../../locales/en/privacy.json";
 import enRegisteredTexts from "../../locales/en/registered-texts.json";
@@ -17,6 +18,7 @@ import hiEmails from "../../locales/hi/emails.json";
 import hiHome from "../../locales/hi/home.json";
 import hiAbout from "../../locales/hi/about.json";
 import hiContact from "../../locales/hi/contact.json";
+import hiDelivery from "../../locales/hi/delivery.json";
 import hiFaqs from "../../locales/hi/faqs.json";
 import hiPrivacy from "../../locales/hi/privacy.json";
 import hiRegisteredTexts from "../../locales/hi/registered-texts.json";
@@ -26,8 +28,8 @@ import hiTerms from "../../locales/hi/terms.json";
 /** Every translation, bundled into the server build (no file reads at request time). One namespace
  * per public page, so a page embeds only its own text (see docs/decisions/005). */
 export const resources = {
-  en: { common: enCommon, account: enAccount, auth: enAuth, emails: enEmails, home: enHome, about: enAbout, contact: enContact, faqs: enFaqs, privacy: enPrivacy, "registered-texts": enRegisteredTexts, terms: enTerms, storytellers: enStorytellers },
-  hi: { common: hiCommon, account: hiAccount, auth: hiAuth, emails: hiEmails, home: hiHome, about: hiAbout, contact: hiContact, faqs: hiFaqs, privacy: hiPrivacy, "registered-texts": hiRegisteredTexts, terms: hiTerms, storytellers: hiStorytellers },
+  en: { common: enCommon, account: enAccount, auth: enAuth, emails: enEmails, home: enHome, about: enAbout, contact: enContact, faqs: enFaqs, privacy: enPrivacy, "registered-texts": enRegisteredTexts, terms: enTerms, storytellers: enStorytellers, delivery: enDelivery },
+  hi: { common: hiCommon, account: hiAccount, auth: hiAuth, emails: hiEmails, home: hiHome, about: hiAbout, contact: hiContact, faqs: hiFaqs, privacy: hiPrivacy, "registered-texts": hiRegisteredTexts, terms: hiTerms, storytellers: hiStorytellers, delivery: hiDelivery },
 } as const;
 
 export type Namespace = keyof (typeof resources)["en"];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "../../tests/db";
-import { createStorytellerFromDraft, firstSendAt, saveDraftStep } from "./onboarding.server";
+import { createStorytellerFromDraft, saveDraftStep } from "./onboarding.server";
+import { firstSendAt } from "./schedule";
 
 const database = useTestDatabase();
 
@@ -41,7 +42,7 @@ describe("creating a Storyteller from the wizard", () => {
   });
 
   it("puts the first send at 10:00 local time across zones", () => {
-    expect(firstSendAt({ firstPromptDate: "2026-12-01", frequency: "daily" }, "Asia/Kolkata").toISOString()).toBe("2026-12-01T04:30:00.000Z");
-    expect(firstSendAt({ firstPromptDate: "2026-07-01", frequency: "daily" }, "America/Phoenix").toISOString()).toBe("2026-07-01T17:00:00.000Z");
+    expect(firstSendAt({ firstPromptDate: "2026-12-01", frequency: "daily", timeZone: "Asia/Kolkata" }).toISOString()).toBe("2026-12-01T04:30:00.000Z");
+    expect(firstSendAt({ firstPromptDate: "2026-07-01", frequency: "daily", timeZone: "America/Phoenix" }).toISOString()).toBe("2026-07-01T17:00:00.000Z");
   });
 });

@@ -3,9 +3,8 @@ import type { DbOrTx } from "../../db/client";
 import type { Language } from "../../db/schema";
 import { inTransaction } from "../../db/client";
 import type { OnboardingDraft, PromptsStep, ScheduleStep, WhoStep } from "./onboarding";
+import { firstSendAt } from "./schedule";
 import { storytellerColumns } from "./storyteller.server";
-
-const SEND_HOUR = 10;
 
 export async function getDraft(db: DbOrTx, userId: string): Promise<OnboardingDraft> {
   const row = await db.selectFrom("onboarding_drafts").select("data").where("user_id", "=", userId).executeTakeFirst();
@@ -23,11 +22,6 @@ export async function saveDraftStep<K extends keyof OnboardingDraft>(db: DbOrTx,
 }
 
 export const isTimeZone = (zone: string) => IANAZone.isValidZone(zone);
-
-/** 10:00 on the first prompt date, in the Storyteller's zone (the delivery issue takes it from there). */
-export function firstSendAt(schedule: ScheduleStep, timeZone: string): Date {
-  return DateTime.fromISO(schedule.firstPromptDate, { zone: timeZone }).set({ hour: SEND_HOUR, minute: 0, second: 0, millisecond: 0 }).toUTC().toJSDate();
-}
 
 /** Today's date where the Storyteller lives: the first prompt date may not be earlier. */
 export const todayIn = (timeZone: string) => DateTime.now().setZone(timeZone).toISODate()!;
@@ -51,7 +45,7 @@ export async function createStorytellerFromDraft(
       .executeTakeFirstOrThrow();
     await tx
       .insertInto("schedules")
-      .values({ storyteller_id: storyteller.id, first_prompt_date: schedule.firstPromptDate, frequency: schedule.frequency, next_send_at: firstSendAt(schedule, who.timeZone) })
+      .values({ storyteller_id: storyteller.id, first_prompt_date: schedule.firstPromptDate, frequency: schedule.frequency, next_send_at: firstSendAt({ ...schedule, timeZone: who.timeZone }) })
       .execute();
 
     const library = prompts.libraryPromptIds.length

@@ -21,7 +21,7 @@ export async function getStorytellerView(db: DbOrTx, userId: string, storyteller
   const storyteller = await db
     .selectFrom("storytellers as s")
     .leftJoin("schedules as sc", "sc.storyteller_id", "s.id")
-    .select(["s.id", "s.owner_id", "s.nickname", "s.first_name", "s.relationship", "s.delivery_method", "s.email", "s.phone_e164", "s.time_zone", "s.language", "s.unsubscribed_at", "s.sms_consent", "sc.frequency", "sc.first_prompt_date", "sc.next_send_at", "sc.paused_at"])
+    .select(["s.id", "s.owner_id", "s.nickname", "s.first_name", "s.relationship", "s.delivery_method", "s.email", "s.phone_e164", "s.time_zone", "s.language", "s.unsubscribed_at", "s.email_undeliverable_at", "s.sms_consent", "sc.frequency", "sc.first_prompt_date", "sc.next_send_at", "sc.paused_at"])
     .where("s.id", "=", storytellerId)
     .where("s.id", "in", visibleStorytellerIds(db, userId))
     .executeTakeFirst();
@@ -29,7 +29,12 @@ export async function getStorytellerView(db: DbOrTx, userId: string, storyteller
   const prompts = await db
     .selectFrom("prompts as p")
     .leftJoin("answers as a", "a.prompt_id", "p.id")
-    .select(["p.id", "p.text", "p.queue_position", "p.sent_at", "p.skipped_at", "p.created_at", "a.id as answer_id", "a.is_private"])
+    // The prompt's latest delivery, so the owner sees a send that failed and why.
+    .leftJoinLateral(
+      (eb) => eb.selectFrom("deliveries").select(["status", "error"]).whereRef("deliveries.prompt_id", "=", "p.id").orderBy("created_at", "desc").limit(1).as("d"),
+      (join) => join.onTrue(),
+    )
+    .select(["p.id", "p.text", "p.queue_position", "p.sent_at", "p.skipped_at", "p.created_at", "a.id as answer_id", "a.is_private", "d.status as delivery_status", "d.error as delivery_error"])
     .where("p.storyteller_id", "=", storyteller.id)
     .orderBy("p.queue_position")
     .execute();

@@ -1,7 +1,9 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/client";
 import { inTransaction } from "../../db/client";
+import type { Frequency } from "../../db/schema";
 import { ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
+import { nextSendAt } from "./schedule";
 
 /** The overview's cards: every Storyteller the user may see, with next/last prompt and answers, in one query. */
 export async function listStorytellerCards(db: DbOrTx, userId: string) {
@@ -102,22 +104,68 @@ export async function getVisibleStoryteller(db: DbOrTx, userId: string, storytel
   return row;
 }
 
+/**
+ * Saves an edit. A changed schedule (first date, frequency or time zone) is recomputed from now; a
+ * new email address starts without the old one's unsubscribe or bounce; a new number (or a switch
+ * to texts) needs a fresh consent, which the caller requests with requestSmsConsent.
+ * Returns whether that consent is needed.
+ */
 export async function updateStoryteller(
   db: DbOrTx,
   storytellerId: string,
   fields: StorytellerFields,
-  schedule: { firstPromptDate: string; frequency: "daily" | "weekly" | "bimonthly" | "monthly"; nextSendAt: Date | null },
-) {
-  await inTransaction(db, async (tx) => {
+  schedule: { firstPromptDate: string; frequency: Frequency },
+  now = new Date(),
+): Promise<{ needsSmsConsent: boolean }> {
+  return inTransaction(db, async (tx) => {
+    const current = await tx
+      .selectFrom("storytellers as s")
+      .innerJoin("schedules as sc", "sc.storyteller_id", "s.id")
+      .select(["s.delivery_method", "s.email", "s.phone_e164", "s.time_zone", "sc.first_prompt_date", "sc.frequency"])
+      .where("s.id", "=", storytellerId)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    const columns = storytellerColumns(fields);
+    const newEmail = (columns.email ?? "").toLowerCase() !== (current.email ?? "").toLowerCase();
+    const needsSmsConsent = columns.delivery_method === "sms" && (current.delivery_method !== "sms" || columns.phone_e164 !== current.phone_e164);
     await tx
       .updateTable("storytellers")
-      .set({ ...storytellerColumns(fields), updated_at: new Date() })
+      .set({
+        ...columns,
+        ...(newEmail ? { unsubscribed_at: null, email_undeliverable_at: null } : {}),
+        ...(needsSmsConsent ? { sms_consent: "none" as const } : {}),
+        updated_at: now,
+      })
       .where("id", "=", storytellerId)
       .execute();
+    const rule = { firstPromptDate: schedule.firstPromptDate, frequency: schedule.frequency, timeZone: columns.time_zone };
+    const changed = rule.firstPromptDate !== current.first_prompt_date || rule.frequency !== current.frequency || rule.timeZone !== current.time_zone;
     await tx
       .updateTable("schedules")
-      .set({ first_prompt_date: schedule.firstPromptDate, frequency: schedule.frequency, ...(schedule.nextSendAt ? { next_send_at: schedule.nextSendAt } : {}), updated_at: new Date() })
+      .set({ first_prompt_date: rule.firstPromptDate, frequency: rule.frequency, ...(changed ? { next_send_at: nextSendAt(rule, now) } : {}), updated_at: now })
       .where("storyteller_id", "=", storytellerId)
       .execute();
+    return { needsSmsConsent };
   });
+}
+
+/** Pausing stops scheduled sends (the tick skips the row); resuming picks the next date after now. */
+export async function setPaused(db: DbOrTx, userId: string, storytellerId: string, paused: boolean, now = new Date()) {
+  const row = await db
+    .selectFrom("schedules as sc")
+    .innerJoin("storytellers as s", "s.id", "sc.storyteller_id")
+    .select(["sc.first_prompt_date", "sc.frequency", "s.time_zone"])
+    .where("sc.storyteller_id", "=", storytellerId)
+    .where("sc.storyteller_id", "in", ownedStorytellerIds(db, userId))
+    .executeTakeFirst();
+  if (!row) throw new Response(null, { status: 404 });
+  await db
+    .updateTable("schedules")
+    .set(
+      paused
+        ? { paused_at: now, updated_at: now }
+        : { paused_at: null, next_send_at: nextSendAt({ firstPromptDate: row.first_prompt_date, frequency: row.frequency, timeZone: row.time_zone }, now), updated_at: now },
+    )
+    .where("storyteller_id", "=", storytellerId)
+    .execute();
 }

@@ -25,7 +25,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-const KNOWN_TYPES = new Set(["new", "uploaded", "skipped", "listened"]);
+const KNOWN_TYPES = new Set(["new", "uploaded", "skipped", "listened", "queue_empty"]);
 
 export default function Notifications() {
   const { notifications } = useLoaderData<typeof loader>();

@@ -3,11 +3,13 @@ import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/auth/session.server";
+import { inTransaction } from "../../db/client";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PromptsStepForm, ScheduleStepForm, WhoStepForm } from "~/components/onboarding-steps";
 import { promptsSchema, scheduleSchema, whoSchema } from "~/models/onboarding";
 import { createStorytellerFromDraft, getDraft, isTimeZone, saveDraftStep, todayIn } from "~/models/onboarding.server";
 import { getPromptLibrary } from "~/models/prompt-library.server";
+import { requestSmsConsent } from "~/models/sms-consent.server";
 import { readFormData } from "~/utils/form-data.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
@@ -71,7 +73,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   await saveDraftStep(context.db, user.id, "schedule", submission.value);
   try {
     const phoneE164 = draft.who.phone ? usOrCanadianE164(draft.who.phone) : null;
-    await createStorytellerFromDraft(context.db, user.id, { who: { ...draft.who, phoneE164 }, prompts: draft.prompts ?? { libraryPromptIds: [], customPrompts: [] }, schedule: submission.value });
+    await inTransaction(context.db, async (tx) => {
+      const storytellerId = await createStorytellerFromDraft(tx, user.id, {
+        who: { ...draft.who!, phoneE164 },
+        prompts: draft.prompts ?? { libraryPromptIds: [], customPrompts: [] },
+        schedule: submission.value,
+      });
+      await requestSmsConsent(tx, context.config, storytellerId);
+    });
   } catch (error) {
     console.error("[onboarding] could not add storyteller:", (error as Error).message);
     return redirectWithToast(request, context, "/dashboard/onboarding?step=3", { type: "error", key: "storytellers:toast.notAdded" });

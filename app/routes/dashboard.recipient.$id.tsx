@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from "@remix-run/node";
-import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { requireUser } from "~/auth/session.server";
@@ -7,9 +7,10 @@ import { AddPromptButton } from "~/components/add-prompt-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PromptQueue, SentPrompts } from "~/components/prompt-queue";
 import { customPromptText } from "~/models/onboarding";
+import { setPaused } from "~/models/storyteller.server";
 import { deletePrompt, editPrompt, getStorytellerView, movePrompt, placePrompt, queuedPromptForSending } from "~/models/prompt.server";
 import { readFormData } from "~/utils/form-data.server";
-import { enqueueJob } from "~/utils/jobs.server";
+import { queueSendNow } from "~/models/delivery.server";
 import { titleFromLoader } from "~/utils/meta";
 import { useRootData } from "~/utils/root-data";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -28,6 +29,7 @@ const actionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.enum(["move-up", "move-down", "delete", "send-now"]), promptId: z.uuid() }),
   z.object({ intent: z.literal("place"), promptId: z.uuid(), beforeId: z.union([z.uuid(), z.literal("")]) }),
   z.object({ intent: z.literal("edit"), promptId: z.uuid(), text: customPromptText }),
+  z.object({ intent: z.enum(["pause", "resume"]) }),
 ]);
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -58,9 +60,13 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     case "delete":
       await deletePrompt(context.db, user.id, storytellerId, input.promptId);
       return redirectWithToast(request, context, back, { type: "success", key: "storytellers:toast.deleted" });
+    case "pause":
+    case "resume":
+      await setPaused(context.db, user.id, storytellerId, input.intent === "pause");
+      return redirectWithToast(request, context, back, { type: "success", key: `storytellers:toast.${input.intent === "pause" ? "paused" : "resumed"}` });
     case "send-now": {
       const prompt = await queuedPromptForSending(context.db, user.id, storytellerId, input.promptId);
-      await enqueueJob(context.db, "prompt__send_now", { promptId: prompt.id }, { jobKey: `send-now:${prompt.id}` });
+      await queueSendNow(context.db, prompt.id);
       return redirectWithToast(request, context, back, { type: "success", key: "storytellers:toast.sendNowRequested" });
     }
   }
@@ -80,7 +86,6 @@ export default function StorytellerView() {
           <p className="text-muted">
             {[storyteller.relationship, t(`fields.delivery.${storyteller.delivery_method}`), storyteller.frequency ? t(`frequency.${storyteller.frequency}`) : null].filter(Boolean).join(" · ")}
           </p>
-          {storyteller.unsubscribed_at || storyteller.sms_consent === "revoked" ? <p className="text-danger">{t("card.unsubscribed")}</p> : null}
         </div>
         <div className="flex flex-wrap gap-2">
           <AddPromptButton storytellerId={storyteller.id} />
@@ -91,6 +96,7 @@ export default function StorytellerView() {
           ) : null}
         </div>
       </header>
+      <DeliveryState storyteller={storyteller} canManage={canManage} locale={locale} />
       <dl className="grid gap-4 min-[700px]:grid-cols-2">
         <div className="rounded-xl border border-line bg-panel p-4">
           <dt className="font-medium">{t("card.nextPrompt")}</dt>
@@ -111,6 +117,45 @@ export default function StorytellerView() {
       </nav>
       {showSent ? <SentPrompts prompts={sent} locale={locale} /> : <PromptQueue prompts={queued} />}
     </section>
+  );
+}
+
+type StorytellerState = ReturnType<typeof useLoaderData<typeof loader>>["storyteller"];
+
+/** Whether questions are reaching the Storyteller, and if not, why; the owner pauses and resumes here. */
+function DeliveryState({ storyteller, canManage, locale }: { storyteller: StorytellerState; canManage: boolean; locale: string }) {
+  const { t } = useTranslation("storytellers");
+  const vars = { name: storyteller.first_name, address: storyteller.email ?? "" };
+  const problem =
+    storyteller.delivery_method === "email"
+      ? storyteller.unsubscribed_at
+        ? t("delivery.unsubscribed", vars)
+        : storyteller.email_undeliverable_at
+          ? t("delivery.undeliverable", vars)
+          : null
+      : storyteller.sms_consent === "revoked"
+        ? t("delivery.optedOut", vars)
+        : storyteller.sms_consent !== "granted"
+          ? t("delivery.awaitingConsent", vars)
+          : null;
+  const when = storyteller.next_send_at
+    ? new Intl.DateTimeFormat(locale === "hi" ? "hi-IN" : "en-US", { dateStyle: "full", timeZone: storyteller.time_zone }).format(new Date(storyteller.next_send_at))
+    : null;
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-line bg-panel p-4" data-testid="delivery-state">
+      <div className="flex flex-col gap-1">
+        {problem ? <p className="text-danger">{problem}</p> : null}
+        {storyteller.paused_at ? <p>{t("delivery.paused")}</p> : when ? <p>{t("delivery.nextSend", { when })}</p> : null}
+      </div>
+      {canManage ? (
+        <Form method="post">
+          <input type="hidden" name="intent" value={storyteller.paused_at ? "resume" : "pause"} />
+          <button type="submit" className="btn-secondary">
+            {t(storyteller.paused_at ? "delivery.resume" : "delivery.pause")}
+          </button>
+        </Form>
+      ) : null}
+    </div>
   );
 }
 

@@ -4,10 +4,12 @@ import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/auth/session.server";
+import { inTransaction } from "../../db/client";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Field, FieldErrors, LanguageOptions, SelectField, TimeZoneOptions } from "~/components/forms";
 import { frequencies, storytellerEditSchema } from "~/models/onboarding";
-import { firstSendAt, isTimeZone, todayIn } from "~/models/onboarding.server";
+import { isTimeZone } from "~/models/onboarding.server";
+import { requestSmsConsent } from "~/models/sms-consent.server";
 import { getOwnedStoryteller, updateStoryteller } from "~/models/storyteller.server";
 import { readFormData } from "~/utils/form-data.server";
 import { titleFromLoader } from "~/utils/meta";
@@ -44,10 +46,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (!isTimeZone(value.timeZone)) fieldErrors.timeZone = ["storytellers:errors.timeZoneInvalid"];
   if (Object.keys(fieldErrors).length) return data({ result: submission.reply({ fieldErrors }), deleteError: null }, { status: 400 });
 
-  // A new first date (today or later) restarts the schedule there; otherwise the next send stays.
-  const restarts = value.firstPromptDate !== current.first_prompt_date && value.firstPromptDate >= todayIn(value.timeZone);
   try {
-    await updateStoryteller(context.db, current.id, { ...value, phoneE164 }, { ...value, nextSendAt: restarts ? firstSendAt(value, value.timeZone) : null });
+    await inTransaction(context.db, async (tx) => {
+      const { needsSmsConsent } = await updateStoryteller(tx, current.id, { ...value, phoneE164 }, value);
+      if (needsSmsConsent) await requestSmsConsent(tx, context.config, current.id);
+    });
   } catch (error) {
     console.error("[storyteller] update failed:", (error as Error).message);
     return redirectWithToast(request, context, `/dashboard/recipient/${current.id}`, { type: "error", key: "storytellers:toast.updateFailed" });

@@ -1,9 +1,11 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from "@remix-run/node";
+import { Form, useLoaderData } from "@remix-run/react";
 import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { listOutboxMessages } from "~/services/outbox.server";
+import { handleInboundSms } from "~/models/sms-consent.server";
+import { listOutboxMessages, queueSms } from "~/services/outbox.server";
+import { readFormData } from "~/utils/form-data.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 
@@ -18,6 +20,21 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     title: await pageTitle(request, context, "outbox.title"),
     messages: messages.map((m) => ({ ...m, created_at: m.created_at.toISOString() })),
   };
+}
+
+/**
+ * Stands in for a Storyteller texting back (YES, STOP, HELP) while texts go to the outbox: the same
+ * handler as Twilio's inbound webhook, and its answer lands in the outbox too.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (!context.config.smsUsesOutbox || !context.fromLoopback) throw new Response(null, { status: 404 });
+  const form = await readFormData(request);
+  const from = String(form.get("from") ?? "");
+  const body = String(form.get("body") ?? "").slice(0, 160);
+  if (!/^\+[1-9]\d{6,14}$/.test(from) || !body.trim()) throw new Response("Bad Request", { status: 400 });
+  const reply = await handleInboundSms(context.db, context.config, { from, body });
+  if (reply) await queueSms(context.db, { to: from, text: reply });
+  return redirect("/dev/outbox");
 }
 
 const URL_PATTERN = /(https?:\/\/[^\s<>"']+)/g;
@@ -60,6 +77,18 @@ export default function DevOutbox() {
             <pre className="mt-2 whitespace-pre-wrap font-sans text-sm">
               <LinkifiedText text={message.text_body} />
             </pre>
+            {message.channel === "sms" ? (
+              <Form method="post" className="mt-3 flex flex-wrap items-end gap-2">
+                <input type="hidden" name="from" value={message.to_address} />
+                <label className="flex flex-col gap-1 text-sm">
+                  {t("outbox.replyLabel")}
+                  <input name="body" required maxLength={160} className="input" />
+                </label>
+                <button type="submit" className="btn-secondary">
+                  {t("outbox.replySubmit")}
+                </button>
+              </Form>
+            ) : null}
           </li>
         ))}
       </ol>

@@ -1,12 +1,15 @@
 import twilio from "twilio";
 import type { Config } from "~/config.server";
+import { isPermanentStatus, PermanentSendError } from "./send-errors.server";
 
 export type SmsMessage = { id: string; to: string; text: string };
 
 export interface SmsService {
   readonly name: "outbox" | "twilio";
-  /** Hands the text to the provider; resolves with the provider's message id. */
+  /** Hands the text to the provider; resolves with its message id (PermanentSendError: don't retry). */
   send(message: SmsMessage): Promise<string>;
+  /** After a crash mid-send: the provider's id for this text if it accepted it (at or after `since`), else null. */
+  findSent(message: SmsMessage, since: Date): Promise<string | null>;
 }
 
 export function createOutboxSms(options: { print: boolean }): SmsService {
@@ -14,6 +17,9 @@ export function createOutboxSms(options: { print: boolean }): SmsService {
     name: "outbox",
     async send(message) {
       if (options.print) console.log(`[outbox] text to ${message.to}: ${message.text}\n`);
+      return `outbox-${message.id}`;
+    },
+    async findSent(message) {
       return `outbox-${message.id}`;
     },
   };
@@ -28,13 +34,25 @@ export function createTwilioSms(
   return {
     name: "twilio",
     async send(message) {
-      const result = await client.messages.create({
-        to: message.to,
-        from: config.TWILIO_FROM_NUMBER,
-        body: message.text,
-        // The status callback (/webhooks/twilio/status) is added with the delivery ledger.
-      });
+      const result = await client.messages
+        .create({
+          to: message.to,
+          from: config.TWILIO_FROM_NUMBER,
+          body: message.text,
+          // Carries our id, so a status report also reconciles a send whose worker died.
+          statusCallback: `${config.APP_URL}/webhooks/twilio/status?m=${message.id}`,
+        })
+        .catch((error: { status?: number; code?: number; message?: string }) => {
+          if (isPermanentStatus(error.status)) throw new PermanentSendError(`Twilio ${error.code ?? error.status}: ${error.message}`);
+          throw error;
+        });
       return result.sid;
+    },
+    // Twilio keeps no metadata of ours on a message: the same text to the same number since the attempt is it.
+    async findSent(message, since) {
+      const recent = await client.messages.list({ to: message.to, from: config.TWILIO_FROM_NUMBER, limit: 20 });
+      const match = recent.find((m) => m.body === message.text && m.dateCreated.getTime() >= since.getTime() - 60_000);
+      return match?.sid ?? null;
     },
   };
 }

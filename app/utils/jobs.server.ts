@@ -5,7 +5,8 @@ import type { DbOrTx } from "../../db/client";
 export type JobPayloads = {
   outbox__send: { messageId: string };
   maintenance__cleanup: Record<string, never>;
-  prompt__send_now: { promptId: string };
+  scheduler__tick: Record<string, never>;
+  delivery__send: { deliveryId: string; sendNow?: boolean };
 };
 export type JobName = keyof JobPayloads;
 

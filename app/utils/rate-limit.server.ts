@@ -10,6 +10,7 @@ export const rateLimitPolicies = {
   verifyPerIp: { points: 30, seconds: 15 * 60 },
   emailChangePerUser: { points: 5, seconds: 60 * 60 },
   invitesPerUser: { points: 20, seconds: 24 * 60 * 60 },
+  testSendsPerUser: { points: 5, seconds: 60 * 60 },
 } as const;
 export type RateLimitPolicy = keyof typeof rateLimitPolicies;
 

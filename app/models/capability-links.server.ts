@@ -1,0 +1,53 @@
+import { sql } from "kysely";
+import type { AppContext } from "~/context.server";
+import { verifyCapability } from "~/services/tokens.server";
+
+/** Pages opened from a capability link: never leak the token onward, never cached. */
+export const capabilityPageHeaders = { "Referrer-Policy": "no-referrer", "Cache-Control": "no-store" } as const;
+
+/**
+ * The prompt a record link points to, checked against the database on every use: a deleted
+ * prompt or Storyteller (or a tampered token) gives null.
+ */
+export async function promptForRecordToken(context: Pick<AppContext, "db" | "config">, token: string) {
+  const promptId = await verifyCapability(context.config, "record", token);
+  if (!promptId) return null;
+  const row = await context.db
+    .selectFrom("prompts as p")
+    .innerJoin("storytellers as s", "s.id", "p.storyteller_id")
+    .innerJoin("users as owner", "owner.id", "s.owner_id")
+    .leftJoin("users as asker", "asker.id", "p.created_by")
+    .select([
+      "p.id", "p.text", "p.sent_at", "s.id as storyteller_id", "s.first_name", "s.language",
+      sql<string>`coalesce(asker.first_name, owner.first_name)`.as("asker_name"),
+      sql<string | null>`coalesce(asker.profile_pic_key, owner.profile_pic_key)`.as("asker_photo"),
+    ])
+    .where("p.id", "=", promptId)
+    .executeTakeFirst();
+  // Only a sent prompt has a link out in the world.
+  return row?.sent_at ? row : null;
+}
+
+/** The Storyteller an unsubscribe link stands for, or null. */
+export async function storytellerForUnsubscribeToken(context: Pick<AppContext, "db" | "config">, token: string) {
+  const storytellerId = await verifyCapability(context.config, "unsubscribe", token);
+  if (!storytellerId) return null;
+  return (
+    (await context.db
+      .selectFrom("storytellers as s")
+      .innerJoin("users as owner", "owner.id", "s.owner_id")
+      .select(["s.id", "s.email", "s.language", "s.unsubscribed_at", "owner.first_name as asker_name"])
+      .where("s.id", "=", storytellerId)
+      .executeTakeFirst()) ?? null
+  );
+}
+
+/** Stops all email to the Storyteller; repeating it changes nothing. */
+export async function unsubscribeStoryteller(context: Pick<AppContext, "db">, storytellerId: string, now = new Date()) {
+  await context.db
+    .updateTable("storytellers")
+    .set({ unsubscribed_at: now, updated_at: now })
+    .where("id", "=", storytellerId)
+    .where("unsubscribed_at", "is", null)
+    .execute();
+}

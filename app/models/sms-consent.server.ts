@@ -1,0 +1,114 @@
+import type { Config } from "~/config.server";
+import { type DbOrTx, inTransaction } from "../../db/client";
+import type { Language } from "../../db/schema";
+import { getServerT } from "~/i18n/i18next.server";
+import { queueSms } from "~/services/outbox.server";
+import { composeConsentRequest } from "~/services/prompt-messages.server";
+import { nextWindowOpening } from "./schedule";
+
+/** Carrier keywords (CTIA and Twilio's defaults), matched on the whole trimmed reply. */
+const STOP_WORDS = new Set(["STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "REVOKE", "OPTOUT"]);
+const START_WORDS = new Set(["START", "YES", "UNSTOP", "Y"]);
+const HELP_WORDS = new Set(["HELP", "INFO"]);
+
+export type InboundKind = "stop" | "start" | "help" | "other";
+
+export function classifyReply(body: string): InboundKind {
+  const word = body.trim().replace(/[.!]+$/, "").toUpperCase();
+  if (STOP_WORDS.has(word)) return "stop";
+  if (START_WORDS.has(word)) return "start";
+  if (HELP_WORDS.has(word)) return "help";
+  return "other";
+}
+
+/**
+ * The first text to a Storyteller asks for consent; prompts wait for YES. Sent inside the
+ * Storyteller's daytime window. A number that has texted STOP is not texted again until START.
+ */
+export async function requestSmsConsent(db: DbOrTx, config: Config, storytellerId: string, now = new Date()) {
+  await inTransaction(db, async (tx) => {
+    const row = await tx
+      .selectFrom("storytellers as s")
+      .innerJoin("users as owner", "owner.id", "s.owner_id")
+      .leftJoin("schedules as sc", "sc.storyteller_id", "s.id")
+      .select(["s.id", "s.phone_e164", "s.language", "s.time_zone", "s.delivery_method", "owner.first_name as asker", "sc.frequency"])
+      .where("s.id", "=", storytellerId)
+      .executeTakeFirst();
+    if (!row || row.delivery_method !== "sms" || !row.phone_e164) return;
+
+    if (await numberHasOptedOut(tx, row.phone_e164)) {
+      await tx.updateTable("storytellers").set({ sms_consent: "revoked", updated_at: now }).where("id", "=", row.id).execute();
+      return;
+    }
+    const text = await composeConsentRequest(config, { language: row.language, askerName: row.asker, frequency: row.frequency ?? "weekly" });
+    await tx.insertInto("sms_consents").values({ storyteller_id: row.id, phone_e164: row.phone_e164, text_shown: text, status: "requested" }).execute();
+    await tx.updateTable("storytellers").set({ sms_consent: "requested", updated_at: now }).where("id", "=", row.id).execute();
+    await queueSms(tx, { to: row.phone_e164, text }, { runAt: nextWindowOpening(now, row.time_zone) });
+  });
+}
+
+/** The number's latest consent answer was STOP. */
+export async function numberHasOptedOut(db: DbOrTx, phone: string) {
+  const latest = await db
+    .selectFrom("sms_consents")
+    .select("status")
+    .where("phone_e164", "=", phone)
+    .where("replied_at", "is not", null)
+    .orderBy("replied_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return latest?.status === "revoked";
+}
+
+/**
+ * An inbound text (Twilio's webhook, or the outbox's reply form). STOP and its synonyms opt the
+ * number out of every Storyteller at once; START/YES opt it back in; HELP gets contact details.
+ * Each answer is kept as a consent record: the text that was shown, the reply and the time.
+ * Returns the reply to text back, if any.
+ */
+export async function handleInboundSms(db: DbOrTx, config: Config, input: { from: string; body: string }, now = new Date()): Promise<string | null> {
+  const kind = classifyReply(input.body);
+  if (kind === "other") return null;
+  return inTransaction(db, async (tx) => {
+    const storytellers = await tx
+      .selectFrom("storytellers as s")
+      .innerJoin("users as owner", "owner.id", "s.owner_id")
+      .select(["s.id", "s.language", "s.sms_consent", "owner.first_name as asker"])
+      .where("s.phone_e164", "=", input.from)
+      .orderBy("s.created_at", "desc")
+      .execute();
+    const language: Language = storytellers[0]?.language ?? "en";
+    const t = await getServerT(language, { config }, "delivery");
+    if (kind === "help") return t("consent.help", { contactUrl: `${config.APP_URL}/contact-us` });
+
+    const status = kind === "stop" ? "revoked" : "granted";
+    const reply = input.body.trim().slice(0, 160);
+    // STOP reaches every Storyteller on the number; YES only those we asked (or who had stopped).
+    const affected = kind === "stop" ? storytellers : storytellers.filter((s) => s.sms_consent !== "none");
+    for (const storyteller of affected) {
+      const shown = await tx
+        .selectFrom("sms_consents")
+        .select("text_shown")
+        .where("storyteller_id", "=", storyteller.id)
+        .where("status", "=", "requested")
+        .orderBy("created_at", "desc")
+        .limit(1)
+        .executeTakeFirst();
+      await tx
+        .insertInto("sms_consents")
+        .values({ storyteller_id: storyteller.id, phone_e164: input.from, text_shown: shown?.text_shown ?? "", reply, status, replied_at: now })
+        .execute();
+    }
+    if (!affected.length) {
+      // Nobody we asked uses the number: the answer is still kept, so a STOP is never forgotten.
+      await tx.insertInto("sms_consents").values({ storyteller_id: null, phone_e164: input.from, text_shown: "", reply, status, replied_at: now }).execute();
+      return kind === "stop" ? t("consent.stopped") : null;
+    }
+    await tx
+      .updateTable("storytellers")
+      .set({ sms_consent: status, updated_at: now })
+      .where("id", "in", affected.map((s) => s.id))
+      .execute();
+    return kind === "stop" ? t("consent.stopped") : t("consent.granted", { asker: affected[0].asker });
+  });
+}

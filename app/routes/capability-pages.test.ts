@@ -1,0 +1,310 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { signCapability } from "~/services/tokens.server";
+import { formRequest, makeTestContext } from "../../tests/context";
+import { useTestDatabase } from "../../tests/db";
+import { loader as photoLoader } from "./record.$token.photo";
+import { headers as recordHeaders, loader as recordLoader } from "./record.$token";
+import { action as unsubscribeAction, loader as unsubscribeLoader } from "./unsubscribe.$token";
+
+const database = useTestDatabase();
+const context = () => makeTestContext(database);
+afterAll(async () => {
+  await rm(path.join(os.tmpdir(), `heirloom-test-files-${database.name}`), { recursive: true, force: true });
+});
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}${randomBytes(2).toString("hex")}`;
+
+async function createUser(firstName: string, profilePicKey: string | null = null) {
+  const tag = unique();
+  return database.db
+    .insertInto("users")
+    .values({ email: `u-${tag}@example.com`, first_name: firstName, nickname: `u${tag}`.slice(0, 30), profile_pic_key: profilePicKey })
+    .returning(["id", "first_name"])
+    .executeTakeFirstOrThrow();
+}
+
+async function createStoryteller(ownerId: string, email = `st-${unique()}@example.com`) {
+  const row = await database.db
+    .insertInto("storytellers")
+    .values({ owner_id: ownerId, nickname: `s${unique()}`.slice(0, 30), first_name: "Kamla", delivery_method: "email", email, time_zone: "Asia/Kolkata" })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await database.db.insertInto("schedules").values({ storyteller_id: row.id, first_prompt_date: "2025-03-01", frequency: "weekly" }).execute();
+  return row.id;
+}
+
+async function createPrompt(storytellerId: string, fields: { text?: string; sent?: boolean; createdBy?: string | null } = {}) {
+  const row = await database.db
+    .insertInto("prompts")
+    .values({
+      storyteller_id: storytellerId,
+      text: fields.text ?? `What did your mother cook on Sundays? (${unique()})`,
+      queue_position: 1,
+      created_by: fields.createdBy ?? null,
+      sent_at: fields.sent === false ? null : new Date(),
+    })
+    .returning(["id", "text"])
+    .executeTakeFirstOrThrow();
+  return row;
+}
+
+const recordToken = (promptId: string) => signCapability(context().config, "record", promptId);
+const unsubscribeToken = (storytellerId: string) => signCapability(context().config, "unsubscribe", storytellerId);
+
+/** What a loader returned with `data(value, init)`: status, headers and value. */
+function unwrap<T>(result: unknown) {
+  const { data, init } = result as { data: T; init: ResponseInit | null };
+  return { status: init?.status ?? 200, headers: new Headers(init?.headers), data };
+}
+
+const getRecord = async (token: string) =>
+  unwrap<{ kind: string; title: string; prompt?: string; askerName?: string | null; photoUrl?: string | null }>(
+    await recordLoader({ request: new Request(`http://localhost:3000/record/${token}`), context: context(), params: { token } }),
+  );
+
+function tamper(token: string) {
+  const [header, payload, signature] = token.split(".");
+  const i = Math.floor(signature.length / 2);
+  return [header, payload, signature.slice(0, i) + (signature[i] === "A" ? "B" : "A") + signature.slice(i + 1)].join(".");
+}
+
+function expectCapabilityHeaders(headers: Headers) {
+  expect(headers.get("Referrer-Policy")).toBe("no-referrer");
+  expect(headers.get("Cache-Control")).toBe("no-store");
+}
+
+describe("record page loader", () => {
+  it("shows a sent prompt and who asked it, never cached nor leaked onward", async () => {
+    const owner = await createUser("Priya");
+    const storytellerId = await createStoryteller(owner.id);
+    const prompt = await createPrompt(storytellerId, { createdBy: owner.id });
+    const page = await getRecord(await recordToken(prompt.id));
+
+    expect(page.status).toBe(200);
+    expect(page.data).toMatchObject({ kind: "prompt", prompt: prompt.text, askerName: "Priya", photoUrl: null });
+    expect(page.data.title).toContain("A question for you");
+    expectCapabilityHeaders(page.headers);
+    // The route passes the loader's headers through to the page.
+    const passed = new Headers(recordHeaders({ loaderHeaders: page.headers } as Parameters<typeof recordHeaders>[0]) as HeadersInit);
+    expectCapabilityHeaders(passed);
+  });
+
+  it("names the collaborator who wrote the prompt, and the owner when no one is recorded", async () => {
+    const owner = await createUser("Priya");
+    const collaborator = await createUser("Vikram");
+    const storytellerId = await createStoryteller(owner.id);
+    const byCollaborator = await createPrompt(storytellerId, { createdBy: collaborator.id });
+    const byNobody = await createPrompt(storytellerId, { createdBy: null });
+    expect((await getRecord(await recordToken(byCollaborator.id))).data.askerName).toBe("Vikram");
+    expect((await getRecord(await recordToken(byNobody.id))).data.askerName).toBe("Priya");
+  });
+
+  it("is a 404 'not-found' page for a tampered token, an unsubscribe token and other junk", async () => {
+    const owner = await createUser("Priya");
+    const storytellerId = await createStoryteller(owner.id);
+    const prompt = await createPrompt(storytellerId);
+    const good = await recordToken(prompt.id);
+    expect((await getRecord(good)).status).toBe(200);
+
+    const wrongPurpose = await signCapability(context().config, "unsubscribe", prompt.id);
+    const otherSecret = await signCapability({ SESSION_SECRET: "a-completely-different-session-secret-0123456789" }, "record", prompt.id);
+    for (const token of [tamper(good), wrongPurpose, otherSecret, "not-a-token", prompt.id, "x".repeat(2000)]) {
+      const page = await getRecord(token);
+      expect(page.status).toBe(404);
+      expect(page.data.kind).toBe("not-found");
+      expect(page.data).not.toHaveProperty("prompt");
+      expect(page.data.title).toContain("Question not found");
+      expectCapabilityHeaders(page.headers);
+    }
+  });
+
+  it("stops working once the prompt, or its Storyteller, is deleted", async () => {
+    const owner = await createUser("Priya");
+    const storytellerId = await createStoryteller(owner.id);
+    const deletedPrompt = await createPrompt(storytellerId);
+    const keptPrompt = await createPrompt(storytellerId);
+    const deletedPromptToken = await recordToken(deletedPrompt.id);
+    const keptPromptToken = await recordToken(keptPrompt.id);
+    expect((await getRecord(deletedPromptToken)).status).toBe(200);
+
+    await database.db.deleteFrom("prompts").where("id", "=", deletedPrompt.id).execute();
+    expect(await getRecord(deletedPromptToken)).toMatchObject({ status: 404, data: { kind: "not-found" } });
+    expect((await getRecord(keptPromptToken)).status).toBe(200);
+
+    await database.db.deleteFrom("storytellers").where("id", "=", storytellerId).execute();
+    expect(await getRecord(keptPromptToken)).toMatchObject({ status: 404, data: { kind: "not-found" } });
+  });
+
+  it("is a 404 for a prompt still in the queue (never sent)", async () => {
+    const owner = await createUser("Priya");
+    const storytellerId = await createStoryteller(owner.id);
+    const queued = await createPrompt(storytellerId, { sent: false });
+    const page = await getRecord(await recordToken(queued.id));
+    expect(page).toMatchObject({ status: 404, data: { kind: "not-found" } });
+    expect(JSON.stringify(page.data)).not.toContain(queued.text);
+  });
+
+  it("shows the sample question for 'sample'", async () => {
+    const page = await getRecord("sample");
+    expect(page.status).toBe(200);
+    expect(page.data).toMatchObject({ kind: "sample", prompt: "What is your favourite memory from childhood?", askerName: null });
+    expectCapabilityHeaders(page.headers);
+  });
+});
+
+describe("record page photo", () => {
+  const getPhoto = async (token: string) => {
+    try {
+      return (await photoLoader({ request: new Request(`http://localhost:3000/record/${token}/photo`), context: context(), params: { token } })) as Response;
+    } catch (thrown) {
+      if (thrown instanceof Response) return thrown;
+      throw thrown;
+    }
+  };
+
+  it("serves the asker's photo only through a live record link", async () => {
+    const key = `profile/${randomUUID()}.png`;
+    const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3, 4]);
+    await context().storage.put(key, bytes, "image/png");
+    const owner = await createUser("Priya", key);
+    const storytellerId = await createStoryteller(owner.id);
+    const prompt = await createPrompt(storytellerId, { createdBy: owner.id });
+    const token = await recordToken(prompt.id);
+
+    expect((await getRecord(token)).data.photoUrl).toBe(`/record/${token}/photo`);
+    const ok = await getPhoto(token);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("Content-Type")).toBe("image/png");
+    expectCapabilityHeaders(ok.headers);
+    expect(new Uint8Array(await ok.arrayBuffer())).toEqual(bytes);
+
+    expect((await getPhoto(tamper(token))).status).toBe(404);
+    await database.db.deleteFrom("prompts").where("id", "=", prompt.id).execute();
+    expect((await getPhoto(token)).status).toBe(404);
+  });
+
+  it("is a 404 when the asker has no photo", async () => {
+    const owner = await createUser("Priya");
+    const prompt = await createPrompt(await createStoryteller(owner.id));
+    expect((await getPhoto(await recordToken(prompt.id))).status).toBe(404);
+  });
+});
+
+describe("unsubscribe page", () => {
+  const unsubscribedAt = async (id: string) =>
+    (await database.db.selectFrom("storytellers").select("unsubscribed_at").where("id", "=", id).executeTakeFirstOrThrow()).unsubscribed_at;
+
+  const getPage = async (token: string) =>
+    unwrap<{ found: boolean; address?: string; askerName?: string; already?: boolean }>(
+      await unsubscribeLoader({ request: new Request(`http://localhost:3000/unsubscribe/${token}`), context: context(), params: { token } }),
+    );
+  const submitForm = (token: string) => unsubscribeAction({ request: formRequest(`/unsubscribe/${token}`, {}), context: context(), params: { token } });
+  /** RFC 8058: what a mail client sends, with no cookie and no Sec-Fetch-Site. */
+  const oneClick = (token: string) =>
+    unsubscribeAction({
+      request: new Request(`http://localhost:3000/unsubscribe/${token}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: "List-Unsubscribe=One-Click",
+      }),
+      context: context(),
+      params: { token },
+    }) as Promise<Response>;
+
+  it("only shows what will stop on GET, however often it is opened", async () => {
+    const owner = await createUser("Priya");
+    const address = `nani-${unique()}@example.com`;
+    const id = await createStoryteller(owner.id, address);
+    const token = await unsubscribeToken(id);
+    for (let i = 0; i < 3; i++) {
+      const page = await getPage(token);
+      expect(page.status).toBe(200);
+      expect(page.data).toMatchObject({ found: true, address, askerName: "Priya", already: false });
+      expectCapabilityHeaders(page.headers);
+    }
+    expect(await unsubscribedAt(id)).toBeNull();
+  });
+
+  it("unsubscribes from the page's form, and says so on the next visit", async () => {
+    const owner = await createUser("Priya");
+    const id = await createStoryteller(owner.id);
+    const token = await unsubscribeToken(id);
+    const result = unwrap<{ ok: boolean }>(await submitForm(token));
+    expect(result.status).toBe(200);
+    expect(result.data).toEqual({ ok: true });
+    expectCapabilityHeaders(result.headers);
+    const at = await unsubscribedAt(id);
+    expect(at).toBeInstanceOf(Date);
+    expect(Date.now() - at!.getTime()).toBeLessThan(60_000);
+    expect((await getPage(token)).data.already).toBe(true);
+  });
+
+  it("unsubscribes with RFC 8058 one-click, once: repeating it keeps the first time", async () => {
+    const owner = await createUser("Priya");
+    const id = await createStoryteller(owner.id);
+    const other = await createStoryteller(owner.id);
+    const token = await unsubscribeToken(id);
+
+    const response = await oneClick(token);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("Unsubscribed successfully");
+    expectCapabilityHeaders(response.headers);
+    const first = await unsubscribedAt(id);
+    expect(first).toBeInstanceOf(Date);
+    expect(await unsubscribedAt(other)).toBeNull();
+
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const again = await oneClick(token);
+    expect(again.status).toBe(200);
+    expect(await again.text()).toBe("Unsubscribed successfully");
+    unwrap(await submitForm(token));
+    expect(await unsubscribedAt(id)).toEqual(first);
+  });
+
+  it("unsubscribes a one-click POST sent as multipart/form-data too", async () => {
+    const owner = await createUser("Priya");
+    const id = await createStoryteller(owner.id);
+    const token = await unsubscribeToken(id);
+    const body = new FormData();
+    body.set("List-Unsubscribe", "One-Click");
+    const result = await unsubscribeAction({ request: new Request(`http://localhost:3000/unsubscribe/${token}`, { method: "POST", body }), context: context(), params: { token } });
+    expect(result instanceof Response ? result.status : unwrap(result).status).toBe(200);
+    expect(await unsubscribedAt(id)).toBeInstanceOf(Date);
+  });
+
+  it("is a 404 for an invalid token, changing nothing", async () => {
+    const owner = await createUser("Priya");
+    const id = await createStoryteller(owner.id);
+    const good = await unsubscribeToken(id);
+    const recordForSameId = await signCapability(context().config, "record", id);
+    for (const token of [tamper(good), recordForSameId, "junk", randomUUID()]) {
+      const page = await getPage(token);
+      expect(page.status).toBe(404);
+      expect(page.data.found).toBe(false);
+      expectCapabilityHeaders(page.headers);
+
+      const form = unwrap<{ ok: boolean }>(await submitForm(token));
+      expect(form.status).toBe(404);
+      expect(form.data).toEqual({ ok: false });
+
+      const response = await oneClick(token);
+      expect(response.status).toBe(404);
+      expect(await response.text()).toBe("Unsubscription failed");
+    }
+    expect(await unsubscribedAt(id)).toBeNull();
+  });
+
+  it("is a 404 once the Storyteller is deleted", async () => {
+    const owner = await createUser("Priya");
+    const id = await createStoryteller(owner.id);
+    const token = await unsubscribeToken(id);
+    await database.db.deleteFrom("storytellers").where("id", "=", id).execute();
+    expect((await getPage(token)).status).toBe(404);
+    expect((await oneClick(token)).status).toBe(404);
+  });
+});

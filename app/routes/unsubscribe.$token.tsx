@@ -1,0 +1,80 @@
+import { type ActionFunctionArgs, data, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { getServerT } from "~/i18n/i18next.server";
+import { capabilityPageHeaders, storytellerForUnsubscribeToken, unsubscribeStoryteller } from "~/models/capability-links.server";
+import { titleFromLoader } from "~/utils/meta";
+
+export const handle = { i18n: ["delivery"] };
+export const meta = titleFromLoader;
+export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => (actionHeaders.has("Cache-Control") ? actionHeaders : loaderHeaders);
+
+/** GET only shows what will stop: mail scanners open links, and opening must change nothing. */
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const t = await getServerT(request, context, "delivery");
+  const storyteller = await storytellerForUnsubscribeToken(context, params.token!);
+  const title = `${t("unsubscribe.title")} · ${context.config.APP_NAME}`;
+  if (!storyteller) return data({ title, found: false as const }, { status: 404, headers: capabilityPageHeaders });
+  return data(
+    { title, found: true as const, address: storyteller.email ?? "", askerName: storyteller.asker_name, already: Boolean(storyteller.unsubscribed_at) },
+    { headers: capabilityPageHeaders },
+  );
+}
+
+/**
+ * The page's button and RFC 8058 one-click (mail clients POST "List-Unsubscribe=One-Click" with no
+ * cookie; the path is exempt from the CSRF check, the signed token is the authority).
+ */
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const storyteller = await storytellerForUnsubscribeToken(context, params.token!);
+  const body = await request.text().catch(() => "");
+  const oneClick = new URLSearchParams(body).get("List-Unsubscribe") === "One-Click";
+  if (!storyteller) {
+    if (oneClick) return new Response("Unsubscription failed", { status: 404, headers: capabilityPageHeaders });
+    return data({ ok: false as const }, { status: 404, headers: capabilityPageHeaders });
+  }
+  await unsubscribeStoryteller(context, storyteller.id);
+  if (oneClick) return new Response("Unsubscribed successfully", { headers: { ...capabilityPageHeaders, "Content-Type": "text/plain; charset=utf-8" } });
+  return data({ ok: true as const }, { headers: capabilityPageHeaders });
+}
+
+export default function Unsubscribe() {
+  const { t } = useTranslation("delivery");
+  const page = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  if (!page.found || result?.ok === false) {
+    return (
+      <main id="main" className="mx-auto flex max-w-xl flex-col gap-4 px-4 py-8 text-lg">
+        <h1 className="text-3xl font-bold">{t("unsubscribe.failed")}</h1>
+        <p>{t("unsubscribe.failedDetail")}</p>
+      </main>
+    );
+  }
+  const vars = { address: page.address, asker: page.askerName };
+  return (
+    <main id="main" className="mx-auto flex max-w-xl flex-col gap-4 px-4 py-8 text-lg">
+      {result?.ok || page.already ? (
+        <>
+          <h1 className="text-3xl font-bold" role="status">
+            {result?.ok ? t("unsubscribe.success") : t("unsubscribe.already")}
+          </h1>
+          <p>{t("unsubscribe.successDetail", vars)}</p>
+        </>
+      ) : (
+        <>
+          <h1 className="text-3xl font-bold">{t("unsubscribe.title")}</h1>
+          <p>{t("unsubscribe.lead", vars)}</p>
+          <p className="text-muted">{t("unsubscribe.whatStops")}</p>
+          <Form method="post">
+            <button type="submit" className="btn-primary px-6 py-3 text-lg">
+              {t("unsubscribe.button")}
+            </button>
+          </Form>
+        </>
+      )}
+    </main>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;

@@ -1,0 +1,46 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { applyProviderStatus } from "~/services/outbox.server";
+import { verifyPostmarkWebhook } from "~/services/webhooks.server";
+
+const eventSchema = z.object({
+  RecordType: z.string(),
+  Type: z.string().optional(),
+  Email: z.string().optional(),
+  Recipient: z.string().optional(),
+  MessageID: z.string().optional(),
+  Inactive: z.boolean().optional(),
+  Description: z.string().optional(),
+});
+
+// Bounces that mean the address will never take mail (Postmark's bounce types).
+const PERMANENT_BOUNCES = new Set(["HardBounce", "BadEmailAddress", "ManuallyDeactivated", "SpamNotification", "Blocked"]);
+
+/**
+ * Postmark's bounce and spam-complaint webhook: the address is marked undeliverable on every
+ * Storyteller using it, so nothing more is sent there, and the owner sees why.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  verifyPostmarkWebhook(request, context.config);
+  const parsed = eventSchema.safeParse(await request.json().catch(() => null));
+  if (!parsed.success) return new Response(null, { status: 400 });
+  const event = parsed.data;
+  const address = event.Email ?? event.Recipient;
+  const permanent = event.RecordType === "SpamComplaint" || (event.RecordType === "Bounce" && (event.Inactive === true || PERMANENT_BOUNCES.has(event.Type ?? "")));
+  if (!permanent || !address) return new Response(null, { status: 204 });
+
+  const now = new Date();
+  await context.db
+    .updateTable("storytellers")
+    .set({ email_undeliverable_at: now, updated_at: now })
+    .where((eb) => eb(eb.fn("lower", ["email"]), "=", address.toLowerCase()))
+    .where("email_undeliverable_at", "is", null)
+    .execute();
+  if (event.MessageID) {
+    const reason = event.RecordType === "SpamComplaint" ? "Marked as spam by the recipient" : `Bounced: ${event.Description ?? event.Type}`;
+    await applyProviderStatus(context.db, { outboxId: null, providerMessageId: event.MessageID, failed: true, reason: reason.slice(0, 300) });
+  }
+  return new Response(null, { status: 204 });
+}
+
+export const loader = () => new Response(null, { status: 405 });

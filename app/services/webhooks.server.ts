@@ -1,0 +1,43 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import twilio from "twilio";
+import type { Config } from "~/config.server";
+
+const refuse = (status: number) => new Response(null, { status });
+
+/**
+ * A Twilio webhook's form fields, once its X-Twilio-Signature checks out against the URL Twilio was
+ * given (built from APP_URL, never from the Host header). Forged or unsigned → 403.
+ */
+export async function verifiedTwilioParams(request: Request, config: Config): Promise<Record<string, string>> {
+  if (config.smsUsesOutbox || !config.TWILIO_AUTH_TOKEN) throw refuse(404);
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    throw refuse(400);
+  }
+  const params: Record<string, string> = {};
+  for (const [key, value] of form) if (typeof value === "string") params[key] = value;
+  const signature = request.headers.get("x-twilio-signature");
+  const { pathname, search } = new URL(request.url);
+  if (!signature || !twilio.validateRequest(config.TWILIO_AUTH_TOKEN, signature, `${config.APP_URL}${pathname}${search}`, params)) {
+    throw refuse(403);
+  }
+  return params;
+}
+
+/** Postmark sends the webhook's basic-auth credentials we gave it; the password is the shared secret. */
+export function verifyPostmarkWebhook(request: Request, config: Config) {
+  if (!config.POSTMARK_WEBHOOK_SECRET) throw refuse(404);
+  const header = request.headers.get("authorization") ?? "";
+  const decoded = header.startsWith("Basic ") ? Buffer.from(header.slice(6), "base64").toString("utf8") : "";
+  const password = decoded.slice(decoded.indexOf(":") + 1);
+  const digest = (text: string) => createHash("sha256").update(text).digest();
+  if (!decoded.includes(":") || !timingSafeEqual(digest(password), digest(config.POSTMARK_WEBHOOK_SECRET))) throw refuse(401);
+}
+
+export function twiml(message: string | null): Response {
+  const escaped = message?.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c]!);
+  const body = `<?xml version="1.0" encoding="UTF-8"?><Response>${escaped ? `<Message>${escaped}</Message>` : ""}</Response>`;
+  return new Response(body, { headers: { "Content-Type": "text/xml; charset=utf-8" } });
+}

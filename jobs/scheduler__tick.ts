@@ -1,0 +1,11 @@
+import type { Task } from "graphile-worker";
+import { runSchedulerTick } from "~/models/scheduler.server";
+import type { JobDeps } from "./task-list";
+
+/** Every minute (jobs/crontab.ts): turns due schedules into ledger rows and send jobs. */
+export const schedulerTick =
+  (deps: JobDeps): Task =>
+  async (_payload, helpers) => {
+    const result = await runSchedulerTick(deps);
+    if (result.schedules) helpers.logger.info(`scheduler: ${result.schedules} due, ${result.deliveries} deliveries, ${result.emptyQueues} empty queues`);
+  };
