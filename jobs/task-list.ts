@@ -9,6 +9,9 @@ import { outboxSend } from "./outbox__send";
 import { deliverySend } from "./delivery__send";
 import { schedulerTick } from "./scheduler__tick";
 
+/** Jobs run at once in the server process (sends wait on providers, so a few overlap usefully). */
+export const WORKER_CONCURRENCY = 4;
+
 /** What tasks may use: created once at boot and shared by every job. */
 export type JobDeps = { db: Db; config: Config; mail: MailService; sms: SmsService };
 

@@ -13,7 +13,7 @@ import { createRateLimiter } from "~/utils/rate-limit.server";
 import { createDb, createPool, type Db } from "../db/client";
 import { migrateToLatest } from "../db/migrator";
 import { cronItems } from "../jobs/crontab";
-import { createTaskList } from "../jobs/task-list";
+import { createTaskList, WORKER_CONCURRENCY } from "../jobs/task-list";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "./embedded-postgres";
 import { createHttpApp } from "./http";
 import { loadOrCreateLocalSecrets } from "./local-state";
@@ -102,7 +102,7 @@ async function main() {
       pgPool: pool,
       taskList: createTaskList(services),
       parsedCronItems: cronItems,
-      concurrency: 4,
+      concurrency: WORKER_CONCURRENCY,
       noHandleSignals: true,
       pollInterval: 2000,
     });

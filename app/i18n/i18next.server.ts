@@ -29,8 +29,20 @@ export function textVariables(context: NamedInstall): TextVariables {
   return { appName: context.config.APP_NAME, appUrl: context.config.APP_URL };
 }
 
+type ServerT = Awaited<ReturnType<typeof i18nServer.getFixedT>>;
+// getFixedT builds and initialises a fresh i18next instance on every call; the result depends only
+// on these inputs, so one per combination is kept (a handful: languages × namespaces).
+const fixedTs = new Map<string, Promise<ServerT>>();
+
 /** A translate function for loaders, actions and jobs, with this install's name and address. */
-export async function getServerT(localeOrRequest: string | Request, context: NamedInstall, ns = "common") {
-  const locale = typeof localeOrRequest === "string" ? localeOrRequest : await i18nServer.getLocale(localeOrRequest);
-  return i18nServer.getFixedT(locale, ns, { interpolation: { escapeValue: false, defaultVariables: textVariables(context) } });
+export async function getServerT(localeOrRequest: string | Request, context: NamedInstall, ns = "common"): Promise<ServerT> {
+  const requested = typeof localeOrRequest === "string" ? localeOrRequest : await i18nServer.getLocale(localeOrRequest);
+  const locale = (supportedLanguages as readonly string[]).includes(requested) ? requested : fallbackLanguage;
+  const key = `${locale}\u0000${ns}\u0000${context.config.APP_NAME}\u0000${context.config.APP_URL}`;
+  let t = fixedTs.get(key);
+  if (!t) {
+    t = i18nServer.getFixedT(locale, ns, { interpolation: { escapeValue: false, defaultVariables: textVariables(context) } });
+    fixedTs.set(key, t);
+  }
+  return t;
 }

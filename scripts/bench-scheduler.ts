@@ -1,0 +1,96 @@
+// `npm run bench:scheduler`: 100,000 Storytellers (BENCH_STORYTELLERS to change it) across 40 time
+// zones, all due at the same minute. Measures, in this one process as the server runs them:
+//   1. the scheduler tick: time until every delivery job is enqueued;
+//   2. graphile-worker (the server's concurrency) sending every prompt through the outbox;
+//   3. peak RSS of this process;
+// and prints the plan of the tick's due-schedule query (it must use schedules_due_idx).
+// The zones are picked so the current minute is daytime there: every send is inside 08:00–21:00.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { run } from "graphile-worker";
+import { sql } from "kysely";
+import { DateTime } from "luxon";
+import { completeConfig, parseEnv } from "../app/config.server";
+import { dueSchedulesQuery, runSchedulerTick } from "../app/models/scheduler.server";
+import { createOutboxMail } from "../app/services/mail.server";
+import { createOutboxSms } from "../app/services/sms.server";
+import { createDb, createPool } from "../db/client";
+import { migrateToLatest } from "../db/migrator";
+import { createTaskList, WORKER_CONCURRENCY } from "../jobs/task-list";
+import { startEmbeddedPostgres } from "../server/embedded-postgres";
+
+const COUNT = Number(process.env.BENCH_STORYTELLERS ?? 100_000);
+const ZONES = 40;
+
+let peakRss = 0;
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "heirloom-bench-scheduler-"));
+const pg = await startEmbeddedPostgres({ dataDir, port: 54398, password: "bench" });
+const pool = createPool(pg.url, 12);
+const db = createDb(pool);
+try {
+  await migrateToLatest(db, pool);
+  const now = DateTime.utc().startOf("minute");
+  // 40 zones, distinct offsets first, where it is between 08:00 and 20:00 right now.
+  const daytime = Intl.supportedValuesOf("timeZone").filter((zone) => {
+    const hour = now.setZone(zone).hour;
+    return hour >= 8 && hour < 20;
+  });
+  const byOffset = new Map<number, string>();
+  for (const zone of daytime) if (!byOffset.has(now.setZone(zone).offset)) byOffset.set(now.setZone(zone).offset, zone);
+  const zones = [...byOffset.values(), ...daytime.filter((z) => ![...byOffset.values()].includes(z))].slice(0, ZONES);
+
+  const owner = await db.insertInto("users").values({ email: "bench-owner@example.com", first_name: "Bench", nickname: "bench" }).returning("id").executeTakeFirstOrThrow();
+  const seedStart = performance.now();
+  await sql`
+    insert into storytellers (owner_id, nickname, first_name, delivery_method, email, time_zone)
+    select ${owner.id}, 'Nana', 'Nana', 'email', 'st' || g || '@example.com', (${zones}::text[])[1 + g % ${zones.length}]
+    from generate_series(1, ${COUNT}) g`.execute(db);
+  await sql`insert into schedules (storyteller_id, first_prompt_date, frequency, next_send_at) select id, '2026-01-01', 'daily', ${now.toJSDate()} from storytellers`.execute(db);
+  await sql`insert into prompts (storyteller_id, text, queue_position) select id, 'What is your favourite memory from childhood?', 1 from storytellers`.execute(db);
+  await sql`analyze`.execute(db);
+  console.log(`seeded ${COUNT} Storytellers in ${zones.length} zones in ${seconds(performance.now() - seedStart)}`);
+
+  const query = dueSchedulesQuery(now.plus({ seconds: 30 }).toJSDate(), 1000).compile(db);
+  const plan = await pool.query(`explain ${query.sql}`, query.parameters as unknown[]);
+  const planText = plan.rows.map((r: Record<string, string>) => r["QUERY PLAN"]).join("\n");
+  console.log(`\ntick query plan:\n${planText}\n`);
+
+  const config = completeConfig(parseEnv({ NODE_ENV: "production", APP_URL: "https://heirloom.example" }), { SESSION_SECRET: "bench-secret-bench-secret-bench-secret-0123" });
+  const deps = { db, config, mail: createOutboxMail({ print: false }), sms: createOutboxSms({ print: false }) };
+
+  const tickStart = performance.now();
+  const tick = await runSchedulerTick(deps, new Date());
+  const enqueueMs = performance.now() - tickStart;
+  console.log(`tick: ${tick.schedules} schedules, ${tick.deliveries} deliveries enqueued in ${seconds(enqueueMs)} (${Math.round(tick.deliveries / (enqueueMs / 1000))}/s)`);
+
+  const sendStart = performance.now();
+  const runner = await run({ pgPool: pool, taskList: createTaskList(deps), concurrency: WORKER_CONCURRENCY, noHandleSignals: true, pollInterval: 500, logger: undefined, noPreparedStatements: false });
+  runner.events.on("job:error", ({ error }) => console.error("job failed:", (error as Error).message));
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const { rows } = await sql<{ sent: string; other: string }>`
+      select count(*) filter (where status = 'sent') as sent, count(*) filter (where status not in ('sent', 'pending', 'sending')) as other from deliveries`.execute(db);
+    if (Number(rows[0].sent) + Number(rows[0].other) >= tick.deliveries) {
+      if (rows[0].other !== "0") console.log(`${rows[0].other} deliveries did not end as sent`);
+      break;
+    }
+  }
+  const sendMs = performance.now() - sendStart;
+  await runner.stop();
+  const outbox = await sql<{ n: string }>`select count(*) as n from outbox_messages where status = 'sent'`.execute(db);
+  console.log(`sending: ${outbox.rows[0].n} emails sent through the outbox in ${seconds(sendMs)} (${Math.round(Number(outbox.rows[0].n) / (sendMs / 1000))}/s, ${WORKER_CONCURRENCY} at a time)`);
+  console.log(`total from due to all sent: ${seconds(enqueueMs + sendMs)}; peak RSS of this process: ${mb(peakRss)}`);
+  const usesIndex = planText.includes("schedules_due_idx") && !/Seq Scan on schedules/.test(planText);
+  console.log(`tick query uses schedules_due_idx: ${usesIndex ? "yes" : "NO"}`);
+  if (!usesIndex) process.exitCode = 1;
+} finally {
+  clearInterval(sampler);
+  await db.destroy().catch(() => {});
+  await pg.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
