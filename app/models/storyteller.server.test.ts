@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { useTestDatabase } from "../../tests/db";
+import { createStoryteller, createUser } from "../../tests/factories";
+import { setPaused, updateStoryteller } from "./storyteller.server";
+
+const database = useTestDatabase();
+
+const fieldsOf = (overrides: Partial<Parameters<typeof updateStoryteller>[2]> = {}) => ({
+  nickname: "Nani",
+  firstName: "Kamla",
+  deliveryMethod: "email" as const,
+  email: "nani@example.com",
+  phoneE164: null,
+  timeZone: "America/New_York",
+  language: "en" as const,
+  ...overrides,
+});
+const scheduleOf = (id: string) => database.db.selectFrom("schedules").selectAll().where("storyteller_id", "=", id).executeTakeFirstOrThrow();
+const storytellerOf = (id: string) => database.db.selectFrom("storytellers").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+
+describe("editing a Storyteller's delivery", () => {
+  it("recomputes the next send from now when the schedule or time zone changes, and keeps it otherwise", async () => {
+    const owner = await createUser(database.db);
+    const next = new Date("2026-12-01T15:00:00Z");
+    const st = await createStoryteller(database.db, { ownerId: owner.id, email: "nani@example.com", frequency: "weekly", firstPromptDate: "2026-11-03", nextSendAt: next });
+    const now = new Date("2026-11-21T12:00:00Z");
+
+    await updateStoryteller(database.db, st.id, fieldsOf({ nickname: "Nani ji" }), { firstPromptDate: "2026-11-03", frequency: "weekly" }, now);
+    expect((await scheduleOf(st.id)).next_send_at).toEqual(next);
+
+    // Monthly on the 3rd: 3 December, 10:00 New York (EST) = 15:00 UTC.
+    await updateStoryteller(database.db, st.id, fieldsOf(), { firstPromptDate: "2026-11-03", frequency: "monthly" }, now);
+    expect((await scheduleOf(st.id)).next_send_at).toEqual(new Date("2026-12-03T15:00:00Z"));
+
+    // Same rule, now in Kolkata: 10:00 IST on 3 December = 04:30 UTC.
+    await updateStoryteller(database.db, st.id, fieldsOf({ timeZone: "Asia/Kolkata" }), { firstPromptDate: "2026-11-03", frequency: "monthly" }, now);
+    expect((await scheduleOf(st.id)).next_send_at).toEqual(new Date("2026-12-03T04:30:00Z"));
+  });
+
+  it("gives a new email address a clean slate and asks a new number for consent", async () => {
+    const owner = await createUser(database.db);
+    const st = await createStoryteller(database.db, { ownerId: owner.id, email: "old@example.com" });
+    await database.db.updateTable("storytellers").set({ unsubscribed_at: new Date(), email_undeliverable_at: new Date() }).where("id", "=", st.id).execute();
+    const rule = { firstPromptDate: "2026-01-01", frequency: "daily" as const };
+
+    expect(await updateStoryteller(database.db, st.id, fieldsOf({ email: "OLD@example.com" }), rule)).toEqual({ needsSmsConsent: false });
+    expect((await storytellerOf(st.id)).unsubscribed_at).not.toBeNull();
+    await updateStoryteller(database.db, st.id, fieldsOf({ email: "new@example.com" }), rule);
+    expect(await storytellerOf(st.id)).toMatchObject({ unsubscribed_at: null, email_undeliverable_at: null });
+
+    const toText = fieldsOf({ deliveryMethod: "sms", email: undefined, phoneE164: "+14155552671" });
+    expect(await updateStoryteller(database.db, st.id, toText, rule)).toEqual({ needsSmsConsent: true });
+    expect((await storytellerOf(st.id)).sms_consent).toBe("none");
+    await database.db.updateTable("storytellers").set({ sms_consent: "granted" }).where("id", "=", st.id).execute();
+    expect(await updateStoryteller(database.db, st.id, toText, rule)).toEqual({ needsSmsConsent: false });
+    expect((await storytellerOf(st.id)).sms_consent).toBe("granted");
+    expect(await updateStoryteller(database.db, st.id, { ...toText, phoneE164: "+14155552672" }, rule)).toEqual({ needsSmsConsent: true });
+  });
+
+  it("pauses and resumes for the owner only; resuming picks the next date after now", async () => {
+    const owner = await createUser(database.db);
+    const other = await createUser(database.db);
+    const st = await createStoryteller(database.db, { ownerId: owner.id, frequency: "daily", nextSendAt: new Date("2026-11-01T14:00:00Z") });
+    await expect(setPaused(database.db, other.id, st.id, true)).rejects.toMatchObject({ status: 404 });
+    await setPaused(database.db, owner.id, st.id, true, new Date("2026-11-02T00:00:00Z"));
+    expect((await scheduleOf(st.id)).paused_at).toEqual(new Date("2026-11-02T00:00:00Z"));
+    await setPaused(database.db, owner.id, st.id, false, new Date("2026-11-20T16:00:00Z"));
+    expect(await scheduleOf(st.id)).toMatchObject({ paused_at: null, next_send_at: new Date("2026-11-21T15:00:00Z") });
+  });
+});
