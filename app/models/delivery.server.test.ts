@@ -215,10 +215,14 @@ describe("sending a delivery", () => {
     const texter = await createStoryteller(database.db, { ownerId: owner.id, deliveryMethod: "sms", phone: "+15555550199" });
     const emailer = await createStoryteller(database.db, { ownerId: owner.id });
     const lateNight = new Date("2026-04-05T03:00:00Z"); // 23:00 in New York
-    const textId = await queueSendNow(database.db, texter.prompts[0].id, lateNight);
-    const emailId = await queueSendNow(database.db, emailer.prompts[0].id, lateNight);
-    expect(await sendDelivery(context(), textId!, { sendNow: true, now: lateNight })).toBe("deferred");
-    expect(await sendDelivery(context(), emailId!, { sendNow: true, now: lateNight })).toBe("sent");
+    expect(await queueSendNow(database.db, texter.prompts[0].id, lateNight)).toBe("queued");
+    expect(await queueSendNow(database.db, emailer.prompts[0].id, lateNight)).toBe("queued");
+    expect(await sendDelivery(context(), (await deliveryOf(texter.prompts[0].id)).id, { sendNow: true, now: lateNight })).toBe("deferred");
+    expect(await sendDelivery(context(), (await deliveryOf(emailer.prompts[0].id)).id, { sendNow: true, now: lateNight })).toBe("sent");
+    // Nothing is even queued for someone who cannot receive.
+    const waiting = await createStoryteller(database.db, { ownerId: owner.id, deliveryMethod: "sms", smsConsent: "requested" });
+    expect(await queueSendNow(database.db, waiting.prompts[0].id, lateNight)).toBe("unreachable");
+    expect(await database.db.selectFrom("deliveries").select("id").where("prompt_id", "=", waiting.prompts[0].id).execute()).toEqual([]);
     expect(localTime((await deliveryOf(texter.prompts[0].id)).scheduled_for, "America/New_York")).toBe("2026-04-05 08:00");
   });
 });

@@ -27,15 +27,16 @@ export const unsubscribeUrl = (config: Pick<Config, "APP_URL">, token: string, l
  * "Send now" from the Scheduled tab: a ledger row for the prompt (or the one already waiting) and
  * the same send job the scheduler uses, due at once. Quiet hours still hold back texts.
  */
-export async function queueSendNow(db: DbOrTx, promptId: string, now = new Date()): Promise<string | null> {
+export async function queueSendNow(db: DbOrTx, promptId: string, now = new Date()): Promise<"queued" | "unreachable" | "already-sent"> {
   return inTransaction(db, async (tx) => {
     const prompt = await tx
       .selectFrom("prompts")
-      .innerJoin("storytellers", "storytellers.id", "prompts.storyteller_id")
-      .select(["prompts.id", "prompts.sent_at", "storytellers.delivery_method"])
+      .innerJoin("storytellers as s", "s.id", "prompts.storyteller_id")
+      .select(["prompts.id", "prompts.sent_at", "s.delivery_method", "s.unsubscribed_at", "s.email_undeliverable_at", "s.sms_consent"])
       .where("prompts.id", "=", promptId)
       .executeTakeFirst();
-    if (!prompt || prompt.sent_at) return null;
+    if (!prompt || prompt.sent_at) return "already-sent";
+    if (!canReceive(prompt)) return "unreachable";
     const delivery = await tx
       .insertInto("deliveries")
       .values({ prompt_id: prompt.id, channel: prompt.delivery_method, scheduled_for: now })
@@ -47,10 +48,15 @@ export async function queueSendNow(db: DbOrTx, promptId: string, now = new Date(
       )
       .returning("id")
       .executeTakeFirst();
-    if (!delivery) return null; // already on its way
+    if (!delivery) return "queued"; // already on its way
     await enqueueJob(tx, "delivery__send", { deliveryId: delivery.id, sendNow: true }, { jobKey: deliveryJobKey(delivery.id), maxAttempts: DELIVERY_MAX_ATTEMPTS });
-    return delivery.id;
+    return "queued";
   });
+}
+
+/** Whether anything may be sent to the Storyteller now (the owner sees why not on their page). */
+export function canReceive(s: { delivery_method: "email" | "sms"; unsubscribed_at: Date | null; email_undeliverable_at: Date | null; sms_consent: string }) {
+  return s.delivery_method === "email" ? !s.unsubscribed_at && !s.email_undeliverable_at : s.sms_consent === "granted";
 }
 
 /**

@@ -4,7 +4,7 @@ import { type Db, type DbOrTx, inTransaction } from "../../db/client";
 import type { DeliveryMethod, Frequency, Language, SmsConsent } from "../../db/schema";
 import { getServerT } from "~/i18n/i18next.server";
 import { queueEmail } from "~/services/outbox.server";
-import { enqueueDeliveryJobs } from "./delivery.server";
+import { canReceive, enqueueDeliveryJobs } from "./delivery.server";
 import { nextSendAt } from "./schedule";
 
 type DueSchedule = {
@@ -63,9 +63,7 @@ async function tickBatch(config: Config, tx: DbOrTx, now: Date, limit: number): 
   const due = (await dueSchedulesQuery(now, limit).execute(tx)).rows;
   if (!due.length) return { schedules: 0, deliveries: 0, emptyQueues: 0 };
 
-  const reachable = due.filter((d) =>
-    d.delivery_method === "email" ? !d.unsubscribed_at && !d.email_undeliverable_at : d.sms_consent === "granted",
-  );
+  const reachable = due.filter(canReceive);
   const heads = reachable.length
     ? await tx
         .selectFrom("prompts")

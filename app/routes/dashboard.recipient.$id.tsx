@@ -66,7 +66,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       return redirectWithToast(request, context, back, { type: "success", key: `storytellers:toast.${input.intent === "pause" ? "paused" : "resumed"}` });
     case "send-now": {
       const prompt = await queuedPromptForSending(context.db, user.id, storytellerId, input.promptId);
-      await queueSendNow(context.db, prompt.id);
+      if ((await queueSendNow(context.db, prompt.id)) === "unreachable") {
+        return redirectWithToast(request, context, back, { type: "error", key: "storytellers:toast.cannotSendNow" });
+      }
       return redirectWithToast(request, context, back, { type: "success", key: "storytellers:toast.sendNowRequested" });
     }
   }
