@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
+import { E2E_DATA_DIR, E2E_PG_PORT, E2E_PORT } from "./tests/e2e/environment";
 
-const PORT = Number(process.env.E2E_PORT ?? 3311);
-const baseURL = `http://localhost:${PORT}`;
+const baseURL = `http://localhost:${E2E_PORT}`;
 
 // Debian's Chromium when Playwright's own browser is not installed (nothing downloads browsers here).
 const executablePath = process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
@@ -26,7 +26,7 @@ export default defineConfig({
   ],
   webServer: {
     // The production build on its own embedded PostgreSQL, wiped each run.
-    command: "rm -rf .data/e2e && node --import tsx server/main.ts",
+    command: `rm -rf ${E2E_DATA_DIR} && node --import tsx server/main.ts`,
     url: `${baseURL}/`,
     timeout: 120_000,
     reuseExistingServer: false,
@@ -34,10 +34,10 @@ export default defineConfig({
     stderr: "pipe",
     env: {
       NODE_ENV: "production",
-      PORT: String(PORT),
+      PORT: String(E2E_PORT),
       APP_URL: baseURL,
-      DATA_DIR: ".data/e2e",
-      EMBEDDED_PG_PORT: String(Number(process.env.E2E_PG_PORT ?? 54322)),
+      DATA_DIR: E2E_DATA_DIR,
+      EMBEDDED_PG_PORT: String(E2E_PG_PORT),
     },
   },
 });

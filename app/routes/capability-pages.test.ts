@@ -214,7 +214,7 @@ describe("unsubscribe page", () => {
       }),
       context: context(),
       params: { token },
-    }) as Promise<Response>;
+    }).then((result) => unwrap<{ ok: boolean }>(result));
 
   it("only shows what will stop on GET, however often it is opened", async () => {
     const owner = await createUser("Priya");
@@ -252,7 +252,7 @@ describe("unsubscribe page", () => {
 
     const response = await oneClick(token);
     expect(response.status).toBe(200);
-    expect(await response.text()).toBe("Unsubscribed successfully");
+    expect(response.data).toEqual({ ok: true });
     expectCapabilityHeaders(response.headers);
     const first = await unsubscribedAt(id);
     expect(first).toBeInstanceOf(Date);
@@ -261,7 +261,6 @@ describe("unsubscribe page", () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     const again = await oneClick(token);
     expect(again.status).toBe(200);
-    expect(await again.text()).toBe("Unsubscribed successfully");
     unwrap(await submitForm(token));
     expect(await unsubscribedAt(id)).toEqual(first);
   });
@@ -273,7 +272,7 @@ describe("unsubscribe page", () => {
     const body = new FormData();
     body.set("List-Unsubscribe", "One-Click");
     const result = await unsubscribeAction({ request: new Request(`http://localhost:3000/unsubscribe/${token}`, { method: "POST", body }), context: context(), params: { token } });
-    expect(result instanceof Response ? result.status : unwrap(result).status).toBe(200);
+    expect(unwrap(result).status).toBe(200);
     expect(await unsubscribedAt(id)).toBeInstanceOf(Date);
   });
 
@@ -294,7 +293,7 @@ describe("unsubscribe page", () => {
 
       const response = await oneClick(token);
       expect(response.status).toBe(404);
-      expect(await response.text()).toBe("Unsubscription failed");
+      expect(response.data).toEqual({ ok: false });
     }
     expect(await unsubscribedAt(id)).toBeNull();
   });

@@ -24,18 +24,13 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 /**
  * The page's button and RFC 8058 one-click (mail clients POST "List-Unsubscribe=One-Click" with no
- * cookie; the path is exempt from the CSRF check, the signed token is the authority).
+ * cookie; the path is exempt from the CSRF check, the signed token is the authority). Both get the
+ * page saying "Unsubscribed successfully" (or "Unsubscription failed" with a 404).
  */
-export async function action({ request, context, params }: ActionFunctionArgs) {
+export async function action({ context, params }: ActionFunctionArgs) {
   const storyteller = await storytellerForUnsubscribeToken(context, params.token!);
-  const body = await request.text().catch(() => "");
-  const oneClick = new URLSearchParams(body).get("List-Unsubscribe") === "One-Click";
-  if (!storyteller) {
-    if (oneClick) return new Response("Unsubscription failed", { status: 404, headers: capabilityPageHeaders });
-    return data({ ok: false as const }, { status: 404, headers: capabilityPageHeaders });
-  }
+  if (!storyteller) return data({ ok: false as const }, { status: 404, headers: capabilityPageHeaders });
   await unsubscribeStoryteller(context, storyteller.id);
-  if (oneClick) return new Response("Unsubscribed successfully", { headers: { ...capabilityPageHeaders, "Content-Type": "text/plain; charset=utf-8" } });
   return data({ ok: true as const }, { headers: capabilityPageHeaders });
 }
 
@@ -56,10 +51,10 @@ export default function Unsubscribe() {
     <main id="main" className="mx-auto flex max-w-xl flex-col gap-4 px-4 py-8 text-lg">
       {result?.ok || page.already ? (
         <>
-          <h1 className="text-3xl font-bold" role="status">
-            {result?.ok ? t("unsubscribe.success") : t("unsubscribe.already")}
-          </h1>
-          <p>{t("unsubscribe.successDetail", vars)}</p>
+          <div role="status">
+            <h1 className="text-3xl font-bold">{result?.ok ? t("unsubscribe.success") : t("unsubscribe.already")}</h1>
+            <p>{t("unsubscribe.successDetail", vars)}</p>
+          </div>
         </>
       ) : (
         <>

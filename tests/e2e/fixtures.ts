@@ -2,12 +2,11 @@ import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
 import { createDb, createPool, type Db } from "../../db/client";
-
-const E2E_PG_PORT = Number(process.env.E2E_PG_PORT ?? 54322);
+import { E2E_DATA_DIR, E2E_PG_PORT } from "./environment";
 
 /** The e2e server's embedded PostgreSQL (see playwright.config.ts), for arranging data directly. */
 function connectToE2eDatabase(): Db {
-  const { EMBEDDED_PG_PASSWORD } = JSON.parse(readFileSync(".data/e2e/secrets.json", "utf8"));
+  const { EMBEDDED_PG_PASSWORD } = JSON.parse(readFileSync(`${E2E_DATA_DIR}/secrets.json`, "utf8"));
   return createDb(createPool(`postgresql://heirloom:${encodeURIComponent(EMBEDDED_PG_PASSWORD)}@127.0.0.1:${E2E_PG_PORT}/heirloom`, 2));
 }
 

@@ -6,6 +6,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signCapability } from "~/services/tokens.server";
 import { createHttpApp } from "../../server/http";
 import { makeTestContext } from "../context";
 import { useTestDatabase } from "../db";
@@ -129,6 +130,40 @@ describe("HTTP server", () => {
     expect(foreignOrigin.status).toBe(403);
     const webhook = await fetch(`${base}/webhooks/anything`, { method: "POST", headers: { "Sec-Fetch-Site": "cross-site" } });
     expect(webhook.status).not.toBe(403);
+  });
+
+  it("unsubscribes by one-click with no cookie, and from the page's own form that posts Origin: null", async () => {
+    const owner = await database.db.insertInto("users").values({ email: `o-${Date.now()}@example.com`, first_name: "Priya", nickname: "priya" }).returning("id").executeTakeFirstOrThrow();
+    const make = async () => {
+      const { id } = await database.db
+        .insertInto("storytellers")
+        .values({ owner_id: owner.id, nickname: "Nani", first_name: "Kamla", delivery_method: "email", email: `n-${Math.random()}@example.com`, time_zone: "UTC" })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      return { id, token: await signCapability(makeTestContext(database).config, "unsubscribe", id) };
+    };
+    const unsubscribedAt = async (id: string) => (await database.db.selectFrom("storytellers").select("unsubscribed_at").where("id", "=", id).executeTakeFirstOrThrow()).unsubscribed_at;
+
+    // RFC 8058: a mail client's POST, cross-site, no cookie.
+    const mailClient = await make();
+    const oneClick = await fetch(`${base}/unsubscribe/${mailClient.token}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "cross-site" },
+      body: "List-Unsubscribe=One-Click",
+    });
+    expect(oneClick.status).toBe(200);
+    expect(await oneClick.text()).toContain("Unsubscribed successfully");
+    expect(await unsubscribedAt(mailClient.id)).not.toBeNull();
+
+    // The page is sent with Referrer-Policy: no-referrer, so the browser's form post says Origin: null.
+    const page = await make();
+    const viaPage = await fetch(`${base}/unsubscribe/${page.token}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin", Origin: "null" },
+      body: "",
+    });
+    expect(viaPage.status).toBe(200);
+    expect(await unsubscribedAt(page.id)).not.toBeNull();
   });
 
   it("shows /dev/outbox only to direct loopback visitors addressing a loopback name", async () => {
