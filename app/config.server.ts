@@ -17,7 +17,7 @@ export const envSchema = z
     DATA_DIR: z.string().min(1).default(".data"),
 
     DATABASE_URL: optional(z.url({ protocol: /^postgres(ql)?$/ })),
-    EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54320),
+    EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(25432),
 
     SESSION_SECRET: optional(z.string().min(32, "must be at least 32 characters")),
     WORKER: z.enum(["on", "off"]).default("on"),

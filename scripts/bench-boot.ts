@@ -8,7 +8,7 @@ import path from "node:path";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const PORT = 3390;
-const PG_PORT = 54390;
+const PG_PORT = 25440;
 
 if (!existsSync("build/server/index.js")) {
   console.error("No production build: run `npm run build` first.");

@@ -12,7 +12,7 @@ import { createUserSession } from "../app/auth/session.server";
 import { createDb, createPool } from "../db/client";
 
 const PORT = 3397;
-const PG_PORT = 54397;
+const PG_PORT = 25442;
 const base = `http://127.0.0.1:${PORT}`;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 8;

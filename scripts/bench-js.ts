@@ -12,7 +12,7 @@ import { createUserSession } from "../app/auth/session.server";
 import { createDb, createPool } from "../db/client";
 
 const PORT = 3396;
-const PG_PORT = 54396;
+const PG_PORT = 25441;
 const base = `http://localhost:${PORT}`;
 const pages = [
   { path: "/", budgetKb: 100 },

@@ -24,7 +24,7 @@ export async function setup(project: TestProject) {
   let adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     // A run on another TEST_PG_PORT gets its own cluster, so two runs can go side by side.
-    const port = Number(process.env.TEST_PG_PORT ?? 54321);
+    const port = Number(process.env.TEST_PG_PORT ?? 25433);
     const dataDir = path.resolve(process.env.TEST_PG_PORT ? `.data/test-${port}` : ".data/test");
     const secrets = loadOrCreateLocalSecrets(dataDir);
     embedded = await startEmbeddedPostgres({ dataDir, port, password: secrets.EMBEDDED_PG_PASSWORD });
