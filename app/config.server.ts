@@ -49,6 +49,9 @@ export const envSchema = z
     TRANSCRIBE_URL: optional(z.url()),
     TRANSCRIBE_API_KEY: optional(z.string().min(1)),
     TRANSCRIBE_MODEL: z.string().min(1).default("whisper-1"),
+    // Read by app/services/audio.server.ts; listed here so every variable is checked and documented.
+    FFMPEG_PATH: optional(z.string().min(1)),
+    FFPROBE_PATH: optional(z.string().min(1)),
   })
   .superRefine((env, ctx) => {
     const requireWith = (when: keyof typeof env, needs: (keyof typeof env)[]) => {
@@ -61,6 +64,9 @@ export const envSchema = z
     requireWith("TWILIO_ACCOUNT_SID", ["TWILIO_AUTH_TOKEN", "TWILIO_FROM_NUMBER", "APP_URL"]);
     requireWith("GOOGLE_CLIENT_ID", ["GOOGLE_CLIENT_SECRET", "APP_URL"]);
     requireWith("S3_BUCKET", ["S3_REGION"]);
+    // Half a key pair would silently fall back to the AWS default credentials.
+    requireWith("S3_ACCESS_KEY_ID", ["S3_SECRET_ACCESS_KEY"]);
+    requireWith("S3_SECRET_ACCESS_KEY", ["S3_ACCESS_KEY_ID"]);
     requireWith("TRANSCRIBE_URL", ["TRANSCRIBE_API_KEY"]);
     if (env.NODE_ENV === "production" && env.DATABASE_URL && !env.SESSION_SECRET) {
       ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "is required in production with an external DATABASE_URL" });

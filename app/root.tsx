@@ -1,5 +1,5 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useChangeLanguage } from "remix-i18next/react";
@@ -51,8 +51,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 
+/**
+ * A route whose handle says `{ standalone: true }` is served without React in the browser: its page
+ * is complete HTML, and its loader's `scripts` (our own small bundles) are all the JavaScript it
+ * gets. The record page uses this to stay far under its budget on basic phones.
+ */
+function useStandaloneScripts(): string[] | null {
+  const match = useMatches().findLast((m) => (m.handle as { standalone?: boolean } | undefined)?.standalone);
+  return match ? ((match.data as { scripts?: string[] } | undefined)?.scripts ?? []) : null;
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const rootData = useRootData();
+  const standaloneScripts = useStandaloneScripts();
   const { i18n } = useTranslation();
   const nonce = useNonce();
   const theme = rootData?.theme ?? defaultThemeSettings;
@@ -66,12 +77,23 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body className="min-h-screen bg-surface text-ink antialiased">
-        <NavigationProgress />
-        {children}
-        <Toaster toasts={rootData?.toasts ?? []} />
-        <EmbeddedTranslations />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {standaloneScripts ? (
+          <>
+            {children}
+            {standaloneScripts.map((src) => (
+              <script key={src} type="module" src={src} nonce={nonce} />
+            ))}
+          </>
+        ) : (
+          <>
+            <NavigationProgress />
+            {children}
+            <Toaster toasts={rootData?.toasts ?? []} />
+            <EmbeddedTranslations />
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   );

@@ -6,6 +6,7 @@ import * as authFlows from "./migrations/0002_auth_flows";
 import * as emailChanges from "./migrations/0003_email_changes";
 import * as promptLibrary from "./migrations/0004_prompt_library";
 import * as delivery from "./migrations/0005_delivery";
+import * as answers from "./migrations/0006_answers";
 
 // Listed by hand (not read from the folder) so the same list works under tsx, vitest and bundlers.
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   "0003_email_changes": emailChanges,
   "0004_prompt_library": promptLibrary,
   "0005_delivery": delivery,
+  "0006_answers": answers,
 };
 
 const quietLogger = new Logger(() => () => {});

@@ -93,6 +93,8 @@ export interface PromptsTable {
   queue_position: number;
   sent_at: NullableTimestamp;
   skipped_at: NullableTimestamp;
+  opened_at: NullableTimestamp;
+  rerecord_requested_at: NullableTimestamp;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -110,6 +112,7 @@ export interface AnswersTable {
   playable_content_type: string | null;
   transcript: string | null;
   transcript_status: Generated<"pending" | "done" | "none" | "failed">;
+  upload_id: string | null;
   created_at: Generated<Date>;
 }
 

@@ -26,8 +26,8 @@ function recordingMail(): MailService & { sent: { id: string; to: string; subjec
 }
 
 async function runJobs(mail: MailService) {
-  const { config } = makeTestContext(database);
-  await runOnce({ pgPool: database.pool, taskList: createTaskList({ db: database.db, config, mail, sms: createOutboxSms({ print: false }) }) });
+  const { config, storage } = makeTestContext(database);
+  await runOnce({ pgPool: database.pool, taskList: createTaskList({ db: database.db, config, storage, mail, sms: createOutboxSms({ print: false }) }) });
   await waitForJobsToSettle(database.db);
 }
 

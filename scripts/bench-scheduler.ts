@@ -15,6 +15,7 @@ import { completeConfig, parseEnv } from "../app/config.server";
 import { dueSchedulesQuery, runSchedulerTick } from "../app/models/scheduler.server";
 import { createOutboxMail } from "../app/services/mail.server";
 import { createOutboxSms } from "../app/services/sms.server";
+import { createLocalStorage } from "../app/services/storage.server";
 import { createDb, createPool } from "../db/client";
 import { migrateToLatest } from "../db/migrator";
 import { createTaskList, WORKER_CONCURRENCY } from "../jobs/task-list";
@@ -61,7 +62,7 @@ try {
   console.log(`\ntick query plan:\n${planText}\n`);
 
   const config = completeConfig(parseEnv({ NODE_ENV: "production", APP_URL: "https://heirloom.example" }), { SESSION_SECRET: "bench-secret-bench-secret-bench-secret-0123" });
-  const deps = { db, config, mail: createOutboxMail({ print: false }), sms: createOutboxSms({ print: false }) };
+  const deps = { db, config, storage: createLocalStorage(path.join(dataDir, "files")), mail: createOutboxMail({ print: false }), sms: createOutboxSms({ print: false }) };
 
   const tickStart = performance.now();
   const tick = await runSchedulerTick(deps, new Date());

@@ -5,8 +5,9 @@ import compression from "compression";
 import express, { type Request } from "express";
 import expressStaticGzip from "express-static-gzip";
 import type { AppContext, AppServices } from "~/context.server";
+import { createUploadServer, UPLOADS_PATH } from "~/services/uploads.server";
 import { plainMessage } from "./plain-messages";
-import { cspNonce, csrfCheck, securityHeaders } from "./security";
+import { capabilityPagePolicy, cspNonce, csrfCheck, securityHeaders } from "./security";
 
 type BuildSource = ServerBuild | (() => Promise<ServerBuild>);
 
@@ -43,6 +44,7 @@ export function createHttpApp(options: {
   app.use(compression());
   app.use(cspNonce);
   app.use(securityHeaders({ production, https: config.APP_URL.startsWith("https:") }));
+  app.use(capabilityPagePolicy);
 
   if (options.devMiddleware) {
     app.use(options.devMiddleware);
@@ -73,6 +75,12 @@ export function createHttpApp(options: {
   }
 
   app.use(csrfCheck(new URL(config.APP_URL).origin, config.APP_NAME));
+
+  // Resumable recording uploads (tus) stream straight to the upload store, outside Remix.
+  const uploads = createUploadServer(services);
+  app.all([UPLOADS_PATH, `${UPLOADS_PATH}/*`], (req, res, next) => {
+    uploads.handle(req, res).catch(next);
+  });
 
   app.all(
     "*",

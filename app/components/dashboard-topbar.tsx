@@ -2,6 +2,7 @@ import { useCloseOnNavigate } from "~/utils/use-close-on-navigate";
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LanguageSwitch } from "~/components/language-switch";
+import { NotificationBell } from "~/components/notification-bell";
 import { ThemeSettingsPanel } from "~/components/theme-settings-panel";
 import { useScrolledPast } from "~/utils/use-scrolled-past";
 
@@ -18,20 +19,7 @@ export function DashboardTopbar({ user, unread }: { user: TopbarUser; unread: nu
     >
       <LanguageSwitch />
       <ThemeSettingsPanel />
-      <Link
-        to="/dashboard/notifications"
-        className="relative rounded-full p-2 hover:bg-line/60"
-        aria-label={t("notifications.bellLabel", { count: unread })}
-      >
-        <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" fill="currentColor">
-          <path d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2Z" />
-        </svg>
-        {unread > 0 ? (
-          <span className="absolute -end-0.5 -top-0.5 rounded-full bg-red-700 px-1.5 text-xs text-white" aria-hidden="true">
-            {unread}
-          </span>
-        ) : null}
-      </Link>
+      <NotificationBell unread={unread} />
       <details ref={menuRef} className="relative">
         <summary className="flex cursor-pointer list-none items-center gap-2 rounded-full p-1 hover:bg-line/60" aria-label={t("a11y.userMenu")}>
           <span className="flex h-8 w-8 items-center justify-center rounded-full bg-primary font-semibold text-white" aria-hidden="true">

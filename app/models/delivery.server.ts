@@ -6,6 +6,7 @@ import { type SendDeps, queueEmail, queueSms, sendOutboxMessage } from "~/servic
 import { composePromptEmail, composePromptSms } from "~/services/prompt-messages.server";
 import { signCapability } from "~/services/tokens.server";
 import { enqueueJob } from "~/utils/jobs.server";
+import { notifyStorytellerEvent } from "./notification.server";
 import { isInsideSendingWindow, lateSendDecision, nextWindowOpening } from "./schedule";
 
 export type DeliveryDeps = SendDeps & { config: Config };
@@ -160,7 +161,7 @@ async function prepareDelivery(
     .set({ status: "sending", outbox_message_id: outboxMessageId, attempts: sql`attempts + 1`, updated_at: now })
     .where("id", "=", row.id)
     .execute();
-  await tx.insertInto("notifications").values({ user_id: row.owner_id, type: "new", storyteller_id: row.storyteller_id, prompt_id: row.prompt_id }).execute();
+  await notifyStorytellerEvent(tx, deps.config, { type: "new", storytellerId: row.storyteller_id, promptId: row.prompt_id });
   await tx.updateTable("schedules").set({ empty_queue_notified_at: null }).where("storyteller_id", "=", row.storyteller_id).execute();
   return { outboxMessageId };
 }

@@ -1,62 +1,208 @@
-import { data, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import {
+  type ActionFunctionArgs,
+  data,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  MaxPartSizeExceededError,
+  NodeOnDiskFile,
+  unstable_composeUploadHandlers,
+  unstable_createFileUploadHandler,
+  unstable_parseMultipartFormData,
+  type UploadHandler,
+} from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getServerT } from "~/i18n/i18next.server";
+import { acceptRecording, markOpened, skipPrompt } from "~/models/answer.server";
 import { capabilityPageHeaders, promptForRecordToken } from "~/models/capability-links.server";
+import { recordPageState } from "~/models/record-page.server";
+import { MAX_UPLOAD_BYTES } from "~/services/audio-check.server";
 import { titleFromLoader } from "~/utils/meta";
+import { standaloneScript } from "~/utils/standalone-scripts.server";
 
-export const handle = { i18n: ["delivery"] };
+// Served without React in the browser (see app/root.tsx): the page is whole without JavaScript,
+// and the recorder script enhances it.
+export const handle = { i18n: ["record"], standalone: true };
 export const meta = titleFromLoader;
-export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => (actionHeaders.has("Cache-Control") ? actionHeaders : loaderHeaders);
 
-/**
- * Where a prompt's "Record your answer" link lands. The recorder comes with the recording issue;
- * for now the page proves the link: the prompt and who asked, or "Question not found".
- */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const t = await getServerT(request, context, "delivery");
+  const t = await getServerT(request, context, "record");
   const title = (key: string) => `${t(key)} · ${context.config.APP_NAME}`;
+  const scripts = [standaloneScript(context.config, "recorder")];
   if (params.token === "sample") {
-    return data({ kind: "sample" as const, title: title("record.sampleTitle"), prompt: t("testPrompt"), askerName: null, photoUrl: null }, { headers: capabilityPageHeaders });
+    const sampleQuestion = (await getServerT(request, context, "delivery"))("testPrompt");
+    return data({ kind: "sample" as const, title: title("sampleTitle"), prompt: sampleQuestion, scripts: [] as string[] }, { headers: capabilityPageHeaders });
   }
-  const prompt = await promptForRecordToken(context, params.token!);
-  if (!prompt) return data({ kind: "not-found" as const, title: title("record.notFoundTitle") }, { status: 404, headers: capabilityPageHeaders });
-  return data(
-    {
-      kind: "prompt" as const,
-      title: title("record.title"),
-      prompt: prompt.text,
-      askerName: prompt.asker_name,
-      photoUrl: prompt.asker_photo ? `/record/${params.token}/photo` : null,
-    },
-    { headers: capabilityPageHeaders },
-  );
+  const state = await recordPageState(context, params.token!);
+  if (!state) return data({ kind: "not-found" as const, title: title("notFoundTitle"), scripts: [] as string[] }, { status: 404, headers: capabilityPageHeaders });
+  // ?submitted=1: the recorder's upload just finished (the server checked and stored it).
+  const submitted = Boolean(state.answer) && new URL(request.url).searchParams.has("submitted");
+  return data({ kind: "prompt" as const, title: title("title"), ...state, submitted, scripts: state.answer || state.skipped ? [] : scripts }, { headers: capabilityPageHeaders });
 }
 
+type ActionResult = { ok: boolean; error?: string; skipped?: boolean };
+
+/**
+ * Without JavaScript: the answer as a plain multipart post (streamed to a temporary file, refused
+ * past 25 MB before it is read), "skip", and the script's "opened" signal. Uploads with JavaScript
+ * go through /uploads (tus) instead.
+ */
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const reply = (result: ActionResult, status = 200) => data(result, { status, headers: capabilityPageHeaders });
+  const prompt = await promptForRecordToken(context, params.token!);
+  if (!prompt) return reply({ ok: false, error: "upload.gone" }, 404);
+
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!contentType.startsWith("multipart/form-data")) {
+    const intent = new URLSearchParams(await request.text().catch(() => "")).get("intent");
+    if (intent === "opened") {
+      await markOpened(context, prompt.id);
+      return reply({ ok: true });
+    }
+    if (intent === "skip") {
+      await skipPrompt(context, prompt.id);
+      return reply({ ok: true, skipped: true });
+    }
+    return reply({ ok: false, error: "upload.missing" }, 400);
+  }
+
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_UPLOAD_BYTES + 64 * 1024) return reply({ ok: false, error: "upload.tooLarge" }, 413);
+  let audio: NodeOnDiskFile | null = null;
+  try {
+    const form = await unstable_parseMultipartFormData(
+      request,
+      unstable_composeUploadHandlers(
+        unstable_createFileUploadHandler({
+          directory: path.join(tmpdir(), "heirloom-uploads"),
+          maxPartSize: MAX_UPLOAD_BYTES,
+          filter: ({ name }) => name === "audio",
+        }),
+        smallTextFields,
+      ),
+    );
+    const file = form.get("audio");
+    audio = file instanceof NodeOnDiskFile ? file : null;
+    if (!audio || audio.size === 0) return reply({ ok: false, error: audio ? "upload.empty" : "upload.missing" }, 400);
+    const result = await acceptRecording(context, { promptId: prompt.id, file: audio.getFilePath(), isPrivate: form.get("private") === "on" });
+    if (!result.ok) return reply({ ok: false, error: `upload.${result.problem}` }, result.problem === "gone" ? 404 : 422);
+    return reply({ ok: true });
+  } catch (error) {
+    if (error instanceof MaxPartSizeExceededError) return reply({ ok: false, error: "upload.tooLarge" }, 413);
+    throw error;
+  } finally {
+    if (audio) await rm(audio.getFilePath(), { force: true });
+  }
+}
+
+/** The form's other fields ("private"): short text only; any other file part is dropped unread. */
+const smallTextFields: UploadHandler = async ({ filename, data }) => {
+  if (filename) return undefined;
+  let text = "";
+  for await (const chunk of data) {
+    text += new TextDecoder().decode(chunk);
+    if (text.length > 100) return undefined;
+  }
+  return text;
+};
+
 export default function RecordPage() {
-  const { t } = useTranslation("delivery");
+  const { t } = useTranslation("record");
   const page = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  if (page.kind === "not-found") {
+    return (
+      <main id="main" className="record-page">
+        <h1 className="text-3xl font-bold">{t("notFoundTitle")}</h1>
+        <p>{t("notFound")}</p>
+      </main>
+    );
+  }
+  if (page.kind === "sample") {
+    return (
+      <main id="main" className="record-page">
+        <h1 className="text-2xl font-bold">{t("sampleTitle")}</h1>
+        <p className="rounded-xl border border-line bg-panel p-5 text-2xl leading-snug font-semibold">{page.prompt}</p>
+        <p>{t("sample")}</p>
+      </main>
+    );
+  }
+  const done = page.answer || result?.ok === true;
   return (
-    <main id="main" className="mx-auto flex max-w-xl flex-col gap-5 px-4 py-8 text-lg">
-      {page.kind === "not-found" ? (
-        <>
-          <h1 className="text-3xl font-bold">{t("record.notFoundTitle")}</h1>
-          <p>{t("record.notFound")}</p>
-        </>
+    <main id="main" className="record-page" data-recorder-root>
+      <header className="flex items-center gap-3">
+        {page.photoUrl ? <img src={page.photoUrl} alt="" width={56} height={56} className="size-14 rounded-full object-cover" /> : null}
+        <p className="text-lg">{t("from", { asker: page.askerName })}</p>
+      </header>
+      <h1 className="rounded-xl border border-line bg-panel p-5 text-2xl leading-snug font-semibold">{page.prompt}</h1>
+
+      {page.skipped || result?.skipped ? (
+        <p role="status">{t("skipped")}</p>
+      ) : done ? (
+        <section aria-labelledby="answer-heading" className="flex flex-col gap-3">
+          <h2 id="answer-heading" className="text-xl font-semibold" role="status">
+            {result?.ok || page.submitted ? t("submitted") : t("yourAnswer")}
+          </h2>
+          <p>{t("thanks", { asker: page.askerName })}</p>
+          {page.answer?.audioUrl ? <audio controls preload="none" src={page.answer.audioUrl} className="w-full" /> : null}
+          {page.answer?.isPrivate ? <p className="text-muted">{t("privateAnswer")}</p> : null}
+        </section>
       ) : (
         <>
-          <h1 className="text-2xl font-bold">{t(page.kind === "sample" ? "record.sampleTitle" : "record.title")}</h1>
-          {page.askerName ? (
-            <p className="flex items-center gap-3">
-              {page.photoUrl ? <img src={page.photoUrl} alt="" width={56} height={56} className="size-14 rounded-full object-cover" /> : null}
-              <span>{t("record.from", { asker: page.askerName })}</span>
+          {result?.error ? (
+            <p role="alert" className="rounded-lg border border-danger p-3 text-danger">
+              <strong>{t("failed")}:</strong> {t(result.error)}
             </p>
           ) : null}
-          <blockquote className="rounded-xl border border-line bg-panel p-5 text-2xl leading-snug font-semibold">{page.prompt}</blockquote>
-          <p>{t(page.kind === "sample" ? "record.sample" : "record.comingSoon")}</p>
+          <p>{t("limit")}</p>
+          {/* The recorder script fills this in; without it, the form below is the way to answer. */}
+          <div id="recorder" hidden />
+          <Form method="post" encType="multipart/form-data" className="flex flex-col gap-4" id="answer-form" reloadDocument>
+            <label className="flex flex-col gap-2 font-medium" id="file-field">
+              <span data-upload-heading>{t("fileLabel")}</span>
+              <input type="file" name="audio" accept="audio/*" capture="user" required className="text-base" />
+            </label>
+            <label className="flex items-start gap-3">
+              <input type="checkbox" name="private" className="mt-1 size-6" />
+              <span>
+                {t("private")}
+                <span className="block text-base text-muted">{t("privateHint")}</span>
+              </span>
+            </label>
+            <button type="submit" className="btn-primary px-6 py-4 text-xl" data-file-submit>
+              {t("submitFile")}
+            </button>
+          </Form>
+          <details className="rounded-lg border border-line p-3">
+            <summary className="cursor-pointer">{t("skip")}</summary>
+            <Form method="post" className="mt-3 flex flex-col gap-3" reloadDocument>
+              <input type="hidden" name="intent" value="skip" />
+              <label className="flex items-start gap-3">
+                <input type="checkbox" name="confirm" required className="mt-1 size-6" />
+                <span>{t("skipConfirm")}</span>
+              </label>
+              <button type="submit" className="btn-secondary self-start px-5 py-3">
+                {t("skipButton")}
+              </button>
+            </Form>
+          </details>
+          <script
+            type="application/json"
+            id="recorder-text"
+            // Data, not code: the recorder's words in the Storyteller's language.
+            dangerouslySetInnerHTML={{ __html: JSON.stringify(page.recorderText).replace(/</g, "\\u003c") }}
+          />
         </>
       )}
+      <p>
+        <a href={page.myStoriesUrl} className="underline" data-my-stories>
+          {t("myStories")}
+        </a>
+      </p>
     </main>
   );
 }

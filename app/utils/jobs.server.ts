@@ -7,6 +7,8 @@ export type JobPayloads = {
   maintenance__cleanup: Record<string, never>;
   scheduler__tick: Record<string, never>;
   delivery__send: { deliveryId: string; sendNow?: boolean };
+  answer__transcode: { answerId: string };
+  answer__transcribe: { answerId: string };
 };
 export type JobName = keyof JobPayloads;
 

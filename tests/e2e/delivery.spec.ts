@@ -98,9 +98,8 @@ test("Send now emails the question; its record link shows it, a tampered link is
   // The record link shows the question and who asked.
   const recordResponse = await page.goto(recordUrl);
   expect(recordResponse?.status()).toBe(200);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("A question for you");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("What was your first home like?");
   await expect(page.getByText(`From ${user.first_name}`)).toBeVisible();
-  await expect(page.locator("blockquote")).toHaveText("What was your first home like?");
   await expectNoAxeViolations(page);
 
   // A link with one character changed is refused.

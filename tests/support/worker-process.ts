@@ -4,6 +4,7 @@ import { run } from "graphile-worker";
 import { completeConfig, parseEnv } from "~/config.server";
 import { createMailService } from "~/services/mail.server";
 import { createSmsService } from "~/services/sms.server";
+import { createStorageService } from "~/services/storage.server";
 import { createDb, createPool } from "../../db/client";
 import { createTaskList } from "../../jobs/task-list";
 import { TEST_SESSION_SECRET } from "../context";
@@ -12,7 +13,7 @@ const config = completeConfig(parseEnv(process.env), { SESSION_SECRET: TEST_SESS
 const pool = createPool(process.env.DATABASE_URL!, 2);
 const runner = await run({
   pgPool: pool,
-  taskList: createTaskList({ db: createDb(pool), config, mail: createMailService(config), sms: createSmsService(config) }),
+  taskList: createTaskList({ db: createDb(pool), config, storage: createStorageService(config), mail: createMailService(config), sms: createSmsService(config) }),
   concurrency: 1,
   noHandleSignals: true,
   pollInterval: 100,

@@ -1,0 +1,286 @@
+import { Link, useFetcher, useLocation } from "@remix-run/react";
+import { useEffect, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { NotificationItem } from "~/models/notification.server";
+import { useRootData } from "~/utils/root-data";
+
+/** A notification as pages and the popover get it (dates as ISO strings). */
+export type NotificationView = {
+  id: string;
+  type: string;
+  storytellerId: string | null;
+  nickname: string | null;
+  promptText: string | null;
+  isNew: boolean;
+  createdAt: string;
+};
+
+export function toNotificationView(item: NotificationItem): NotificationView {
+  return {
+    id: item.id,
+    type: item.type,
+    storytellerId: item.storytellerId,
+    nickname: item.nickname,
+    promptText: item.promptText,
+    isNew: item.isNew,
+    createdAt: item.createdAt.toISOString(),
+  };
+}
+
+const KNOWN_TYPES = new Set(["new", "uploaded", "skipped", "listened", "queue_empty"]);
+
+/** Where a notification leads: answers and openings to the Sent tab, a sent prompt to the queue, an empty queue to Add New Prompt; anything else nowhere. */
+export function notificationTarget(item: Pick<NotificationView, "type" | "storytellerId">): string | null {
+  if (!item.storytellerId) return null;
+  const storyteller = `/dashboard/recipient/${item.storytellerId}`;
+  switch (item.type) {
+    case "uploaded":
+    case "skipped":
+    case "listened":
+      return `${storyteller}?sent=true`;
+    case "new":
+      return storyteller;
+    case "queue_empty":
+      return `${storyteller}/prompts/new`;
+    default:
+      return null;
+  }
+}
+
+/** "3 hours ago", from the server's clock (so the server's and the browser's render agree). */
+function useAgo(now: string) {
+  const { t } = useTranslation();
+  const locale = useRootData()?.locale === "hi" ? "hi-IN" : "en-US";
+  return (iso: string) => {
+    const seconds = Math.max(0, (Date.parse(now) - Date.parse(iso)) / 1000);
+    if (seconds < 60) return t("notifications.justNow");
+    const relative = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
+    if (seconds < 3600) return relative.format(-Math.floor(seconds / 60), "minute");
+    if (seconds < 86_400) return relative.format(-Math.floor(seconds / 3600), "hour");
+    if (seconds < 30 * 86_400) return relative.format(-Math.floor(seconds / 86_400), "day");
+    return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(iso));
+  };
+}
+
+/** One notification's text, prompt and time; a link to its target when it has one. */
+export function NotificationEntry({ item, now, onNavigate, onDismiss }: { item: NotificationView; now: string; onNavigate?: () => void; onDismiss?: () => void }) {
+  const { t } = useTranslation();
+  const ago = useAgo(now);
+  const target = notificationTarget(item);
+  const text = t(`notifications.types.${KNOWN_TYPES.has(item.type) ? item.type : "unknown"}`, { name: item.nickname ?? "" });
+  const body = (
+    <>
+      <span className="flex items-center gap-2">
+        {item.isNew ? (
+          <span className="shrink-0 rounded-full bg-primary px-2 text-xs font-semibold text-white" data-testid="unread-marker">
+            {t("notifications.unread")}
+          </span>
+        ) : null}
+        <span className="font-medium">{text}</span>
+      </span>
+      {item.promptText ? <span className="mt-0.5 line-clamp-2 block text-sm text-muted">“{item.promptText}”</span> : null}
+      <time dateTime={item.createdAt} className="mt-0.5 block text-xs text-muted">
+        {ago(item.createdAt)}
+      </time>
+    </>
+  );
+  const className = "block w-full rounded-lg px-3 py-2 text-start hover:bg-line/60";
+  if (target) {
+    return (
+      <Link to={target} className={className} onClick={onNavigate}>
+        {body}
+      </Link>
+    );
+  }
+  return onDismiss ? (
+    <button type="button" className={className} onClick={onDismiss}>
+      {body}
+    </button>
+  ) : (
+    <div className={className}>{body}</div>
+  );
+}
+
+type ListData = { ok: boolean; items: NotificationView[]; now: string };
+type MarkData = { ok: boolean; marked: number };
+
+const RESOURCE = "/resources/notifications";
+
+function BellIcon({ unread }: { unread: number }) {
+  return (
+    <>
+      <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" fill="currentColor">
+        <path d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2Z" />
+      </svg>
+      {unread > 0 ? (
+        <span className="absolute -end-0.5 -top-0.5 rounded-full bg-red-700 px-1.5 text-xs text-white" aria-hidden="true" data-testid="unread-badge">
+          {unread > 99 ? "99+" : unread}
+        </span>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * The top bar's bell. Without JavaScript (and until hydration) a link to /dashboard/notifications;
+ * with it, a disclosure button for a 360 px popover whose items are fetched only when it opens.
+ * Opening marks the shown unread items read through a POST; the badge and counts change only when
+ * the server has answered (the page's loaders revalidate after it), never optimistically.
+ */
+export function NotificationBell({ unread }: { unread: number }) {
+  const { t } = useTranslation();
+  const [hydrated, setHydrated] = useState(false);
+  const [open, setOpen] = useState(false);
+  const list = useFetcher<ListData>();
+  const mark = useFetcher<MarkData>();
+  const location = useLocation();
+  const wrapper = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLElement>(null);
+  const lastMarked = useRef("");
+  const panelId = useId();
+  const headingId = useId();
+  const label = t("notifications.bellLabel", { count: unread });
+
+  useEffect(() => setHydrated(true), []);
+  useEffect(() => setOpen(false), [location.key]);
+  useEffect(() => {
+    if (open) panel.current?.focus();
+  }, [open]);
+
+  // A click outside closes it (focus stays where the click put it).
+  useEffect(() => {
+    if (!open) return;
+    const onPointerDown = (event: PointerEvent) => {
+      if (!wrapper.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener("pointerdown", onPointerDown);
+    return () => document.removeEventListener("pointerdown", onPointerDown);
+  }, [open]);
+
+  // The shown unread items are marked read once they have loaded; the same set is never sent twice.
+  const data = list.data;
+  useEffect(() => {
+    if (!open || list.state !== "idle" || !data?.ok) return;
+    const ids = data.items.filter((item) => item.isNew).map((item) => item.id);
+    const key = ids.join(",");
+    if (!ids.length || key === lastMarked.current) return;
+    lastMarked.current = key;
+    const form = new FormData();
+    for (const id of ids) form.append("id", id);
+    mark.submit(form, { method: "post", action: RESOURCE });
+  }, [open, list.state, data, mark]);
+
+  const close = (returnFocus = true) => {
+    setOpen(false);
+    if (returnFocus) button.current?.focus();
+  };
+
+  if (!hydrated) {
+    return (
+      <Link to="/dashboard/notifications" className="relative rounded-full p-2 hover:bg-line/60" aria-label={label}>
+        <BellIcon unread={unread} />
+      </Link>
+    );
+  }
+
+  const items = data?.items ?? [];
+  const sections = [
+    { key: "newSection", items: items.slice(0, 2) },
+    { key: "earlierSection", items: items.slice(2, 5) },
+  ].filter((section) => section.items.length);
+
+  return (
+    <div
+      ref={wrapper}
+      className="relative"
+      onKeyDown={(event) => {
+        if (event.key === "Escape" && open) {
+          event.stopPropagation();
+          close();
+        }
+      }}
+      onBlur={(event) => {
+        // Tabbing out of the popover closes it.
+        if (open && event.relatedTarget && !event.currentTarget.contains(event.relatedTarget as Node)) setOpen(false);
+      }}
+    >
+      <button
+        ref={button}
+        type="button"
+        className="relative rounded-full p-2 hover:bg-line/60"
+        aria-label={label}
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => {
+          if (open) return close();
+          setOpen(true);
+          list.load(RESOURCE);
+        }}
+      >
+        <BellIcon unread={unread} />
+      </button>
+      <section
+        ref={panel}
+        id={panelId}
+        hidden={!open}
+        tabIndex={-1}
+        aria-labelledby={headingId}
+        className="absolute end-0 z-40 mt-2 w-[360px] max-w-[calc(100vw-2rem)] rounded-lg border border-line bg-panel p-3 shadow-xl outline-none"
+      >
+        <div className="flex items-start justify-between gap-3 px-1">
+          <div>
+            <h2 id={headingId} className="font-semibold">
+              {t("notifications.title")}
+            </h2>
+            <p className="text-sm text-muted" data-testid="unread-summary">
+              {t("notifications.unreadSummary", { count: unread })}
+            </p>
+          </div>
+          <button
+            type="button"
+            className="link shrink-0 text-sm"
+            disabled={unread === 0 || mark.state !== "idle"}
+            onClick={() => mark.submit({ intent: "all" }, { method: "post", action: RESOURCE })}
+          >
+            {t("notifications.markAllRead")}
+          </button>
+        </div>
+        {mark.data && !mark.data.ok ? (
+          <p role="alert" className="mt-2 px-1 text-sm text-danger">
+            {t("notifications.markFailed")}
+          </p>
+        ) : null}
+        {!data || (list.state === "loading" && !data.ok) ? (
+          <p role="status" className="px-1 py-3 text-sm text-muted">
+            {t("notifications.loading")}
+          </p>
+        ) : !data.ok ? (
+          <p role="alert" className="px-1 py-3 text-sm text-danger">
+            {t("notifications.loadFailed")}
+          </p>
+        ) : !items.length ? (
+          <p className="px-1 py-3 text-sm text-muted">{t("notifications.empty")}</p>
+        ) : (
+          sections.map((section) => (
+            <div key={section.key} className="mt-3">
+              <h3 className="px-1 text-xs font-semibold uppercase tracking-wide text-muted">{t(`notifications.${section.key}`)}</h3>
+              <ul className="mt-1 flex flex-col gap-1" data-testid={`notifications-${section.key}`}>
+                {section.items.map((item) => (
+                  <li key={item.id}>
+                    <NotificationEntry item={item} now={data.now} onNavigate={() => setOpen(false)} onDismiss={() => close()} />
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))
+        )}
+        <div className="mt-3 border-t border-line px-1 pt-2">
+          <Link to="/dashboard/notifications" className="link text-sm" onClick={() => setOpen(false)}>
+            {t("notifications.seeAll")}
+          </Link>
+        </div>
+      </section>
+    </div>
+  );
+}

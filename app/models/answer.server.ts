@@ -1,0 +1,109 @@
+import { randomUUID } from "node:crypto";
+import { createReadStream } from "node:fs";
+import type { Config } from "~/config.server";
+import type { AudioProblem } from "~/services/audio-check.server";
+import { checkAudioFile } from "~/services/audio-check.server";
+import type { StorageService } from "~/services/storage.server";
+import { enqueueJob } from "~/utils/jobs.server";
+import { type Db, inTransaction } from "../../db/client";
+import { TRANSCODE_MAX_ATTEMPTS } from "../../jobs/answer__transcode";
+import { TRANSCRIBE_MAX_ATTEMPTS } from "../../jobs/answer__transcribe";
+import { notifyStorytellerEvent } from "./notification.server";
+
+export type AnswerServices = { db: Db; config: Config; storage: StorageService };
+
+export type AcceptResult = { ok: true; answerId: string } | { ok: false; problem: AudioProblem | "gone" };
+
+/**
+ * Takes a finished upload (a file on this machine): checks it, stores it under a key of our
+ * choosing, and records the answer, all or nothing. One answer per prompt: a second upload is
+ * ignored (the first stands), unless the owner asked for a new recording, in which case the new
+ * one replaces the old only once it is safely stored. Finishing the same upload twice is one answer.
+ */
+export async function acceptRecording(
+  services: AnswerServices,
+  input: { promptId: string; file: string; isPrivate: boolean; uploadId?: string },
+): Promise<AcceptResult> {
+  const { db, storage } = services;
+  if (input.uploadId) {
+    const done = await db.selectFrom("answers").select("id").where("upload_id", "=", input.uploadId).executeTakeFirst();
+    if (done) return { ok: true, answerId: done.id };
+  }
+  const check = await checkAudioFile(input.file);
+  if (!check.ok) return { ok: false, problem: check.problem };
+
+  const key = `answers/${input.promptId}/${randomUUID()}.${check.extension}`;
+  await storage.putStream(key, createReadStream(input.file), check.contentType);
+  let outcome: { result: AcceptResult; storedOurs: boolean; replacedKeys: string[] };
+  try {
+    outcome = await inTransaction(db, async (tx) => {
+      const prompt = await tx
+        .selectFrom("prompts")
+        .select(["id", "storyteller_id", "sent_at", "rerecord_requested_at"])
+        .where("id", "=", input.promptId)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!prompt?.sent_at) return { result: { ok: false, problem: "gone" } as const, storedOurs: false, replacedKeys: [] };
+      const existing = await tx.selectFrom("answers").select(["id", "storage_key", "playable_storage_key"]).where("prompt_id", "=", prompt.id).executeTakeFirst();
+      if (existing && !prompt.rerecord_requested_at) return { result: { ok: true, answerId: existing.id } as const, storedOurs: false, replacedKeys: [] };
+      if (existing) await tx.deleteFrom("answers").where("id", "=", existing.id).execute();
+      const answer = await tx
+        .insertInto("answers")
+        .values({
+          prompt_id: prompt.id,
+          storyteller_id: prompt.storyteller_id,
+          is_private: input.isPrivate,
+          storage_key: key,
+          content_type: check.contentType,
+          byte_size: check.byteSize,
+          duration_ms: check.durationMs,
+          upload_id: input.uploadId ?? null,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await tx.updateTable("prompts").set({ skipped_at: null, rerecord_requested_at: null, updated_at: new Date() }).where("id", "=", prompt.id).execute();
+      await notifyStorytellerEvent(tx, services.config, { type: "uploaded", storytellerId: prompt.storyteller_id, promptId: prompt.id });
+      await enqueueJob(tx, "answer__transcode", { answerId: answer.id }, { jobKey: `transcode:${answer.id}`, maxAttempts: TRANSCODE_MAX_ATTEMPTS });
+      await enqueueJob(tx, "answer__transcribe", { answerId: answer.id }, { jobKey: `transcribe:${answer.id}`, maxAttempts: TRANSCRIBE_MAX_ATTEMPTS });
+      const replacedKeys = existing ? [existing.storage_key, ...(existing.playable_storage_key ? [existing.playable_storage_key] : [])] : [];
+      return { result: { ok: true, answerId: answer.id } as const, storedOurs: true, replacedKeys };
+    });
+  } catch (error) {
+    await storage.delete(key).catch(() => {});
+    throw error;
+  }
+  // Only after the commit: objects nobody points at any more.
+  for (const unused of [...(outcome.storedOurs ? [] : [key]), ...outcome.replacedKeys]) await storage.delete(unused).catch(() => {});
+  return outcome.result;
+}
+
+/** The Storyteller opened the question for the first time: the asker hears about it once. */
+export async function markOpened(services: AnswerServices, promptId: string) {
+  await inTransaction(services.db, async (tx) => {
+    const opened = await tx
+      .updateTable("prompts")
+      .set({ opened_at: new Date() })
+      .where("id", "=", promptId)
+      .where("opened_at", "is", null)
+      .returning("storyteller_id")
+      .executeTakeFirst();
+    if (opened) await notifyStorytellerEvent(tx, services.config, { type: "listened", storytellerId: opened.storyteller_id, promptId });
+  });
+}
+
+/** "Skip this question": only while there is no answer; the asker is told. */
+export async function skipPrompt(services: AnswerServices, promptId: string): Promise<boolean> {
+  return inTransaction(services.db, async (tx) => {
+    const answered = await tx.selectFrom("answers").select("id").where("prompt_id", "=", promptId).executeTakeFirst();
+    if (answered) return false;
+    const skipped = await tx
+      .updateTable("prompts")
+      .set({ skipped_at: new Date(), updated_at: new Date() })
+      .where("id", "=", promptId)
+      .where("skipped_at", "is", null)
+      .returning("storyteller_id")
+      .executeTakeFirst();
+    if (skipped) await notifyStorytellerEvent(tx, services.config, { type: "skipped", storytellerId: skipped.storyteller_id, promptId });
+    return true;
+  });
+}

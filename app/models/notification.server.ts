@@ -1,0 +1,152 @@
+import { sql } from "kysely";
+import { type DbOrTx, inTransaction } from "../../db/client";
+import type { Config } from "~/config.server";
+import { getServerT } from "~/i18n/i18next.server";
+import { queueEmail } from "~/services/outbox.server";
+
+export type NotificationType = "new" | "uploaded" | "skipped" | "listened" | "queue_empty";
+
+/** What happened to one prompt of a Storyteller. "new" (a prompt was just sent) is accepted too. */
+export type StorytellerEvent = { type: "uploaded" | "skipped" | "listened" | "new"; storytellerId: string; promptId: string };
+
+/** The longest prompt text put into an email subject; the body carries it whole. */
+const SUBJECT_PROMPT_CHARS = 80;
+
+/**
+ * One row per person who can see the Storyteller (the owner and every member of the Storyteller's
+ * groups, as in visibleStorytellerIds), in the caller's transaction; for "uploaded", also an email
+ * in each person's language to those whose Activity preference (notify_activity) is on. Nothing is
+ * written when the Storyteller or prompt is gone (the answer was deleted meanwhile).
+ */
+export async function notifyStorytellerEvent(db: DbOrTx, config: Pick<Config, "APP_NAME" | "APP_URL">, event: StorytellerEvent): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    const about = await tx
+      .selectFrom("prompts")
+      .innerJoin("storytellers", "storytellers.id", "prompts.storyteller_id")
+      .select(["storytellers.nickname", "storytellers.owner_id", "prompts.text"])
+      .where("prompts.id", "=", event.promptId)
+      .where("storytellers.id", "=", event.storytellerId)
+      .executeTakeFirst();
+    if (!about) return;
+
+    const people = await tx
+      .selectFrom("users")
+      .select(["id", "email", "first_name", "language", "notify_activity"])
+      .where((eb) =>
+        eb.or([
+          eb("users.id", "=", about.owner_id),
+          eb(
+            "users.id",
+            "in",
+            eb
+              .selectFrom("group_members")
+              .innerJoin("groups", "groups.id", "group_members.group_id")
+              .select("group_members.user_id")
+              .where("groups.storyteller_id", "=", event.storytellerId),
+          ),
+        ]),
+      )
+      .orderBy("users.id")
+      .execute();
+    if (!people.length) return;
+
+    await tx
+      .insertInto("notifications")
+      .values(people.map((person) => ({ user_id: person.id, type: event.type, storyteller_id: event.storytellerId, prompt_id: event.promptId })))
+      .execute();
+
+    if (event.type !== "uploaded") return;
+    const url = `${config.APP_URL}/dashboard/recipient/${event.storytellerId}?sent=true`;
+    const settingsUrl = `${config.APP_URL}/dashboard/user/account`;
+    const shortPrompt = oneLine(about.text, SUBJECT_PROMPT_CHARS);
+    for (const person of people) {
+      if (!person.notify_activity) continue;
+      const t = await getServerT(person.language, { config }, "emails");
+      await queueEmail(tx, {
+        to: person.email,
+        subject: t("answerUploaded.subject", { storyteller: about.nickname, prompt: shortPrompt }),
+        text: t("answerUploaded.text", { name: person.first_name, storyteller: about.nickname, prompt: about.text, url, settingsUrl }),
+      });
+    }
+  });
+}
+
+function oneLine(text: string, max: number) {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
+}
+
+export type NotificationItem = {
+  id: string;
+  type: string;
+  storytellerId: string | null;
+  promptId: string | null;
+  nickname: string | null;
+  promptText: string | null;
+  isNew: boolean;
+  createdAt: Date;
+};
+
+/** The user's notifications, newest first, with the Storyteller's nickname and the prompt's text. */
+export async function listNotifications(db: DbOrTx, userId: string, limit: number): Promise<NotificationItem[]> {
+  const rows = await db
+    .selectFrom("notifications")
+    .leftJoin("storytellers", "storytellers.id", "notifications.storyteller_id")
+    .leftJoin("prompts", "prompts.id", "notifications.prompt_id")
+    .select([
+      "notifications.id",
+      "notifications.type",
+      "notifications.storyteller_id",
+      "notifications.prompt_id",
+      "notifications.is_new",
+      "notifications.created_at",
+      "storytellers.nickname",
+      "prompts.text as prompt_text",
+    ])
+    .where("notifications.user_id", "=", userId)
+    .orderBy("notifications.created_at", "desc")
+    .orderBy("notifications.id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    type: row.type,
+    storytellerId: row.storyteller_id,
+    promptId: row.prompt_id,
+    nickname: row.nickname,
+    promptText: row.prompt_text,
+    isNew: row.is_new,
+    createdAt: row.created_at,
+  }));
+}
+
+/** How many of the user's notifications are unread (read through the partial index notifications_unread_idx). */
+export async function unreadCount(db: DbOrTx, userId: string): Promise<number> {
+  const row = await unreadCountQuery(db, userId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The query behind unreadCount (exported for the test that reads its plan). */
+export function unreadCountQuery(db: DbOrTx, userId: string) {
+  return db.selectFrom("notifications").select(sql<number>`count(*)::int`.as("n")).where("user_id", "=", userId).where("is_new", "=", true);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Marks the user's own notifications read (ids that are not theirs, or not ids at all, are ignored); returns how many changed. */
+export async function markRead(db: DbOrTx, userId: string, ids: string[] | "all"): Promise<number> {
+  let query = db.updateTable("notifications").set({ is_new: false }).where("user_id", "=", userId).where("is_new", "=", true);
+  if (ids !== "all") {
+    const valid = [...new Set(ids.filter((id) => UUID.test(id)))];
+    if (!valid.length) return 0;
+    query = query.where("id", "in", valid);
+  }
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Drops a user's notifications about one Storyteller (for when they leave or are removed from its group). */
+export async function forgetStorytellerNotifications(db: DbOrTx, userId: string, storytellerId: string): Promise<number> {
+  const result = await db.deleteFrom("notifications").where("user_id", "=", userId).where("storyteller_id", "=", storytellerId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

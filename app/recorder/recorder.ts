@@ -1,0 +1,336 @@
+// The record page's recorder: plain browser code (no React), bundled by scripts/build-standalone.mjs.
+// It enhances the page's file form. The recording is kept in IndexedDB from the first second until
+// the server confirms it, and goes up with tus so a bad connection resumes instead of starting over.
+import { Upload } from "tus-js-client";
+
+const MAX_MS = 5 * 60_000;
+// Opus at 28 kbps mono (5 minutes ≈ 1 MB); Safari records AAC, with its bitrate set explicitly.
+const FORMATS: [mimeType: string, bitsPerSecond: number][] = [
+  ["audio/webm;codecs=opus", 28_000],
+  ["audio/ogg;codecs=opus", 28_000],
+  ["audio/mp4;codecs=mp4a.40.2", 64_000],
+  ["audio/mp4", 64_000],
+];
+
+type Text = Record<string, string>;
+type Saved = { key: string; mimeType: string; chunks: Blob[]; durationMs: number; savedAt: number; finished: boolean };
+
+function start(root: HTMLElement, mount: HTMLElement, text: Text) {
+  const token = decodeURIComponent(location.pathname.split("/")[2] ?? "");
+  const form = document.getElementById("answer-form") as HTMLFormElement;
+  const say = (key: string, values: Record<string, string | number> = {}) =>
+    (text[key] ?? key).replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? ""));
+
+  // The question was opened: a POST, because opening a link (mail scanners do) must change nothing.
+  void fetch(location.pathname, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "intent=opened", keepalive: true }).catch(() => {});
+
+  const ui = buildUi(mount, say);
+  mount.hidden = false;
+  // The file form stays, folded behind "Or upload a recording".
+  const fileField = document.getElementById("file-field");
+  const fileSubmit = form.querySelector<HTMLElement>("[data-file-submit]");
+  const fileToggle = button(say("uploadInstead"), "btn-secondary self-start");
+  if (fileField && fileSubmit) {
+    fileField.hidden = true;
+    fileSubmit.hidden = true;
+    form.prepend(fileToggle);
+    fileToggle.addEventListener("click", () => {
+      fileField.hidden = fileSubmit.hidden = false;
+      fileToggle.hidden = true;
+    });
+  }
+
+  let recording: Blob | null = null;
+  let uploading = false;
+  const unsent = () => recording !== null && !uploading;
+
+  const problem = recorderProblem();
+  if (problem) {
+    ui.showMessage(say(problem));
+    ui.recordButton.hidden = true;
+  }
+
+  void loadSaved(token).then((saved) => {
+    if (!saved || !saved.chunks.length) return;
+    recording = new Blob(saved.chunks, { type: saved.mimeType });
+    ui.review(recording, true);
+  });
+
+  let recorder: MediaRecorder | null = null;
+  let stopTimer = () => {};
+  ui.recordButton.addEventListener("click", async () => {
+    if (recorder?.state === "recording") return recorder.stop();
+    if (recording && !window.confirm(say("rerecordConfirm"))) return;
+    try {
+      const stream = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true } });
+      const [mimeType, audioBitsPerSecond] = FORMATS.find(([type]) => MediaRecorder.isTypeSupported(type)) ?? ["", 64_000];
+      recorder = new MediaRecorder(stream, mimeType ? { mimeType, audioBitsPerSecond } : { audioBitsPerSecond });
+      const saved: Saved = { key: token, mimeType: recorder.mimeType || mimeType, chunks: [], durationMs: 0, savedAt: Date.now(), finished: false };
+      const startedAt = Date.now();
+      recorder.addEventListener("dataavailable", (event) => {
+        if (!event.data.size) return;
+        saved.chunks.push(event.data);
+        saved.durationMs = Date.now() - startedAt;
+        void save(saved); // every second: a crash or a closed tab loses at most that
+      });
+      recorder.addEventListener("stop", () => {
+        stream.getTracks().forEach((track) => track.stop());
+        stopTimer();
+        saved.finished = true;
+        void save(saved);
+        recording = new Blob(saved.chunks, { type: saved.mimeType });
+        ui.stopped();
+        ui.review(recording, false);
+      });
+      recorder.start(1000);
+      ui.recording();
+      stopTimer = countdown(ui.timer, say, () => {
+        ui.showMessage(say("autoStopped"));
+        recorder?.stop();
+      });
+    } catch (error) {
+      const name = (error as DOMException).name;
+      ui.showMessage(say(name === "NotAllowedError" || name === "SecurityError" ? "micDenied" : name === "NotFoundError" ? "micMissing" : "unsupported"));
+    }
+  });
+
+  const submit = () => {
+    if (!recording) return;
+    uploading = true;
+    ui.uploading(0);
+    const blob = recording;
+    const upload = new Upload(blob, {
+      endpoint: "/uploads",
+      chunkSize: 256 * 1024,
+      retryDelays: [0, 1000, 3000, 5000, 10000, 20000, 30000],
+      metadata: { token, private: (form.elements.namedItem("private") as HTMLInputElement | null)?.checked ? "1" : "0", filetype: blob.type },
+      fingerprint: async () => `heirloom-${token}-${blob.size}`,
+      storeFingerprintForResuming: true,
+      removeFingerprintOnSuccess: true,
+      onProgress: (sent, total) => ui.uploading(Math.floor((sent / total) * 100)),
+      onSuccess: async () => {
+        // The server answered only after storing and checking the file: now it may leave the phone.
+        await forget(token);
+        recording = null;
+        ui.showMessage(say("submitted"));
+        location.replace(`${location.pathname}?submitted=1${location.search.includes("lng=") ? `&${location.search.slice(1)}` : ""}`);
+      },
+      onError: (error) => {
+        uploading = false;
+        const body = (error as { originalResponse?: { getBody(): string } | null }).originalResponse?.getBody() ?? "";
+        const reason = /^(upload\.\w+)$/.test(body.trim()) ? say(body.trim()) : say("failedDetail");
+        ui.failed(reason, blob);
+      },
+    });
+    void upload.findPreviousUploads().then((previous) => {
+      if (previous[0]) upload.resumeFromPreviousUpload(previous[0]);
+      upload.start();
+    });
+  };
+  ui.submitButton.addEventListener("click", submit);
+  ui.retryButton.addEventListener("click", submit);
+  ui.rerecordButton.addEventListener("click", () => ui.recordButton.click());
+  ui.discardButton.addEventListener("click", async () => {
+    if (!window.confirm(say("discardConfirm"))) return;
+    await forget(token);
+    recording = null;
+    ui.reset();
+  });
+
+  // Leaving with a recording that is not sent: warn, and offer to send it first.
+  window.addEventListener("beforeunload", (event) => {
+    if (!leaving && (unsent() || recorder?.state === "recording")) event.preventDefault();
+  });
+  const myStories = root.querySelector<HTMLAnchorElement>("[data-my-stories]");
+  let leaving = false;
+  myStories?.addEventListener("click", (event) => {
+    if (!unsent()) return;
+    event.preventDefault();
+    ui.leaveWarning(myStories.href, () => {
+      submit();
+      const wait = setInterval(() => {
+        if (recording === null) {
+          clearInterval(wait);
+          location.assign(myStories.href);
+        }
+      }, 300);
+    }, () => (leaving = true));
+  });
+}
+
+/** Why this browser can't record here, if it can't: in-app browsers and old browsers get the upload form. */
+function recorderProblem(): string | null {
+  if (/FBAN|FBAV|Instagram|Line\/|Twitter|; wv\)/.test(navigator.userAgent)) return "inAppBrowser";
+  if (!navigator.mediaDevices?.getUserMedia || typeof MediaRecorder === "undefined") return "unsupported";
+  return null;
+}
+
+function countdown(timer: HTMLElement, say: (key: string, values?: Record<string, string | number>) => string, done: () => void) {
+  const startedAt = Date.now();
+  const tick = () => {
+    const left = Math.max(0, MAX_MS - (Date.now() - startedAt));
+    const seconds = Math.ceil(left / 1000);
+    timer.textContent = say("timeLeft", { time: `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}` });
+    if (left === 0) done();
+  };
+  tick();
+  const interval = setInterval(tick, 250);
+  return () => clearInterval(interval);
+}
+
+function button(label: string, className: string) {
+  const element = document.createElement("button");
+  element.type = "button";
+  element.className = className;
+  element.textContent = label;
+  return element;
+}
+
+function buildUi(mount: HTMLElement, say: (key: string, values?: Record<string, string | number>) => string) {
+  mount.className = "flex flex-col gap-4";
+  const timer = document.createElement("p");
+  timer.className = "text-3xl font-bold tabular-nums";
+  timer.textContent = say("timeLeft", { time: "5:00" });
+  const recordButton = button(say("record"), "btn-primary px-8 py-5 text-2xl");
+  const status = document.createElement("p");
+  status.setAttribute("role", "status");
+  const review = document.createElement("div");
+  review.className = "flex flex-col gap-3";
+  review.hidden = true;
+  const reviewLabel = document.createElement("p");
+  const audio = document.createElement("audio");
+  audio.controls = true;
+  audio.className = "w-full";
+  const submitButton = button(say("submit"), "btn-primary px-8 py-4 text-xl");
+  const rerecordButton = button(say("rerecord"), "btn-secondary px-5 py-3");
+  const discardButton = button(say("discard"), "btn-secondary px-5 py-3");
+  const actions = document.createElement("div");
+  actions.className = "flex flex-wrap gap-3";
+  actions.append(submitButton, rerecordButton, discardButton);
+  review.append(reviewLabel, audio, actions);
+  const progress = document.createElement("progress");
+  progress.max = 100;
+  progress.className = "w-full";
+  progress.hidden = true;
+  const failure = document.createElement("div");
+  failure.className = "flex flex-col gap-3 rounded-lg border border-danger p-3";
+  failure.hidden = true;
+  failure.setAttribute("role", "alert");
+  const failureText = document.createElement("p");
+  const retryButton = button(say("retry"), "btn-primary px-6 py-3");
+  const download = document.createElement("a");
+  download.className = "underline";
+  download.textContent = say("download");
+  failure.append(failureText, retryButton, download);
+  const leave = document.createElement("div");
+  leave.className = "flex flex-col gap-3 rounded-lg border border-line p-3";
+  leave.hidden = true;
+  mount.append(timer, recordButton, status, review, progress, failure, leave);
+
+  let audioUrl = "";
+  return {
+    timer,
+    recordButton,
+    submitButton,
+    rerecordButton,
+    retryButton,
+    discardButton,
+    showMessage(message: string) {
+      status.textContent = message;
+    },
+    recording() {
+      recordButton.textContent = say("stop");
+      recordButton.setAttribute("aria-pressed", "true");
+      review.hidden = failure.hidden = true;
+      status.textContent = say("recording");
+    },
+    stopped() {
+      recordButton.textContent = say("record");
+      recordButton.removeAttribute("aria-pressed");
+    },
+    review(blob: Blob, fromEarlierVisit: boolean) {
+      if (audioUrl) URL.revokeObjectURL(audioUrl);
+      audioUrl = URL.createObjectURL(blob);
+      audio.src = audioUrl;
+      reviewLabel.textContent = fromEarlierVisit ? say("unsent") : say("listen");
+      submitButton.textContent = fromEarlierVisit ? say("sendUnsent") : say("submit");
+      review.hidden = false;
+      discardButton.hidden = !fromEarlierVisit;
+    },
+    uploading(percent: number) {
+      review.hidden = failure.hidden = true;
+      recordButton.disabled = true;
+      progress.hidden = false;
+      progress.value = percent;
+      status.textContent = say("sending", { percent });
+    },
+    failed(reason: string, blob: Blob) {
+      progress.hidden = true;
+      recordButton.disabled = false;
+      review.hidden = false;
+      failure.hidden = false;
+      failureText.textContent = `${say("failed")}: ${reason}`;
+      download.href = audioUrl || URL.createObjectURL(blob);
+      download.download = `answer.${blob.type.includes("mp4") ? "m4a" : blob.type.includes("ogg") ? "ogg" : "webm"}`;
+      status.textContent = "";
+    },
+    reset() {
+      review.hidden = failure.hidden = progress.hidden = true;
+      status.textContent = "";
+      timer.textContent = say("timeLeft", { time: "5:00" });
+    },
+    leaveWarning(href: string, saveAndGo: () => void, leaveAnyway: () => void) {
+      leave.replaceChildren();
+      const message = document.createElement("p");
+      message.textContent = say("leaveWarning");
+      const go = button(say("saveAndGo"), "btn-primary px-5 py-3");
+      go.addEventListener("click", saveAndGo);
+      const away = document.createElement("a");
+      away.href = href;
+      away.className = "underline";
+      away.textContent = say("leaveAnyway");
+      away.addEventListener("click", leaveAnyway);
+      leave.append(message, go, away);
+      leave.hidden = false;
+      go.focus();
+    },
+  };
+}
+
+// IndexedDB: one record per question, rewritten as chunks arrive.
+const DB_NAME = "heirloom-recorder";
+function database(): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(DB_NAME, 1);
+    request.onupgradeneeded = () => request.result.createObjectStore("recordings", { keyPath: "key" });
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+async function withStore<T>(mode: IDBTransactionMode, work: (store: IDBObjectStore) => IDBRequest<T>): Promise<T | undefined> {
+  try {
+    const db = await database();
+    return await new Promise<T>((resolve, reject) => {
+      const request = work(db.transaction("recordings", mode).objectStore("recordings"));
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+  } catch {
+    return undefined; // private browsing without storage: the recording lives in memory only
+  }
+}
+function save(saved: Saved) {
+  return withStore("readwrite", (store) => store.put(saved));
+}
+function loadSaved(key: string) {
+  return withStore<Saved | undefined>("readonly", (store) => store.get(key) as IDBRequest<Saved | undefined>);
+}
+function forget(key: string) {
+  return withStore("readwrite", (store) => store.delete(key));
+}
+
+// Last, so every constant above is initialised before the recorder starts.
+const recorderRoot = document.querySelector<HTMLElement>("[data-recorder-root]");
+const recorderMount = document.getElementById("recorder");
+const recorderText = document.getElementById("recorder-text");
+if (recorderRoot && recorderMount && recorderText) start(recorderRoot, recorderMount, JSON.parse(recorderText.textContent ?? "{}") as Text);

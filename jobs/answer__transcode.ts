@@ -1,0 +1,84 @@
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
+import type { Task } from "graphile-worker";
+import { z } from "zod";
+import { ffmpegAvailable, transcodeToM4a } from "~/services/audio.server";
+import { baseContentType } from "~/services/transcription.server";
+import type { JobDeps } from "./task-list";
+
+/** Enqueue `answer__transcode` with this many attempts (a file ffmpeg cannot read fails every time). */
+export const TRANSCODE_MAX_ATTEMPTS = 3;
+
+/** Where an answer's playable copy is stored. */
+export const playableKeyFor = (answerId: string) => `answers/${answerId}/playable.m4a`;
+export const PLAYABLE_CONTENT_TYPE = "audio/mp4";
+
+/** Recordings iOS Safari may not play: WebM and Ogg (Opus, from MediaRecorder in Chrome and Firefox). */
+export const needsPlayableCopy = (contentType: string) =>
+  ["audio/webm", "video/webm", "audio/ogg", "audio/opus", "application/ogg"].includes(baseContentType(contentType));
+
+const payloadSchema = z.object({ answerId: z.uuid() });
+
+let reportedMissingFfmpeg = false;
+
+/**
+ * Makes an AAC/M4A copy of a WebM or Ogg answer, so it plays everywhere (iOS Safari included) and
+ * downloads in that format; the original is kept. Without ffmpeg it does nothing (said once in the
+ * log) and the original is served. Idempotent: an answer that has a playable copy is left alone.
+ * Transcription is its own job.
+ */
+export const answerTranscode =
+  (deps: Pick<JobDeps, "db" | "storage">): Task =>
+  async (payload, helpers) => {
+    const { answerId } = payloadSchema.parse(payload);
+    const { db, storage } = deps;
+    const answer = await db
+      .selectFrom("answers")
+      .select(["storage_key", "content_type", "playable_storage_key"])
+      .where("id", "=", answerId)
+      .executeTakeFirst();
+    if (!answer || answer.playable_storage_key || !needsPlayableCopy(answer.content_type)) return;
+    if (!(await ffmpegAvailable())) {
+      if (!reportedMissingFfmpeg) {
+        reportedMissingFfmpeg = true;
+        helpers.logger.warn("ffmpeg is not installed: WebM/Ogg answers are served as recorded (iOS Safari may not play them)");
+      }
+      return;
+    }
+
+    const original = await storage.get(answer.storage_key);
+    if (!original) {
+      helpers.logger.warn(`answer ${answerId}: the original recording ${answer.storage_key} is missing; nothing to transcode`);
+      return;
+    }
+
+    const directory = await mkdtemp(path.join(os.tmpdir(), "heirloom-transcode-"));
+    try {
+      const input = path.join(directory, "original");
+      const output = path.join(directory, "playable.m4a");
+      await pipeline(Readable.fromWeb(original.body as NodeWebReadableStream<Uint8Array>), createWriteStream(input));
+      await transcodeToM4a(input, output);
+
+      const key = playableKeyFor(answerId);
+      await storage.putStream(key, createReadStream(output), PLAYABLE_CONTENT_TYPE);
+      const updated = await db
+        .updateTable("answers")
+        .set({ playable_storage_key: key, playable_content_type: PLAYABLE_CONTENT_TYPE })
+        .where("id", "=", answerId)
+        .where("storage_key", "=", answer.storage_key)
+        .where("playable_storage_key", "is", null)
+        .executeTakeFirst();
+      if (updated.numUpdatedRows === 0n) {
+        // Deleted (or re-recorded) while we worked: drop the copy unless the row now points at it.
+        const current = await db.selectFrom("answers").select("playable_storage_key").where("id", "=", answerId).executeTakeFirst();
+        if (current?.playable_storage_key !== key) await storage.delete(key);
+      }
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  };

@@ -1,0 +1,192 @@
+import type { Db } from "../../db/client";
+import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
+
+/**
+ * A Storyteller of the user's with seven unread notifications, newest first:
+ * uploaded, new | listened, queue_empty, an unknown type | skipped, skipped.
+ */
+async function seedNotifications(db: Db, userId: string) {
+  const storyteller = await db
+    .insertInto("storytellers")
+    .values({ owner_id: userId, nickname: "Dadi", first_name: "Sushila", delivery_method: "email", email: "dadi@example.com", time_zone: "Asia/Kolkata" })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const prompt = await db
+    .insertInto("prompts")
+    .values({ storyteller_id: storyteller.id, text: "What was your village like?", queue_position: 1, created_by: userId, sent_at: new Date() })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const types = ["uploaded", "new", "listened", "queue_empty", "mystery", "skipped", "skipped"];
+  const now = Date.now();
+  await db
+    .insertInto("notifications")
+    .values(types.map((type, i) => ({ user_id: userId, type, storyteller_id: storyteller.id, prompt_id: prompt.id, created_at: new Date(now - (i + 1) * 60_000) })))
+    .execute();
+  return { storytellerId: storyteller.id };
+}
+
+const unreadOf = async (db: Db, userId: string) =>
+  (await db.selectFrom("notifications").select("id").where("user_id", "=", userId).where("is_new", "=", true).execute()).length;
+
+test("the notifications page lists everything with links, and Mark all as read works (a plain form)", async ({ page, context, db, baseURL }) => {
+  const user = await signInAsNewUser(db, context, baseURL!, "Pooja");
+  const { storytellerId } = await seedNotifications(db, user.id);
+  await page.goto("/dashboard");
+
+  if (test.info().project.use.javaScriptEnabled === false) {
+    // Without JavaScript the bell is a link to the page, with the unread count.
+    const bell = page.getByRole("link", { name: "Notifications: 7 unread" });
+    await expect(bell).toHaveAttribute("href", "/dashboard/notifications");
+    await expect(bell.getByTestId("unread-badge")).toHaveText("7");
+    await bell.click();
+  } else {
+    await expect(page.getByRole("button", { name: "Notifications: 7 unread" })).toBeVisible();
+    await page.goto("/dashboard/notifications");
+  }
+
+  await expect(page.getByRole("heading", { level: 1, name: "Notifications" })).toBeVisible();
+  const main = page.getByRole("main");
+  await expect(main.getByText("You have 7 unread messages")).toBeVisible();
+  const list = page.getByTestId("notification-list");
+  await expect(list.getByRole("listitem")).toHaveCount(7);
+  await expect(list.getByTestId("unread-marker")).toHaveCount(7);
+  await expect(list.getByRole("link", { name: /Dadi answered a prompt/ })).toHaveAttribute("href", `/dashboard/recipient/${storytellerId}?sent=true`);
+  await expect(list.getByRole("link", { name: /A new prompt was sent to Dadi/ })).toHaveAttribute("href", `/dashboard/recipient/${storytellerId}`);
+  await expect(list.getByRole("link", { name: /Dadi opened a prompt/ })).toHaveAttribute("href", `/dashboard/recipient/${storytellerId}?sent=true`);
+  await expect(list.getByRole("link", { name: /Dadi skipped a prompt/ }).first()).toHaveAttribute("href", `/dashboard/recipient/${storytellerId}?sent=true`);
+  await expect(list.getByRole("link", { name: /no questions left/ })).toHaveAttribute("href", `/dashboard/recipient/${storytellerId}/prompts/new`);
+  await expect(list.getByText("You have a new notification")).toBeVisible(); // the unknown type: text, no link
+  await expect(list.getByRole("link")).toHaveCount(6);
+  await expect(list.getByText("“What was your village like?”").first()).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  await page.getByRole("button", { name: "Mark all as read" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/notifications$/);
+  await expect(page.getByRole("status").filter({ hasText: "All notifications marked as read" })).toBeVisible();
+  await expect(main.getByText("You have no unread messages")).toBeVisible();
+  await expect(list.getByTestId("unread-marker")).toHaveCount(0);
+  await expect(page.getByTestId("unread-badge")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Mark all as read" })).toHaveCount(0);
+  expect(await unreadOf(db, user.id)).toBe(0);
+
+  // The list follows the language.
+  await page.goto("/dashboard/notifications?lng=hi");
+  await expect(page.getByRole("heading", { level: 1, name: "सूचनाएँ" })).toBeVisible();
+  await expect(list.getByRole("link", { name: /Dadi ने एक प्रश्न का उत्तर दिया/ })).toBeVisible();
+});
+
+test("another user's notifications cannot be marked read", async ({ page, context, db, baseURL }) => {
+  const other = await db.insertInto("users").values({ email: `other.${Date.now()}@example.com`, first_name: "Other", nickname: "other" }).returning("id").executeTakeFirstOrThrow();
+  await seedNotifications(db, other.id);
+  const theirs = await db.selectFrom("notifications").select("id").where("user_id", "=", other.id).execute();
+  await signInAsNewUser(db, context, baseURL!, "Sneaky");
+  const response = await page.request.post("/resources/notifications", { form: { id: theirs[0].id }, headers: { Origin: baseURL! } });
+  expect(response.ok()).toBe(true);
+  await page.request.post("/dashboard/notifications", { form: { intent: "markAllRead" }, headers: { Origin: baseURL! } });
+  expect(await unreadOf(db, other.id)).toBe(7);
+});
+
+test.describe("with JavaScript", () => {
+  test.skip(() => test.info().project.use.javaScriptEnabled === false, "the popover needs JavaScript");
+
+  test("the popover: New and Before that, marked read only after the server confirms, targets, Escape", async ({ page, context, db, baseURL }) => {
+    const user = await signInAsNewUser(db, context, baseURL!, "Kiran");
+    const { storytellerId } = await seedNotifications(db, user.id);
+    await page.goto("/dashboard");
+    const bell = page.getByRole("button", { name: "Notifications: 7 unread" });
+    await expect(bell).toHaveAttribute("aria-expanded", "false");
+    await expect(bell.getByTestId("unread-badge")).toHaveText("7");
+
+    // Hold the "mark read" POST: until the server has answered, nothing changes.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let marked = 0;
+    await page.route(/\/resources\/notifications/, async (route) => {
+      if (route.request().method() !== "POST") return route.continue();
+      marked += 1;
+      await held;
+      await route.continue();
+    });
+
+    await bell.click();
+    await expect(bell).toHaveAttribute("aria-expanded", "true");
+    const popover = page.getByRole("region", { name: "Notifications" });
+    await expect(popover).toBeVisible();
+    await expect(popover).toBeFocused();
+    const newest = popover.getByTestId("notifications-newSection").getByRole("listitem");
+    const earlier = popover.getByTestId("notifications-earlierSection").getByRole("listitem");
+    await expect(popover.getByRole("heading", { name: "New" })).toBeVisible();
+    await expect(popover.getByRole("heading", { name: "Before that" })).toBeVisible();
+    await expect(newest).toHaveCount(2);
+    await expect(earlier).toHaveCount(3);
+    await expect(newest.nth(0)).toContainText("Dadi answered a prompt");
+    await expect(newest.nth(1)).toContainText("A new prompt was sent to Dadi");
+    await expect(earlier.nth(0)).toContainText("Dadi opened a prompt");
+    await expect(earlier.nth(1)).toContainText("Dadi has no questions left");
+    await expect(earlier.nth(2)).toContainText("You have a new notification");
+    await expect(popover.getByRole("link", { name: "See all" })).toHaveAttribute("href", "/dashboard/notifications");
+
+    await expect.poll(() => marked).toBe(1);
+    await expect(popover.getByText("You have 7 unread messages")).toBeVisible();
+    await expect(popover.getByTestId("unread-marker")).toHaveCount(5);
+    await expect(page.getByTestId("unread-badge")).toHaveText("7");
+    expect(await unreadOf(db, user.id)).toBe(7);
+    await expectNoAxeViolations(page);
+
+    release();
+    await expect(page.getByRole("button", { name: "Notifications: 2 unread" })).toBeVisible();
+    await expect(page.getByTestId("unread-badge")).toHaveText("2");
+    await expect(popover.getByText("You have 2 unread messages")).toBeVisible();
+    expect(await unreadOf(db, user.id)).toBe(2);
+    // The two oldest (not shown) are the ones left.
+    const left = await db.selectFrom("notifications").select("type").where("user_id", "=", user.id).where("is_new", "=", true).execute();
+    expect(left.map((n) => n.type)).toEqual(["skipped", "skipped"]);
+    // The list reloads after the confirmation: its items are read now, and nothing is posted again.
+    await expect(popover.getByTestId("unread-marker")).toHaveCount(0);
+    expect(marked).toBe(1);
+    await page.unroute(/\/resources\/notifications/);
+
+    // Escape closes and gives focus back to the bell.
+    await page.keyboard.press("Escape");
+    await expect(popover).toBeHidden();
+    await expect(page.getByRole("button", { name: /^Notifications:/ })).toBeFocused();
+
+    // An unknown type just closes.
+    const bellNow = page.getByRole("button", { name: "Notifications: 2 unread" });
+    await bellNow.click();
+    await earlier.nth(2).getByRole("button").click();
+    await expect(popover).toBeHidden();
+    await expect(page).toHaveURL(/\/dashboard$/);
+
+    // An answer leads to the Storyteller's Sent tab; a sent prompt to the queue; an empty queue to Add New Prompt.
+    await bellNow.click();
+    await newest.nth(0).getByRole("link").click();
+    await expect(page).toHaveURL(new RegExp(`/dashboard/recipient/${storytellerId}\\?sent=true$`));
+    await expect(popover).toBeHidden();
+    await bellNow.click();
+    await newest.nth(1).getByRole("link").click();
+    await expect(page).toHaveURL(new RegExp(`/dashboard/recipient/${storytellerId}$`));
+    await bellNow.click();
+    await earlier.nth(1).getByRole("link").click();
+    await expect(page).toHaveURL(new RegExp(`/dashboard/recipient/${storytellerId}/prompts/new$`));
+
+    // Mark all as read, from the popover.
+    await bellNow.click();
+    await popover.getByRole("button", { name: "Mark all as read" }).click();
+    await expect(page.getByRole("button", { name: "Notifications: 0 unread" })).toBeVisible();
+    await expect(popover.getByText("You have no unread messages")).toBeVisible();
+    await expect(page.getByTestId("unread-badge")).toHaveCount(0);
+    expect(await unreadOf(db, user.id)).toBe(0);
+  });
+
+  test("a click outside closes the popover", async ({ page, context, db, baseURL }) => {
+    const user = await signInAsNewUser(db, context, baseURL!, "Arjun");
+    await seedNotifications(db, user.id);
+    await page.goto("/dashboard");
+    await page.getByRole("button", { name: /^Notifications:/ }).click();
+    const popover = page.getByRole("region", { name: "Notifications" });
+    await expect(popover.getByRole("listitem")).toHaveCount(5);
+    await page.getByRole("heading", { level: 1 }).click();
+    await expect(popover).toBeHidden();
+  });
+});
