@@ -1,5 +1,6 @@
 import type { AppContext } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
+import { signCapability } from "~/services/tokens.server";
 import { promptForRecordToken } from "./capability-links.server";
 
 /** The recorder script's words, in the Storyteller's language (it runs without i18next). */
@@ -27,8 +28,11 @@ export async function recordPageState(context: Pick<AppContext, "db" | "config">
     photoUrl: prompt.asker_photo ? `/record/${token}/photo` : null,
     skipped: Boolean(prompt.skipped_at),
     answer: answer ? { isPrivate: answer.is_private, audioUrl: `/record/${token}/audio` } : null,
-    // A Storyteller with an account sees their stories there; otherwise they are offered one.
-    myStoriesUrl: account ? "/dashboard/mystories" : `/responses/register/${prompt.storyteller_id}`,
+    // A Storyteller with an account sees their stories there; otherwise they are offered one
+    // (the register link is the only way that page says who they are).
+    myStoriesUrl: account
+      ? `/responses/${prompt.storyteller_id}`
+      : `/responses/register/${prompt.storyteller_id}?t=${await signCapability(context.config, "register", prompt.storyteller_id)}`,
     recorderText: Object.fromEntries(RECORDER_TEXT_KEYS.map((key) => [key, t(key, { time: "{{time}}", percent: "{{percent}}" })])),
   };
 }

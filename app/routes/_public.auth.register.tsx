@@ -1,8 +1,9 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
-import { Form, Link, useActionData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import type { z } from "zod";
 import { registerSchema } from "~/auth/forms";
 import { checkSignInLimits } from "~/auth/limits.server";
 import { getSessionUser } from "~/auth/session.server";
@@ -21,7 +22,10 @@ export const meta = titleFromLoader;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (await getSessionUser(request, context)) throw redirect("/dashboard");
-  return { title: await pageTitle(request, context, "register.title", "auth") };
+  // "My Stories" from a record page fills in what we know about the Storyteller.
+  const params = new URL(request.url).searchParams;
+  const defaults = { firstName: params.get("firstName")?.slice(0, 50) ?? "", email: params.get("email")?.slice(0, 254) ?? "" };
+  return { title: await pageTitle(request, context, "register.title", "auth"), defaults };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -40,8 +44,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function Register() {
   const { t } = useTranslation("auth");
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
+  const { defaults } = useLoaderData<typeof loader>();
+  const [form, fields] = useForm<z.input<typeof registerSchema>>({
     lastResult: actionData?.result,
+    defaultValue: defaults,
     constraint: getZodConstraint(registerSchema),
     shouldValidate: "onBlur",
     // Errors clear while typing, so nothing shifts under the pointer when the field loses focus.

@@ -8,7 +8,7 @@ import type { Config } from "~/config.server";
  * it revokes the link. The signing key is derived from SESSION_SECRET: changing that secret voids
  * every link already sent.
  */
-export type CapabilityPurpose = "record" | "unsubscribe" | "share";
+export type CapabilityPurpose = "record" | "unsubscribe" | "share" | "register";
 
 const ISSUER = "heirloom";
 const keys = new Map<string, Uint8Array>();
@@ -23,7 +23,8 @@ function keyFor(config: Pick<Config, "SESSION_SECRET">): Uint8Array {
 }
 
 /** Unsubscribe links must keep working well past the 60 days the law asks for. */
-const LIFETIME_DAYS: Record<CapabilityPurpose, number | undefined> = { record: undefined, unsubscribe: 400, share: undefined };
+// A register link (record page → "My Stories" without an account) only needs to outlive a visit.
+const LIFETIME_DAYS: Record<CapabilityPurpose, number | undefined> = { record: undefined, unsubscribe: 400, share: undefined, register: 30 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function signCapability(config: Pick<Config, "SESSION_SECRET">, purpose: CapabilityPurpose, subject: string, now = new Date()): Promise<string> {

@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { makeTestContext } from "../../tests/context";
+import { useTestDatabase } from "../../tests/db";
+import { createStoryteller, createUser } from "../../tests/factories";
+import { createUserSession } from "~/auth/session.server";
+import { signCapability } from "~/services/tokens.server";
+import { loader as registerLoader } from "./responses.register.$recipientId";
+import { loader as responsesLoader } from "./responses.$recipientId";
+
+const database = useTestDatabase();
+const context = () => makeTestContext(database);
+
+async function signedIn(userId: string, path: string) {
+  const cookie = (await createUserSession(context(), database.db, userId)).split(";")[0];
+  return new Request(`http://localhost:3000${path}`, { headers: { Cookie: cookie } });
+}
+
+async function storiesFixture() {
+  const owner = await createUser(database.db, { first_name: "Ravi" });
+  const storytellerAccount = await createUser(database.db, { first_name: "Kamla" });
+  const storyteller = await createStoryteller(database.db, { ownerId: owner.id, email: storytellerAccount.email.toUpperCase(), prompts: ["Tell me about your village.", "What did you sing at weddings?", "Who was your best friend?"] });
+  const [open, secret, skipped] = storyteller.prompts;
+  await database.db.updateTable("prompts").set({ sent_at: new Date("2026-01-01") }).where("storyteller_id", "=", storyteller.id).execute();
+  await database.db.updateTable("prompts").set({ skipped_at: new Date("2026-01-02") }).where("id", "=", skipped.id).execute();
+  for (const [prompt, isPrivate, transcript] of [[open, false, "We had a well by the temple."], [secret, true, "A song only for me."]] as const) {
+    await database.db
+      .insertInto("answers")
+      .values({ prompt_id: prompt.id, storyteller_id: storyteller.id, is_private: isPrivate, storage_key: `answers/${prompt.id}/a.webm`, content_type: "audio/webm", byte_size: 10, duration_ms: 1000, transcript, transcript_status: "done" })
+      .execute();
+  }
+  return { owner, storytellerAccount, storyteller };
+}
+
+describe("/responses/{recipientId}", () => {
+  it("shows the owner every question, and private answers only as 'private'", async () => {
+    const { owner, storyteller } = await storiesFixture();
+    const page = await responsesLoader({ request: await signedIn(owner.id, `/responses/${storyteller.id}`), context: context(), params: { recipientId: storyteller.id } });
+    expect(page.firstName).toBe("Kamla");
+    expect(page.stories.map((s) => [s.question, s.state, s.transcript])).toEqual([
+      ["Tell me about your village.", "answered", "We had a well by the temple."],
+      ["What did you sing at weddings?", "private", null],
+      ["Who was your best friend?", "skipped", null],
+    ]);
+  });
+
+  it("shows the Storyteller's own account their private answers too", async () => {
+    const { storytellerAccount, storyteller } = await storiesFixture();
+    const page = await responsesLoader({ request: await signedIn(storytellerAccount.id, `/responses/${storyteller.id}`), context: context(), params: { recipientId: storyteller.id } });
+    expect(page.stories.find((s) => s.question === "What did you sing at weddings?")).toMatchObject({ state: "answered", transcript: "A song only for me." });
+  });
+
+  it("is a 404 for anyone else", async () => {
+    const { storyteller } = await storiesFixture();
+    const stranger = await createUser(database.db);
+    await expect(responsesLoader({ request: await signedIn(stranger.id, `/responses/${storyteller.id}`), context: context(), params: { recipientId: storyteller.id } })).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe("/responses/register/{recipientId}", () => {
+  const load = (recipientId: string, token?: string) =>
+    registerLoader({ request: new Request(`http://localhost:3000/responses/register/${recipientId}${token ? `?t=${token}` : ""}`), context: context(), params: { recipientId } });
+
+  it("greets the Storyteller by name and fills in the sign-up form, only with the link from their record page", async () => {
+    const { storyteller } = await storiesFixture();
+    const token = await signCapability(context().config, "register", storyteller.id);
+    const page = await load(storyteller.id, token);
+    expect(page.storyteller?.firstName).toBe("Kamla");
+    expect(page.storyteller?.registerUrl).toMatch(/^\/auth\/register\?firstName=Kamla&email=/);
+  });
+
+  it("reveals nothing without that link: the same page for a real id, a made-up one, a tampered or foreign token", async () => {
+    const { storyteller } = await storiesFixture();
+    const other = await storiesFixture();
+    const token = await signCapability(context().config, "register", storyteller.id);
+    const pages = [
+      await load(storyteller.id),
+      await load("00000000-0000-4000-8000-000000000000"),
+      await load(storyteller.id, token.slice(0, -2) + "xx"),
+      await load(other.storyteller.id, token),
+      await load(storyteller.id, await signCapability(context().config, "record", storyteller.id)),
+    ];
+    for (const page of pages) expect(page).toEqual(pages[0]);
+    expect(pages[0].storyteller).toBeNull();
+  });
+});
