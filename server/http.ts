@@ -7,7 +7,7 @@ import expressStaticGzip from "express-static-gzip";
 import type { AppContext, AppServices } from "~/context.server";
 import { createUploadServer, UPLOADS_PATH } from "~/services/uploads.server";
 import { plainMessage } from "./plain-messages";
-import { capabilityPagePolicy, cspNonce, csrfCheck, securityHeaders } from "./security";
+import { cspNonce, csrfCheck, securityHeaders } from "./security";
 
 type BuildSource = ServerBuild | (() => Promise<ServerBuild>);
 
@@ -44,7 +44,6 @@ export function createHttpApp(options: {
   app.use(compression());
   app.use(cspNonce);
   app.use(securityHeaders({ production, https: config.APP_URL.startsWith("https:") }));
-  app.use(capabilityPagePolicy);
 
   if (options.devMiddleware) {
     app.use(options.devMiddleware);
@@ -80,6 +79,17 @@ export function createHttpApp(options: {
   const uploads = createUploadServer(services);
   app.all([UPLOADS_PATH, `${UPLOADS_PATH}/*`], (req, res, next) => {
     uploads.handle(req, res).catch(next);
+  });
+
+  // The Remix adapter appends each response header; one the security headers already set
+  // (Referrer-Policy on capability pages, nosniff on files) replaces it instead of doubling it.
+  app.use((_req, res, next) => {
+    const append = res.append.bind(res);
+    res.append = (field: string, value?: string | string[]) => {
+      if (field.toLowerCase() !== "set-cookie" && res.hasHeader(field)) res.removeHeader(field);
+      return append(field, value);
+    };
+    next();
   });
 
   app.all(

@@ -36,15 +36,6 @@ export function securityHeaders(options: { production: boolean; https: boolean }
   });
 }
 
-/** Pages opened from capability links; they send their own `Referrer-Policy: no-referrer`. */
-const CAPABILITY_PAGES = /^\/(record|unsubscribe|s)\/[^/]+/;
-
-/** Leaves the referrer policy of capability pages to them (one header, not helmet's and theirs). */
-export function capabilityPagePolicy(req: Request, res: Response, next: NextFunction) {
-  if (CAPABILITY_PAGES.test(req.path)) res.removeHeader("Referrer-Policy");
-  next();
-}
-
 /** Paths that take cross-site POSTs: they authenticate by signature or token instead of origin. */
 const CSRF_EXEMPT = [/^\/webhooks\//, /^\/unsubscribe\/[^/]+$/];
 

@@ -18,7 +18,7 @@ export async function promptForRecordToken(context: Pick<AppContext, "db" | "con
     .innerJoin("users as owner", "owner.id", "s.owner_id")
     .leftJoin("users as asker", "asker.id", "p.created_by")
     .select([
-      "p.id", "p.text", "p.sent_at", "p.skipped_at", "s.id as storyteller_id", "s.first_name", "s.language", "s.email",
+      "p.id", "p.text", "p.sent_at", "p.skipped_at", "p.rerecord_requested_at", "s.id as storyteller_id", "s.first_name", "s.language", "s.email",
       sql<string>`coalesce(asker.first_name, owner.first_name)`.as("asker_name"),
       sql<string | null>`coalesce(asker.profile_pic_key, owner.profile_pic_key)`.as("asker_photo"),
     ])

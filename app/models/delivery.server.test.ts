@@ -225,4 +225,26 @@ describe("sending a delivery", () => {
     expect(await database.db.selectFrom("deliveries").select("id").where("prompt_id", "=", waiting.prompts[0].id).execute()).toEqual([]);
     expect(localTime((await deliveryOf(texter.prompts[0].id)).scheduled_for, "America/New_York")).toBe("2026-04-05 08:00");
   });
+
+  it("re-sends the record link when the owner asks for a new recording, without marking anything new", async () => {
+    const owner = await createUser(database.db, { first_name: "Ravi" });
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id });
+    const prompt = storyteller.prompts[0];
+    const sentAt = new Date("2026-04-01T14:00:40Z");
+    await database.db.updateTable("prompts").set({ sent_at: sentAt, rerecord_requested_at: new Date("2026-04-03T10:00:00Z") }).where("id", "=", prompt.id).execute();
+    const resend = await database.db.insertInto("deliveries").values({ prompt_id: prompt.id, channel: "email", purpose: "resend" }).returning("id").executeTakeFirstOrThrow();
+
+    expect(await sendDelivery(context(), resend.id, { sendNow: true, now: new Date("2026-04-03T14:00:00Z") })).toBe("sent");
+    const [email] = await outboxTo(storyteller.email!);
+    expect(email.text_body).toContain("/record/");
+    const after = await database.db.selectFrom("prompts").select("sent_at").where("id", "=", prompt.id).executeTakeFirstOrThrow();
+    expect(after.sent_at).toEqual(sentAt);
+    expect(await database.db.selectFrom("notifications").select("type").where("user_id", "=", owner.id).execute()).toEqual([]);
+
+    // Once the new recording is in (the flag cleared), a leftover resend sends nothing.
+    await database.db.updateTable("prompts").set({ rerecord_requested_at: null }).where("id", "=", prompt.id).execute();
+    await database.db.updateTable("deliveries").set({ status: "pending" }).where("id", "=", resend.id).execute();
+    expect(await sendDelivery(context(), resend.id, { sendNow: true, now: new Date("2026-04-04T14:00:00Z") })).toBe("cancelled");
+    expect(await outboxTo(storyteller.email!)).toHaveLength(1);
+  });
 });

@@ -92,8 +92,8 @@ async function prepareDelivery(
     .leftJoin("users as asker", "asker.id", "p.created_by")
     .leftJoin("schedules as sc", "sc.storyteller_id", "s.id")
     .select([
-      "d.id", "d.status", "d.channel", "d.scheduled_for", "d.outbox_message_id", "d.created_at",
-      "p.id as prompt_id", "p.text as prompt_text", "p.sent_at as prompt_sent_at",
+      "d.id", "d.status", "d.channel", "d.purpose", "d.scheduled_for", "d.outbox_message_id", "d.created_at",
+      "p.id as prompt_id", "p.text as prompt_text", "p.sent_at as prompt_sent_at", "p.rerecord_requested_at",
       "s.id as storyteller_id", "s.owner_id", "s.first_name", "s.delivery_method", "s.email", "s.phone_e164", "s.time_zone", "s.language",
       "s.unsubscribed_at", "s.email_undeliverable_at", "s.sms_consent",
       "sc.paused_at",
@@ -111,7 +111,9 @@ async function prepareDelivery(
     await tx.updateTable("deliveries").set({ status: "cancelled", error: reason, updated_at: now }).where("id", "=", row.id).execute();
     return "cancelled";
   };
-  if (row.prompt_sent_at) return cancel("already sent");
+  // A resend (the owner asked for a new recording) goes to a prompt already sent, while asked for.
+  const resend = row.purpose === "resend";
+  if (resend ? !row.rerecord_requested_at : row.prompt_sent_at) return cancel(resend ? "re-record no longer requested" : "already sent");
   if (row.channel !== row.delivery_method) return cancel("delivery method changed");
   if (row.channel === "email" && row.unsubscribed_at) return cancel("unsubscribed");
   if (row.channel === "email" && row.email_undeliverable_at) return cancel("email undeliverable");
@@ -155,14 +157,16 @@ async function prepareDelivery(
         )
       : await queueSms(tx, await composePromptSms(deps.config, { ...input, to: row.phone_e164! }), { withJob: false });
 
-  await tx.updateTable("prompts").set({ sent_at: now, updated_at: now }).where("id", "=", row.prompt_id).execute();
+  if (!resend) await tx.updateTable("prompts").set({ sent_at: now, updated_at: now }).where("id", "=", row.prompt_id).execute();
   await tx
     .updateTable("deliveries")
     .set({ status: "sending", outbox_message_id: outboxMessageId, attempts: sql`attempts + 1`, updated_at: now })
     .where("id", "=", row.id)
     .execute();
-  await notifyStorytellerEvent(tx, deps.config, { type: "new", storytellerId: row.storyteller_id, promptId: row.prompt_id });
-  await tx.updateTable("schedules").set({ empty_queue_notified_at: null }).where("storyteller_id", "=", row.storyteller_id).execute();
+  if (!resend) {
+    await notifyStorytellerEvent(tx, deps.config, { type: "new", storytellerId: row.storyteller_id, promptId: row.prompt_id });
+    await tx.updateTable("schedules").set({ empty_queue_notified_at: null }).where("storyteller_id", "=", row.storyteller_id).execute();
+  }
   return { outboxMessageId };
 }
 

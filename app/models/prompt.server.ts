@@ -34,7 +34,27 @@ export async function getStorytellerView(db: DbOrTx, userId: string, storyteller
       (eb) => eb.selectFrom("deliveries").select(["status", "error"]).whereRef("deliveries.prompt_id", "=", "p.id").orderBy("created_at", "desc").limit(1).as("d"),
       (join) => join.onTrue(),
     )
-    .select(["p.id", "p.text", "p.queue_position", "p.sent_at", "p.skipped_at", "p.created_at", "a.id as answer_id", "a.is_private", "d.status as delivery_status", "d.error as delivery_error"])
+    // The answer's live share link, if any (the Sent tab shows it to copy, and Stop sharing).
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom("share_links")
+          .select("share_links.id")
+          .whereRef("share_links.answer_id", "=", "a.id")
+          .where("share_links.revoked_at", "is", null)
+          .orderBy("share_links.created_at", "desc")
+          .limit(1)
+          .as("sl"),
+      (join) => join.onTrue(),
+    )
+    .select([
+      "p.id", "p.text", "p.queue_position", "p.sent_at", "p.skipped_at", "p.created_at", "p.rerecord_requested_at", "a.id as answer_id", "a.is_private",
+      // A private answer's words stay with the Storyteller: not even its transcript leaves the database.
+      sql<string | null>`case when a.is_private then null else a.transcript end`.as("transcript"),
+      "a.transcript_status",
+      sql<string | null>`case when a.is_private then null else sl.id end`.as("share_link_id"),
+      "d.status as delivery_status", "d.error as delivery_error",
+    ])
     .where("p.storyteller_id", "=", storyteller.id)
     .orderBy("p.queue_position")
     .execute();

@@ -27,7 +27,8 @@ export async function recordPageState(context: Pick<AppContext, "db" | "config">
     askerName: prompt.asker_name,
     photoUrl: prompt.asker_photo ? `/record/${token}/photo` : null,
     skipped: Boolean(prompt.skipped_at),
-    answer: answer ? { isPrivate: answer.is_private, audioUrl: `/record/${token}/audio` } : null,
+    // Asked to record again: the recorder comes back; the old answer stays until the new one is in.
+    answer: answer && !prompt.rerecord_requested_at ? { isPrivate: answer.is_private, audioUrl: `/record/${token}/audio` } : null,
     // A Storyteller with an account sees their stories there; otherwise they are offered one
     // (the register link is the only way that page says who they are).
     myStoriesUrl: account

@@ -1,4 +1,4 @@
-import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
@@ -11,6 +11,7 @@ import { setPaused } from "~/models/storyteller.server";
 import { deletePrompt, editPrompt, getStorytellerView, movePrompt, placePrompt, queuedPromptForSending } from "~/models/prompt.server";
 import { readFormData } from "~/utils/form-data.server";
 import { queueSendNow } from "~/models/delivery.server";
+import { deleteAnswer, requestRerecord, shareAnswer, shareUrlFor, stopSharingAnswer } from "~/models/share.server";
 import { titleFromLoader } from "~/utils/meta";
 import { useRootData } from "~/utils/root-data";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -22,7 +23,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const view = await getStorytellerView(context.db, user.id, params.id!);
   const canManage = view.storyteller.owner_id === user.id;
-  return { title: `${view.storyteller.nickname} · ${context.config.APP_NAME}`, ...view, canManage };
+  // A live share link is shown to copy (it works without JavaScript); its token is signed here, never stored.
+  const sent = await Promise.all(
+    view.sent.map(async ({ share_link_id, ...prompt }) => ({ ...prompt, share_url: share_link_id ? await shareUrlFor(context.config, share_link_id) : null })),
+  );
+  return { title: `${view.storyteller.nickname} · ${context.config.APP_NAME}`, ...view, sent, canManage };
 }
 
 const actionSchema = z.discriminatedUnion("intent", [
@@ -30,6 +35,11 @@ const actionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("place"), promptId: z.uuid(), beforeId: z.union([z.uuid(), z.literal("")]) }),
   z.object({ intent: z.literal("edit"), promptId: z.uuid(), text: customPromptText }),
   z.object({ intent: z.enum(["pause", "resume"]) }),
+  // Sent tab, per answer. `js` marks the Share button's fetcher, which wants the link back, not a page.
+  z.object({ intent: z.literal("answer-share"), answerId: z.uuid(), js: z.literal("1").optional() }),
+  z.object({ intent: z.literal("answer-unshare"), answerId: z.uuid() }),
+  // Delete and re-record are confirmed with a required checkbox.
+  z.object({ intent: z.enum(["answer-delete", "answer-rerecord"]), answerId: z.uuid(), confirm: z.literal("on") }),
 ]);
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -70,6 +80,29 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         return redirectWithToast(request, context, back, { type: "error", key: "storytellers:toast.cannotSendNow" });
       }
       return redirectWithToast(request, context, back, { type: "success", key: "storytellers:toast.sendNowRequested" });
+    }
+    case "answer-share": {
+      const { url } = await shareAnswer(context, user.id, storytellerId, input.answerId);
+      if (input.js) return data({ shareUrl: url });
+      return redirectWithToast(request, context, `${back}?sent=true`, { type: "success", key: "storytellers:answers.toast.shared" });
+    }
+    case "answer-unshare":
+      await stopSharingAnswer(context.db, user.id, storytellerId, input.answerId);
+      return redirectWithToast(request, context, `${back}?sent=true`, { type: "success", key: "storytellers:answers.toast.unshared" });
+    case "answer-delete":
+      try {
+        await deleteAnswer(context, user.id, storytellerId, input.answerId);
+      } catch (error) {
+        if (error instanceof Response) throw error;
+        console.error("[answers] delete failed:", (error as Error).message);
+        return redirectWithToast(request, context, `${back}?sent=true`, { type: "error", key: "storytellers:answers.toast.deleteFailed" });
+      }
+      return redirectWithToast(request, context, `${back}?sent=true`, { type: "success", key: "storytellers:answers.toast.deleted" });
+    case "answer-rerecord": {
+      const result = await requestRerecord(context.db, user.id, storytellerId, input.answerId);
+      return result === "requested"
+        ? redirectWithToast(request, context, `${back}?sent=true`, { type: "success", key: "storytellers:answers.toast.rerecordRequested" })
+        : redirectWithToast(request, context, `${back}?sent=true`, { type: "error", key: "storytellers:toast.cannotSendNow" });
     }
   }
 }
@@ -117,7 +150,7 @@ export default function StorytellerView() {
           {t("view.sent")} ({sent.length})
         </Link>
       </nav>
-      {showSent ? <SentPrompts prompts={sent} locale={locale} /> : <PromptQueue prompts={queued} />}
+      {showSent ? <SentPrompts prompts={sent} locale={locale} canManage={canManage} /> : <PromptQueue prompts={queued} />}
     </section>
   );
 }

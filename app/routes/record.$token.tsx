@@ -20,6 +20,7 @@ import { getServerT } from "~/i18n/i18next.server";
 import { acceptRecording, markOpened, skipPrompt } from "~/models/answer.server";
 import { capabilityPageHeaders, promptForRecordToken } from "~/models/capability-links.server";
 import { recordPageState } from "~/models/record-page.server";
+import { sendAnswerToSomeone } from "~/models/send-to-someone.server";
 import { MAX_UPLOAD_BYTES } from "~/services/audio-check.server";
 import { titleFromLoader } from "~/utils/meta";
 import { standaloneScript } from "~/utils/standalone-scripts.server";
@@ -45,7 +46,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return data({ kind: "prompt" as const, title: title("title"), ...state, submitted, scripts: state.answer || state.skipped ? [] : scripts }, { headers: capabilityPageHeaders });
 }
 
-type ActionResult = { ok: boolean; error?: string; skipped?: boolean };
+type ActionResult = { ok: boolean; error?: string; skipped?: boolean; sentTo?: string; sendError?: string };
 
 /**
  * Without JavaScript: the answer as a plain multipart post (streamed to a temporary file, refused
@@ -59,7 +60,12 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
   const contentType = request.headers.get("content-type") ?? "";
   if (!contentType.startsWith("multipart/form-data")) {
-    const intent = new URLSearchParams(await request.text().catch(() => "")).get("intent");
+    const fields = new URLSearchParams(await request.text().catch(() => ""));
+    const intent = fields.get("intent");
+    if (intent === "send-to-someone") {
+      const sent = await sendAnswerToSomeone(context, prompt, fields.get("to") ?? "");
+      return sent.ok ? reply({ ok: true, sentTo: sent.address }) : reply({ ok: false, sendError: `share.${sent.error}` }, sent.error === "tooMany" ? 429 : 400);
+    }
     if (intent === "opened") {
       await markOpened(context, prompt.id);
       return reply({ ok: true });
@@ -131,7 +137,7 @@ export default function RecordPage() {
       </main>
     );
   }
-  const done = page.answer || result?.ok === true;
+  const done = page.answer || (result?.ok === true && !result.sentTo);
   return (
     <main id="main" className="record-page" data-recorder-root>
       <header className="flex items-center gap-3">
@@ -145,11 +151,31 @@ export default function RecordPage() {
       ) : done ? (
         <section aria-labelledby="answer-heading" className="flex flex-col gap-3">
           <h2 id="answer-heading" className="text-xl font-semibold" role="status">
-            {result?.ok || page.submitted ? t("submitted") : t("yourAnswer")}
+            {(result?.ok && !result.sentTo) || page.submitted ? t("submitted") : t("yourAnswer")}
           </h2>
           <p>{t("thanks", { asker: page.askerName })}</p>
           {page.answer?.audioUrl ? <audio controls preload="none" src={page.answer.audioUrl} className="w-full" /> : null}
           {page.answer?.isPrivate ? <p className="text-muted">{t("privateAnswer")}</p> : null}
+          {page.answer && !page.answer.isPrivate ? (
+            <Form method="post" className="mt-2 flex flex-col gap-3 rounded-lg border border-line p-4" reloadDocument>
+              <h3 className="text-lg font-semibold">{t("share.title")}</h3>
+              <p className="text-base text-muted">{t("share.lead")}</p>
+              <input type="hidden" name="intent" value="send-to-someone" />
+              <label className="flex flex-col gap-2">
+                <span>{t("share.label")}</span>
+                <input name="to" required maxLength={254} autoComplete="off" className="input" aria-invalid={result?.sendError ? true : undefined} />
+              </label>
+              {result?.sendError ? (
+                <p role="alert" className="text-danger">
+                  {t(result.sendError)}
+                </p>
+              ) : null}
+              {result?.sentTo ? <p role="status">{t("share.sent", { address: result.sentTo })}</p> : null}
+              <button type="submit" className="btn-secondary self-start px-5 py-3">
+                {t("share.button")}
+              </button>
+            </Form>
+          ) : null}
         </section>
       ) : (
         <>

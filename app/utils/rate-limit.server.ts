@@ -11,6 +11,8 @@ export const rateLimitPolicies = {
   emailChangePerUser: { points: 5, seconds: 60 * 60 },
   invitesPerUser: { points: 20, seconds: 24 * 60 * 60 },
   testSendsPerUser: { points: 5, seconds: 60 * 60 },
+  sendToSomeonePerAnswer: { points: 10, seconds: 24 * 60 * 60 },
+  sendToSomeonePerIp: { points: 20, seconds: 24 * 60 * 60 },
 } as const;
 export type RateLimitPolicy = keyof typeof rateLimitPolicies;
 

@@ -260,4 +260,29 @@ describe("answering without JavaScript", () => {
     const row = await database.db.selectFrom("prompts").select("opened_at").where("id", "=", prompt.id).executeTakeFirstOrThrow();
     expect(row.opened_at).toBeNull();
   });
+
+  it("sends the Storyteller's own answer to someone they choose, by email, and never a private one", async () => {
+    const { prompt, token } = await sentPrompt();
+    const upload = new FormData();
+    upload.set("audio", new Blob([webm], { type: "audio/webm" }), "answer.webm");
+    await post(token, upload);
+    const send = (to: string) =>
+      fetch(`${base}/record/${token}`, { method: "POST", body: new URLSearchParams({ intent: "send-to-someone", to }), headers: { "Sec-Fetch-Site": "same-origin" } });
+
+    const bad = await send("not an address");
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("Enter an email address or a US or Canadian mobile number.");
+    const sent = await send("cousin@example.com");
+    expect(await sent.text()).toContain("Sent to cousin@example.com.");
+    const [email] = await database.db.selectFrom("outbox_messages").selectAll().where("to_address", "=", "cousin@example.com").execute();
+    expect(email.subject).toBe("Kamla shared a story with you");
+    const shareUrl = email.text_body.match(/http:\/\/localhost:3000\/s\/\S+/)![0];
+    const share = await fetch(`${base}${new URL(shareUrl).pathname}`);
+    expect(share.status).toBe(200);
+
+    await database.db.updateTable("answers").set({ is_private: true }).where("prompt_id", "=", prompt.id).execute();
+    const refused = await send("aunt@example.com");
+    expect(refused.status).toBe(400);
+    expect(await database.db.selectFrom("outbox_messages").select("id").where("to_address", "=", "aunt@example.com").execute()).toEqual([]);
+  });
 });

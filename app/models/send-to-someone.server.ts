@@ -1,0 +1,45 @@
+import type { AppContext } from "~/context.server";
+import { getServerT } from "~/i18n/i18next.server";
+import { queueEmail, queueSms } from "~/services/outbox.server";
+import { usOrCanadianE164 } from "~/utils/phone.server";
+import { inTransaction } from "../../db/client";
+import { shareUrlFor } from "./share.server";
+import { numberHasOptedOut } from "./sms-consent.server";
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export type SendToSomeoneResult = { ok: true; address: string } | { ok: false; error: "invalidAddress" | "optedOut" | "private" | "tooMany" };
+
+/**
+ * After answering, the Storyteller sends their own answer to someone they choose: a share link (the
+ * same revocable kind the family makes) by email, or by text to a US or Canadian number. Private
+ * answers are not offered. Limited per answer and per address of the sender.
+ */
+export async function sendAnswerToSomeone(
+  context: Pick<AppContext, "db" | "config" | "rateLimit" | "clientIp">,
+  prompt: { id: string; first_name: string; language: "en" | "hi" },
+  to: string,
+): Promise<SendToSomeoneResult> {
+  const trimmed = to.trim().slice(0, 254);
+  const email = EMAIL.test(trimmed) ? trimmed : null;
+  const phone = email ? null : usOrCanadianE164(trimmed);
+  if (!email && !phone) return { ok: false, error: "invalidAddress" };
+  if (phone && (await numberHasOptedOut(context.db, phone))) return { ok: false, error: "optedOut" };
+  const answer = await context.db.selectFrom("answers").select(["id", "is_private"]).where("prompt_id", "=", prompt.id).executeTakeFirst();
+  if (!answer || answer.is_private) return { ok: false, error: "private" };
+  for (const [policy, key] of [["sendToSomeonePerAnswer", answer.id], ["sendToSomeonePerIp", context.clientIp]] as const) {
+    if (!(await context.rateLimit(policy, key)).allowed) return { ok: false, error: "tooMany" };
+  }
+
+  const t = await getServerT(prompt.language, context, "record");
+  await inTransaction(context.db, async (tx) => {
+    const link = await tx.insertInto("share_links").values({ answer_id: answer.id, created_by_user_id: null }).returning("id").executeTakeFirstOrThrow();
+    const url = await shareUrlFor(context.config, link.id);
+    if (email) {
+      await queueEmail(tx, { to: email, subject: t("share.emailSubject", { name: prompt.first_name }), text: t("share.emailText", { name: prompt.first_name, url }) });
+    } else {
+      await queueSms(tx, { to: phone!, text: t("share.sms", { name: prompt.first_name, url }) });
+    }
+  });
+  return { ok: true, address: email ?? phone! };
+}

@@ -1,0 +1,240 @@
+import type { Config } from "~/config.server";
+import type { AppContext } from "~/context.server";
+import { signCapability, verifyCapability } from "~/services/tokens.server";
+import type { StorageService } from "~/services/storage.server";
+import { enqueueJob } from "~/utils/jobs.server";
+import { serveStoredFile } from "~/utils/serve-file.server";
+import { type DbOrTx, inTransaction } from "../../db/client";
+import { ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
+import { canReceive, DELIVERY_MAX_ATTEMPTS, deliveryJobKey } from "./delivery.server";
+
+/**
+ * What the family does with an answer (the Sent tab): listen, download and share (owner and group
+ * members), delete and re-record (the owner only); and the public `/s/{token}` page a share link
+ * opens. Every query is scoped by `visibleStorytellerIds` or `ownedStorytellerIds`; a private answer
+ * is heard only by the Storyteller, through their own record link, so nothing here serves it.
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const notFound = () => new Response(null, { status: 404 });
+
+/** The stored audio of an answer and what its download is named after. */
+export type AnswerAudio = {
+  id: string;
+  storage_key: string;
+  content_type: string;
+  playable_storage_key: string | null;
+  playable_content_type: string | null;
+  prompt_text: string;
+  first_name: string;
+};
+
+const audioColumns = [
+  "a.id", "a.storage_key", "a.content_type", "a.playable_storage_key", "a.playable_content_type", "p.text as prompt_text", "s.first_name",
+] as const;
+
+/** An answer the user may listen to, download and share (their own Storyteller's or their group's; not private), or null. */
+export async function answerForListener(db: DbOrTx, userId: string, answerId: string): Promise<AnswerAudio | null> {
+  if (!UUID.test(answerId)) return null;
+  const row = await db
+    .selectFrom("answers as a")
+    .innerJoin("prompts as p", "p.id", "a.prompt_id")
+    .innerJoin("storytellers as s", "s.id", "a.storyteller_id")
+    .select(audioColumns)
+    .where("a.id", "=", answerId)
+    .where("a.is_private", "=", false)
+    .where("a.storyteller_id", "in", visibleStorytellerIds(db, userId))
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** The copy every browser plays (AAC/M4A) when the transcode job made one, else the original. */
+export function playableSource(answer: Pick<AnswerAudio, "storage_key" | "content_type" | "playable_storage_key" | "playable_content_type">) {
+  return answer.playable_storage_key && answer.playable_content_type
+    ? { key: answer.playable_storage_key, contentType: answer.playable_content_type }
+    : { key: answer.storage_key, contentType: answer.content_type };
+}
+
+const EXTENSIONS: Record<string, string> = { "audio/mp4": "m4a", "audio/webm": "webm", "audio/ogg": "ogg", "audio/mpeg": "mp3", "audio/wav": "wav" };
+const MAX_PROMPT_CHARS = 80;
+
+/**
+ * "Kamla – What was your first home like.m4a": the Storyteller's first name and the question, with
+ * characters no file system accepts (and trailing punctuation) left out. Any script is kept
+ * (Hindi names and questions stay readable); the header's ASCII fallback is serve-file's business.
+ */
+export function answerDownloadName(firstName: string, promptText: string, contentType: string) {
+  const clean = (text: string) =>
+    text
+      .replace(/[\u0000-\u001f\u007f<>:"/\\|?*]+/g, " ")
+      .replace(/\s+/g, " ")
+      .trim();
+  let question = clean(promptText);
+  const characters = Array.from(question);
+  if (characters.length > MAX_PROMPT_CHARS) {
+    const cut = characters.slice(0, MAX_PROMPT_CHARS).join("");
+    const space = cut.lastIndexOf(" ");
+    question = space > MAX_PROMPT_CHARS / 2 ? cut.slice(0, space) : cut;
+  }
+  question = question.replace(/[\p{P}\s]+$/u, "");
+  const name = clean(firstName);
+  const stem = [name, question].filter(Boolean).join(" – ") || "answer";
+  return `${stem}.${EXTENSIONS[contentType] ?? "audio"}`;
+}
+
+/**
+ * Streams an answer (with seeking) after the caller's authorization check: inline for the player,
+ * or as a named attachment for Download. Both use the playable copy when there is one.
+ */
+export function serveAnswerAudio(
+  request: Request,
+  storage: StorageService,
+  answer: AnswerAudio,
+  options: { download?: boolean; headers?: Record<string, string>; cacheControl?: string } = {},
+) {
+  const source = playableSource(answer);
+  return serveStoredFile(request, storage, source.key, {
+    contentType: source.contentType,
+    disposition: options.download ? "attachment" : "inline",
+    filename: answerDownloadName(answer.first_name, answer.prompt_text, source.contentType),
+    headers: options.headers,
+    cacheControl: options.cacheControl,
+  });
+}
+
+export const shareUrl = (config: Pick<Config, "APP_URL">, token: string) => `${config.APP_URL}/s/${token}`;
+
+/** The public address of a share link (the token names the link row, nothing else). */
+export async function shareUrlFor(config: Pick<Config, "APP_URL" | "SESSION_SECRET">, shareLinkId: string) {
+  return shareUrl(config, await signCapability(config, "share", shareLinkId));
+}
+
+/**
+ * Share: the answer's live link (the newest one not revoked), or a new one. Owner and group members
+ * may share; anyone else, or a private answer, gets a 404.
+ */
+export async function shareAnswer(context: Pick<AppContext, "db" | "config">, userId: string, storytellerId: string, answerId: string): Promise<{ url: string }> {
+  const linkId = await inTransaction(context.db, async (tx) => {
+    // Locking the answer row: two Share clicks at once end with one link.
+    const answer = await tx
+      .selectFrom("answers")
+      .select("id")
+      .where("id", "=", answerId)
+      .where("storyteller_id", "=", storytellerId)
+      .where("is_private", "=", false)
+      .where("storyteller_id", "in", visibleStorytellerIds(tx, userId))
+      .forUpdate()
+      .executeTakeFirst();
+    if (!answer) throw notFound();
+    const live = await tx
+      .selectFrom("share_links")
+      .select("id")
+      .where("answer_id", "=", answer.id)
+      .where("revoked_at", "is", null)
+      .orderBy("created_at", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    if (live) return live.id;
+    const created = await tx.insertInto("share_links").values({ answer_id: answer.id, created_by_user_id: userId }).returning("id").executeTakeFirstOrThrow();
+    return created.id;
+  });
+  return { url: await shareUrlFor(context.config, linkId) };
+}
+
+/** Stop sharing: every live link of the answer stops working at once. Same people as Share. */
+export async function stopSharingAnswer(db: DbOrTx, userId: string, storytellerId: string, answerId: string, now = new Date()) {
+  const answer = await db
+    .selectFrom("answers")
+    .select("id")
+    .where("id", "=", answerId)
+    .where("storyteller_id", "=", storytellerId)
+    .where("storyteller_id", "in", visibleStorytellerIds(db, userId))
+    .executeTakeFirst();
+  if (!answer) throw notFound();
+  await db.updateTable("share_links").set({ revoked_at: now }).where("answer_id", "=", answer.id).where("revoked_at", "is", null).execute();
+}
+
+/**
+ * What a share link opens, checked against the database on every use: null when the token is
+ * tampered with or of another purpose, the link revoked, the answer deleted (or re-recorded) or
+ * private.
+ */
+export async function answerForShareToken(context: Pick<AppContext, "db" | "config">, token: string): Promise<AnswerAudio | null> {
+  const linkId = await verifyCapability(context.config, "share", token);
+  if (!linkId) return null;
+  const row = await context.db
+    .selectFrom("share_links as l")
+    .innerJoin("answers as a", "a.id", "l.answer_id")
+    .innerJoin("prompts as p", "p.id", "a.prompt_id")
+    .innerJoin("storytellers as s", "s.id", "a.storyteller_id")
+    .select(audioColumns)
+    .where("l.id", "=", linkId)
+    .where("l.revoked_at", "is", null)
+    .where("a.is_private", "=", false)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/**
+ * Delete (the owner only): the row first, then its stored objects (original and playable copy), so
+ * nothing ever points at a missing file. Share links go with the row. A missing object, or one
+ * storage cannot remove right now, leaves the deletion done (it is logged).
+ */
+export async function deleteAnswer(context: Pick<AppContext, "db" | "storage">, userId: string, storytellerId: string, answerId: string) {
+  const deleted = await context.db
+    .deleteFrom("answers")
+    .where("id", "=", answerId)
+    .where("storyteller_id", "=", storytellerId)
+    .where("is_private", "=", false)
+    .where("storyteller_id", "in", ownedStorytellerIds(context.db, userId))
+    .returning(["storage_key", "playable_storage_key"])
+    .executeTakeFirst();
+  if (!deleted) throw notFound();
+  for (const key of [deleted.storage_key, deleted.playable_storage_key]) {
+    if (!key) continue;
+    await context.storage.delete(key).catch((error: Error) => console.warn(`[answers] could not remove ${key} after deleting its answer: ${error.message}`));
+  }
+}
+
+export type RerecordResult = "requested" | "unreachable";
+
+/**
+ * Re-record (the owner only): the prompt is reopened (`rerecord_requested_at`: the Storyteller's
+ * next upload replaces this answer once it is in) and its record link sent again, through the send
+ * ledger's "resend" row for the Storyteller's channel (made anew, or reset when an earlier resend
+ * finished) and the usual send job, due now. Nothing changes when the Storyteller cannot receive.
+ */
+export async function requestRerecord(db: DbOrTx, userId: string, storytellerId: string, answerId: string, now = new Date()): Promise<RerecordResult> {
+  return inTransaction(db, async (tx) => {
+    const target = await tx
+      .selectFrom("answers as a")
+      .innerJoin("prompts as p", "p.id", "a.prompt_id")
+      .innerJoin("storytellers as s", "s.id", "p.storyteller_id")
+      .select(["p.id as prompt_id", "s.delivery_method", "s.unsubscribed_at", "s.email_undeliverable_at", "s.sms_consent"])
+      .where("a.id", "=", answerId)
+      .where("a.storyteller_id", "=", storytellerId)
+      .where("a.is_private", "=", false)
+      .where("a.storyteller_id", "in", ownedStorytellerIds(tx, userId))
+      .forUpdate("p")
+      .executeTakeFirst();
+    if (!target) throw notFound();
+    if (!canReceive(target)) return "unreachable";
+    await tx.updateTable("prompts").set({ rerecord_requested_at: now, updated_at: now }).where("id", "=", target.prompt_id).execute();
+    const delivery = await tx
+      .insertInto("deliveries")
+      .values({ prompt_id: target.prompt_id, channel: target.delivery_method, purpose: "resend", scheduled_for: now })
+      .onConflict((oc) =>
+        oc
+          .columns(["prompt_id", "channel", "purpose"])
+          .doUpdateSet({ status: "pending", scheduled_for: now, error: null, outbox_message_id: null, provider_message_id: null, sent_at: null, updated_at: now })
+          // A resend on its way right now is this one.
+          .where("deliveries.status", "<>", "sending"),
+      )
+      .returning("id")
+      .executeTakeFirst();
+    if (delivery) {
+      await enqueueJob(tx, "delivery__send", { deliveryId: delivery.id, sendNow: true }, { jobKey: deliveryJobKey(delivery.id), maxAttempts: DELIVERY_MAX_ATTEMPTS });
+    }
+    return "requested";
+  });
+}

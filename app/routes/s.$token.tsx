@@ -1,0 +1,56 @@
+import { data, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { getServerT } from "~/i18n/i18next.server";
+import { capabilityPageHeaders } from "~/models/capability-links.server";
+import { answerForShareToken } from "~/models/share.server";
+import { titleFromLoader } from "~/utils/meta";
+
+// A share link's page: public, no sign-in, and no JavaScript at all (see app/root.tsx "standalone").
+// It shows the question, the Storyteller's first name and a player; nothing else about anyone.
+export const handle = { i18n: ["share"], standalone: true };
+export const meta = titleFromLoader;
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const t = await getServerT(request, context, "share");
+  const answer = await answerForShareToken(context, params.token!);
+  if (!answer) {
+    return data({ kind: "not-found" as const, title: `${t("notFoundTitle")} · ${context.config.APP_NAME}`, scripts: [] as string[] }, { status: 404, headers: capabilityPageHeaders });
+  }
+  return data(
+    {
+      kind: "answer" as const,
+      title: `${t("title", { name: answer.first_name })} · ${context.config.APP_NAME}`,
+      firstName: answer.first_name,
+      prompt: answer.prompt_text,
+      audioUrl: `/s/${params.token}/audio`,
+      scripts: [] as string[],
+    },
+    { headers: capabilityPageHeaders },
+  );
+}
+
+export default function SharedAnswer() {
+  const { t } = useTranslation("share");
+  const page = useLoaderData<typeof loader>();
+  if (page.kind === "not-found") {
+    return (
+      <main id="main" className="record-page">
+        <h1 className="text-3xl font-bold">{t("notFoundTitle")}</h1>
+        <p>{t("notFound")}</p>
+      </main>
+    );
+  }
+  return (
+    <main id="main" className="record-page">
+      <p className="text-lg">{t("from", { name: page.firstName })}</p>
+      <h1 className="rounded-xl border border-line bg-panel p-5 text-2xl leading-snug font-semibold">{page.prompt}</h1>
+      <audio controls preload="none" src={page.audioUrl} aria-label={t("player", { name: page.firstName })} className="w-full" />
+      <p className="text-base text-muted">{t("about")}</p>
+    </main>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;
