@@ -1,5 +1,6 @@
 import type { Task } from "graphile-worker";
 import { sql } from "kysely";
+import { createUploadStore } from "~/services/uploads.server";
 import type { JobDeps } from "./task-list";
 
 const IDLE_SESSION_DAYS = 14;
@@ -7,10 +8,10 @@ const IDLE_SESSION_DAYS = 14;
 /**
  * Hourly (jobs/crontab.ts): removes what has expired and is never read again: finished or abandoned
  * sign-ins, sessions past their idle or absolute limit, unconfirmed email changes, old rate-limit
- * counters.
+ * counters, and uploads nobody finished within a week.
  */
 export const maintenanceCleanup =
-  ({ db }: Pick<JobDeps, "db">): Task =>
+  ({ db, config }: Pick<JobDeps, "db" | "config">): Task =>
   async () => {
     const now = new Date();
     await db.deleteFrom("auth_flows").where("expires_at", "<", now).execute();
@@ -20,4 +21,5 @@ export const maintenanceCleanup =
       .execute();
     await db.deleteFrom("email_changes").where("expires_at", "<", now).execute();
     await db.deleteFrom("rate_limits").where("expire", "<", sql<string>`${now.getTime()}::bigint`).execute();
+    await createUploadStore(config).deleteExpired();
   };

@@ -7,6 +7,7 @@ import { pipeline } from "node:stream/promises";
 import { FileStore } from "@tus/file-store";
 import { S3Store } from "@tus/s3-store";
 import { Server } from "@tus/server";
+import type { Config } from "~/config.server";
 import type { AppServices } from "~/context.server";
 import { acceptRecording } from "~/models/answer.server";
 import { promptForRecordToken } from "~/models/capability-links.server";
@@ -16,6 +17,13 @@ import { s3ClientConfig } from "./storage.server";
 export const UPLOADS_PATH = "/uploads";
 /** An upload nobody finished is dropped after this long (the recording is still on the phone). */
 const ABANDONED_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Where unfinished uploads live: S3 (multipart) when configured, else DATA_DIR/uploads. */
+export function createUploadStore(config: Config) {
+  return config.S3_BUCKET
+    ? new S3Store({ partSize: 8 * 1024 * 1024, expirationPeriodInMilliseconds: ABANDONED_AFTER_MS, s3ClientConfig: { bucket: config.S3_BUCKET, ...s3ClientConfig(config) } })
+    : new FileStore({ directory: path.resolve(config.DATA_DIR, "uploads"), expirationPeriodInMilliseconds: ABANDONED_AFTER_MS });
+}
 
 type TusError = { status_code: number; body: string };
 const refuse = (status_code: number, body: string): TusError => ({ status_code, body });
@@ -31,10 +39,7 @@ const refuse = (status_code: number, body: string): TusError => ({ status_code, 
  * shared locker here before running several.
  */
 export function createUploadServer(services: AppServices) {
-  const { config } = services;
-  const datastore = config.S3_BUCKET
-    ? new S3Store({ partSize: 8 * 1024 * 1024, expirationPeriodInMilliseconds: ABANDONED_AFTER_MS, s3ClientConfig: { bucket: config.S3_BUCKET, ...s3ClientConfig(config) } })
-    : new FileStore({ directory: path.resolve(config.DATA_DIR, "uploads"), expirationPeriodInMilliseconds: ABANDONED_AFTER_MS });
+  const datastore = createUploadStore(services.config);
 
   return new Server({
     path: UPLOADS_PATH,
