@@ -22,7 +22,15 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
     (text[key] ?? key).replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? ""));
 
   // The question was opened: a POST, because opening a link (mail scanners do) must change nothing.
-  void fetch(location.pathname, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "intent=opened", keepalive: true }).catch(() => {});
+  // (`_data` asks Remix for the action's small JSON, not the page; the body is not needed.)
+  void fetch(`${location.pathname}?_data=${encodeURIComponent("routes/record.$token")}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: "intent=opened",
+    keepalive: true,
+  })
+    .then((response) => response.body?.cancel())
+    .catch(() => {});
 
   const ui = buildUi(mount, say);
   mount.hidden = false;
@@ -94,7 +102,8 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
     }
   });
 
-  const submit = () => {
+  /** Sends the recording; once the server has it, goes to `then` (by default, this page saying so). */
+  const submit = (then?: string) => {
     if (!recording) return;
     uploading = true;
     ui.uploading(0);
@@ -113,7 +122,7 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
         await forget(token);
         recording = null;
         ui.showMessage(say("submitted"));
-        location.replace(`${location.pathname}?submitted=1${location.search.includes("lng=") ? `&${location.search.slice(1)}` : ""}`);
+        location.replace(then ?? `${location.pathname}?submitted=1${location.search.includes("lng=") ? `&${location.search.slice(1)}` : ""}`);
       },
       onError: (error) => {
         uploading = false;
@@ -127,8 +136,8 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
       upload.start();
     });
   };
-  ui.submitButton.addEventListener("click", submit);
-  ui.retryButton.addEventListener("click", submit);
+  ui.submitButton.addEventListener("click", () => submit());
+  ui.retryButton.addEventListener("click", () => submit());
   ui.rerecordButton.addEventListener("click", () => ui.recordButton.click());
   ui.discardButton.addEventListener("click", async () => {
     if (!window.confirm(say("discardConfirm"))) return;
@@ -146,15 +155,7 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
   myStories?.addEventListener("click", (event) => {
     if (!unsent()) return;
     event.preventDefault();
-    ui.leaveWarning(myStories.href, () => {
-      submit();
-      const wait = setInterval(() => {
-        if (recording === null) {
-          clearInterval(wait);
-          location.assign(myStories.href);
-        }
-      }, 300);
-    }, () => (leaving = true));
+    ui.leaveWarning(myStories.href, () => submit(myStories.href), () => (leaving = true));
   });
 }
 

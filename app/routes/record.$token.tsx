@@ -150,10 +150,12 @@ export default function RecordPage() {
         <p role="status">{t("skipped")}</p>
       ) : done ? (
         <section aria-labelledby="answer-heading" className="flex flex-col gap-3">
-          <h2 id="answer-heading" className="text-xl font-semibold" role="status">
-            {(result?.ok && !result.sentTo) || page.submitted ? t("submitted") : t("yourAnswer")}
-          </h2>
-          <p>{t("thanks", { asker: page.askerName })}</p>
+          <div role="status">
+            <h2 id="answer-heading" className="text-xl font-semibold">
+              {(result?.ok && !result.sentTo) || page.submitted ? t("submitted") : t("yourAnswer")}
+            </h2>
+            <p>{t("thanks", { asker: page.askerName })}</p>
+          </div>
           {page.answer?.audioUrl ? <audio controls preload="none" src={page.answer.audioUrl} className="w-full" /> : null}
           {page.answer?.isPrivate ? <p className="text-muted">{t("privateAnswer")}</p> : null}
           {page.answer && !page.answer.isPrivate ? (
