@@ -19,6 +19,7 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { signCapability } from "../app/services/tokens.server";
 import { createDb, createPool } from "../db/client";
+import { silentWav } from "../tests/audio-fixtures";
 
 const PORT = 3398;
 const PG_PORT = 25444;
@@ -139,7 +140,7 @@ try {
   }
 
   // 3. 20 five-minute uploads at once.
-  const wav = makeWav(WAV_SECONDS);
+  const wav = silentWav(WAV_SECONDS, 16);
   const uploads = await Promise.all(Array.from({ length: UPLOADS }, (_, i) => sentPrompt(i + 1)));
   const rssKb = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, "utf8"))?.[1] ?? NaN);
   const before: number[] = [];
@@ -234,22 +235,3 @@ async function upload(token: string, file: Buffer) {
   }
 }
 
-/** A WAV file of a quiet 440 Hz tone, `seconds` long, 8 kHz 16-bit mono PCM. */
-function makeWav(seconds: number) {
-  const samples = seconds * 8000;
-  const file = Buffer.alloc(44 + samples * 2);
-  file.write("RIFF", 0);
-  file.writeUInt32LE(36 + samples * 2, 4);
-  file.write("WAVEfmt ", 8);
-  file.writeUInt32LE(16, 16);
-  file.writeUInt16LE(1, 20); // PCM
-  file.writeUInt16LE(1, 22); // mono
-  file.writeUInt32LE(8000, 24);
-  file.writeUInt32LE(16000, 28); // bytes per second
-  file.writeUInt16LE(2, 32); // bytes per sample frame
-  file.writeUInt16LE(16, 34);
-  file.write("data", 36);
-  file.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i++) file.writeInt16LE(Math.round(3000 * Math.sin((2 * Math.PI * 440 * i) / 8000)), 44 + i * 2);
-  return file;
-}

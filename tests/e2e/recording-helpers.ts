@@ -93,24 +93,7 @@ export function savedRecording(page: Page, token: string) {
   );
 }
 
-/** A WAV file of silence, `seconds` long (8 kHz, 8-bit mono), built by hand. */
-export function wav(seconds: number) {
-  const samples = seconds * 8000;
-  const header = Buffer.alloc(44);
-  header.write("RIFF", 0);
-  header.writeUInt32LE(36 + samples, 4);
-  header.write("WAVEfmt ", 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(8000, 24);
-  header.writeUInt32LE(8000, 28);
-  header.writeUInt16LE(1, 32);
-  header.writeUInt16LE(8, 34);
-  header.write("data", 36);
-  header.writeUInt32LE(samples, 40);
-  return Buffer.concat([header, Buffer.alloc(samples, 128)]);
-}
+export { silentWav as wav } from "../audio-fixtures";
 
 /** The files stored for a question's answers (local storage: DATA_DIR/files/answers/{promptId}). */
 export const storedFiles = (promptId: string) =>

@@ -10,6 +10,7 @@ import { Upload } from "tus-js-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signCapability } from "~/services/tokens.server";
 import { createHttpApp } from "../../server/http";
+import { silentWav } from "../audio-fixtures";
 import { makeTestContext } from "../context";
 import { useTestDatabase } from "../db";
 import { createStoryteller, createUser } from "../factories";
@@ -22,24 +23,6 @@ let base = "";
 let server: Server;
 let dataDir = "";
 
-/** A WAV file of silence, `seconds` long (8 kHz, 8-bit mono), built by hand. */
-function wav(seconds: number) {
-  const samples = seconds * 8000;
-  const header = Buffer.alloc(44);
-  header.write("RIFF", 0);
-  header.writeUInt32LE(36 + samples, 4);
-  header.write("WAVEfmt ", 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(8000, 24);
-  header.writeUInt32LE(8000, 28);
-  header.writeUInt16LE(1, 32);
-  header.writeUInt16LE(8, 34);
-  header.write("data", 36);
-  header.writeUInt32LE(samples, 40);
-  return Buffer.concat([header, Buffer.alloc(samples, 128)]);
-}
 
 beforeAll(async () => {
   const buildFile = path.resolve("build/server/index.js");
@@ -136,7 +119,7 @@ describe("resumable uploads from the record page", () => {
 
   const badFiles: [string, () => Buffer, string][] = [
     ["an HTML page renamed .webm", () => Buffer.from("<!doctype html><html><body><script>alert(1)</script></body></html>".repeat(20)), "upload.notAudio"],
-    ["a six-minute recording", () => wav(6 * 60), "upload.tooLong"],
+    ["a six-minute recording", () => silentWav(6 * 60), "upload.tooLong"],
   ];
   for (const [name, file, reason] of badFiles) {
     it(`refuses ${name} with a clear reason, storing nothing`, async () => {
