@@ -22,8 +22,8 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
     (text[key] ?? key).replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? ""));
 
   // The question was opened: a POST, because opening a link (mail scanners do) must change nothing.
-  // (`_data` asks Remix for the action's small JSON, not the page; the body is not needed.)
-  void fetch(`${location.pathname}?_data=${encodeURIComponent("routes/record.$token")}`, {
+  // (`.data` asks Remix for the action's data alone, as its own fetchers do, not the whole page.)
+  void fetch(`${location.pathname}.data`, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
     body: "intent=opened",
