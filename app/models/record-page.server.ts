@@ -32,7 +32,7 @@ export async function recordPageState(context: Pick<AppContext, "db" | "config">
     // A Storyteller with an account sees their stories there; otherwise they are offered one
     // (the register link is the only way that page says who they are).
     myStoriesUrl: account
-      ? `/responses/${prompt.storyteller_id}`
+      ? "/dashboard/mystories"
       : `/responses/register/${prompt.storyteller_id}?t=${await signCapability(context.config, "register", prompt.storyteller_id)}`,
     recorderText: Object.fromEntries(RECORDER_TEXT_KEYS.map((key) => [key, t(key, { time: "{{time}}", percent: "{{percent}}" })])),
   };

@@ -38,3 +38,40 @@ export async function getStories(db: DbOrTx, user: { id: string; email: string }
     }),
   };
 }
+
+/**
+ * My Stories: every answer the signed-in user recorded as a Storyteller (Storytellers whose email is
+ * theirs, in any family), newest first, in one query.
+ */
+export async function getMyStories(db: DbOrTx, user: { email: string }) {
+  const rows = await db
+    .selectFrom("answers as a")
+    .innerJoin("prompts as p", "p.id", "a.prompt_id")
+    .innerJoin("storytellers as s", "s.id", "a.storyteller_id")
+    .innerJoin("users as owner", "owner.id", "s.owner_id")
+    .leftJoin("users as asker", "asker.id", "p.created_by")
+    .select((eb) => [
+      "a.id",
+      "a.created_at",
+      "a.is_private",
+      "a.transcript",
+      "a.transcript_status",
+      "p.text as question",
+      "s.id as storyteller_id",
+      eb.fn.coalesce("asker.first_name", "owner.first_name").as("asker_name"),
+    ])
+    .where((eb) => eb(eb.fn("lower", ["s.email"]), "=", user.email.toLowerCase()))
+    .orderBy("a.created_at", "desc")
+    .limit(500)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    question: r.question,
+    askerName: r.asker_name,
+    storytellerId: r.storyteller_id,
+    isPrivate: r.is_private,
+    answeredAt: r.created_at.toISOString(),
+    transcript: r.transcript,
+    transcriptStatus: r.transcript_status,
+  }));
+}

@@ -33,7 +33,11 @@ const audioColumns = [
   "a.id", "a.storage_key", "a.content_type", "a.playable_storage_key", "a.playable_content_type", "p.text as prompt_text", "s.first_name",
 ] as const;
 
-/** An answer the user may listen to, download and share (their own Storyteller's or their group's; not private), or null. */
+/**
+ * An answer the user may listen to and download, or null: the family's (their own Storyteller's or
+ * their group's; not private), or the Storyteller's own, private ones included, when the user's
+ * account is the Storyteller's (same email; My Stories).
+ */
 export async function answerForListener(db: DbOrTx, userId: string, answerId: string): Promise<AnswerAudio | null> {
   if (!UUID.test(answerId)) return null;
   const row = await db
@@ -42,8 +46,12 @@ export async function answerForListener(db: DbOrTx, userId: string, answerId: st
     .innerJoin("storytellers as s", "s.id", "a.storyteller_id")
     .select(audioColumns)
     .where("a.id", "=", answerId)
-    .where("a.is_private", "=", false)
-    .where("a.storyteller_id", "in", visibleStorytellerIds(db, userId))
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("a.is_private", "=", false), eb("a.storyteller_id", "in", visibleStorytellerIds(db, userId))]),
+        eb(eb.fn("lower", ["s.email"]), "=", eb.selectFrom("users").select((u) => u.fn("lower", ["email"]).as("email")).where("id", "=", userId)),
+      ]),
+    )
     .executeTakeFirst();
   return row ?? null;
 }

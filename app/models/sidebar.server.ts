@@ -17,12 +17,18 @@ export async function getSidebarCounts(db: DbOrTx, userId: string) {
         .where("user_id", "=", userId)
         .where("is_new", "=", true)
         .as("unread"),
+      // My Stories: answers recorded by the Storyteller whose email is this user's.
+      eb
+        .selectFrom("answers")
+        .innerJoin("storytellers", "storytellers.id", "answers.storyteller_id")
+        .select(sql<number>`count(*)::int`.as("n"))
+        .where((inner) => inner(inner.fn("lower", ["storytellers.email"]), "=", inner.selectFrom("users").select((u) => u.fn("lower", ["email"]).as("email")).where("id", "=", userId)))
+        .as("myStories"),
     ])
     .executeTakeFirstOrThrow();
   return {
     storytellers: Number(row.storytellers ?? 0) + Number(row.groups ?? 0),
-    // My Stories arrives with the recording issue; until then there is nothing to count.
-    myStories: 0,
+    myStories: Number(row.myStories ?? 0),
     unreadNotifications: Number(row.unread ?? 0),
   };
 }

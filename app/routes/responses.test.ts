@@ -5,6 +5,9 @@ import { createStoryteller, createUser } from "../../tests/factories";
 import { createUserSession } from "~/auth/session.server";
 import { signCapability } from "~/services/tokens.server";
 import { loader as registerLoader } from "./responses.register.$recipientId";
+import { answerForListener } from "~/models/share.server";
+import { getSidebarCounts } from "~/models/sidebar.server";
+import { loader as myStoriesLoader } from "./dashboard.mystories";
 import { loader as responsesLoader } from "./responses.$recipientId";
 
 const database = useTestDatabase();
@@ -81,5 +84,21 @@ describe("/responses/register/{recipientId}", () => {
     ];
     for (const page of pages) expect(page).toEqual(pages[0]);
     expect(pages[0].storyteller).toBeNull();
+  });
+});
+
+describe("/dashboard/mystories", () => {
+  it("lists the answers the user recorded as a Storyteller, private ones too, and lets only them play the private one", async () => {
+    const { owner, storytellerAccount } = await storiesFixture();
+    const page = await myStoriesLoader({ request: await signedIn(storytellerAccount.id, "/dashboard/mystories"), context: context(), params: {} });
+    expect(page.stories.map((s) => [s.question, s.askerName, s.isPrivate]).sort()).toEqual([
+      ["Tell me about your village.", "Ravi", false],
+      ["What did you sing at weddings?", "Ravi", true],
+    ]);
+    const secret = page.stories.find((s) => s.isPrivate)!;
+    expect(await answerForListener(database.db, storytellerAccount.id, secret.id)).not.toBeNull();
+    expect(await answerForListener(database.db, owner.id, secret.id)).toBeNull();
+    expect((await getSidebarCounts(database.db, storytellerAccount.id)).myStories).toBe(2);
+    expect((await getSidebarCounts(database.db, owner.id)).myStories).toBe(0);
   });
 });
