@@ -51,3 +51,16 @@ test("the dashboard collapses its sidebar into a menu on a phone", async ({ page
   await expect(page.getByRole("link", { name: /^Timeline/ }).last()).toBeVisible();
   await expectNoAxeViolations(page);
 });
+
+test("My Stories and Check your setup open from the sidebar", async ({ page, context, db, baseURL }) => {
+  await signInAsNewUser(db, context, baseURL!, "Meera");
+  await page.goto("/dashboard");
+  const sidebar = page.getByRole("navigation", { name: "Dashboard" }).first();
+  await sidebar.getByRole("link", { name: /^My Stories/ }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "My Stories" })).toBeVisible();
+  await expect(page.getByText("You haven't recorded any answers yet.")).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.goto("/dashboard");
+  await sidebar.getByRole("link", { name: "Check your setup" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Check your setup" })).toBeVisible();
+});
