@@ -7,6 +7,7 @@ import * as emailChanges from "./migrations/0003_email_changes";
 import * as promptLibrary from "./migrations/0004_prompt_library";
 import * as delivery from "./migrations/0005_delivery";
 import * as answers from "./migrations/0006_answers";
+import * as answerOwnerEmail from "./migrations/0007_answer_owner_email";
 
 // Listed by hand (not read from the folder) so the same list works under tsx, vitest and bundlers.
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   "0004_prompt_library": promptLibrary,
   "0005_delivery": delivery,
   "0006_answers": answers,
+  "0007_answer_owner_email": answerOwnerEmail,
 };
 
 const quietLogger = new Logger(() => () => {});

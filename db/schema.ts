@@ -113,6 +113,8 @@ export interface AnswersTable {
   transcript: string | null;
   transcript_status: Generated<"pending" | "done" | "none" | "failed">;
   upload_id: string | null;
+  /** Lower-cased address the record link went to (email Storytellers): who may hear it as its Storyteller. */
+  recorded_for_email: string | null;
   created_at: Generated<Date>;
 }
 

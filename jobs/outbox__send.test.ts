@@ -83,14 +83,14 @@ describe("queueEmail and the outbox__send task", () => {
     expect(mail.sent.map((m) => m.id)).toEqual([id]);
   });
 
-  it("records a provider failure and leaves the message queued for a retry", async () => {
+  it("records a provider failure and leaves the message for a retry that asks the provider first", async () => {
     const failing: MailService = { name: "postmark", send: async () => Promise.reject(new Error("provider down")), findSent: async () => null };
     const id = await queueEmail(database.db, { to: "retry@example.com", subject: "Hi", text: "Hello" });
     const { allowConsoleErrors } = await import("../tests/setup/fail-on-console-error");
     allowConsoleErrors(5); // graphile-worker logs the failed attempt
     await runJobs(failing);
     const row = await database.db.selectFrom("outbox_messages").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ status: "queued", error: "provider down" });
+    expect(row).toMatchObject({ status: "sending", error: "provider down" });
     const job = await sql<{ attempts: number; last_error: string }>`select attempts, last_error from graphile_worker.jobs where task_identifier = 'outbox__send' and last_error like 'provider down%'`.execute(database.db);
     expect(job.rows[0].attempts).toBe(1);
   });

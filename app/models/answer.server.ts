@@ -39,9 +39,10 @@ export async function acceptRecording(
     outcome = await inTransaction(db, async (tx) => {
       const prompt = await tx
         .selectFrom("prompts")
-        .select(["id", "storyteller_id", "sent_at", "rerecord_requested_at"])
-        .where("id", "=", input.promptId)
-        .forUpdate()
+        .innerJoin("storytellers as s", "s.id", "prompts.storyteller_id")
+        .select(["prompts.id", "prompts.storyteller_id", "prompts.sent_at", "prompts.rerecord_requested_at", "s.email", "s.delivery_method"])
+        .where("prompts.id", "=", input.promptId)
+        .forUpdate("prompts")
         .executeTakeFirst();
       if (!prompt?.sent_at) return { result: { ok: false, problem: "gone" } as const, storedOurs: false, replacedKeys: [] };
       const existing = await tx.selectFrom("answers").select(["id", "storage_key", "playable_storage_key"]).where("prompt_id", "=", prompt.id).executeTakeFirst();
@@ -58,6 +59,7 @@ export async function acceptRecording(
           byte_size: check.byteSize,
           duration_ms: check.durationMs,
           upload_id: input.uploadId ?? null,
+          recorded_for_email: prompt.delivery_method === "email" && prompt.email ? prompt.email.toLowerCase() : null,
         })
         .returning("id")
         .executeTakeFirstOrThrow();

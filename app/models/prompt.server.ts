@@ -117,9 +117,10 @@ export async function editPrompt(db: DbOrTx, userId: string, storytellerId: stri
   return "edited";
 }
 
+/** Deletes a queued prompt. A sent one is not deleted here: its answer has its own Delete (owner only). */
 export async function deletePrompt(db: DbOrTx, userId: string, storytellerId: string, promptId: string) {
   const prompt = await findVisiblePrompt(db, userId, storytellerId, promptId);
-  if (!prompt) throw notFound();
+  if (!prompt || prompt.sent_at) throw notFound();
   await db.deleteFrom("prompts").where("id", "=", prompt.id).execute();
 }
 

@@ -1,23 +1,32 @@
 import type { DbOrTx } from "../../db/client";
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
- * A Storyteller's stories for the printable page: for their owner, or for the Storyteller's own
- * account (the user whose email is the Storyteller's). Anyone else gets a 404. The Storyteller sees
- * their private answers' transcripts; the owner sees only that they exist.
+ * A Storyteller's stories for the printable page: for their owner, or for the person the record
+ * links went to (answers recorded for their address). Anyone else gets a 404. Private answers'
+ * transcripts are shown only to the one who recorded them.
  */
 export async function getStories(db: DbOrTx, user: { id: string; email: string }, storytellerId: string) {
+  if (!UUID.test(storytellerId)) throw new Response(null, { status: 404 });
+  const email = user.email.toLowerCase();
   const storyteller = await db
-    .selectFrom("storytellers")
-    .select(["id", "first_name", "owner_id"])
-    .where("id", "=", storytellerId)
-    .where((eb) => eb.or([eb("owner_id", "=", user.id), eb(eb.fn("lower", ["email"]), "=", user.email.toLowerCase())]))
+    .selectFrom("storytellers as s")
+    .select(["s.id", "s.first_name", "s.owner_id"])
+    .where("s.id", "=", storytellerId)
+    // The owner, or the person the record links went to (an answer recorded for their address).
+    .where((eb) =>
+      eb.or([
+        eb("s.owner_id", "=", user.id),
+        eb.exists(eb.selectFrom("answers as a").select("a.id").whereRef("a.storyteller_id", "=", "s.id").where("a.recorded_for_email", "=", email)),
+      ]),
+    )
     .executeTakeFirst();
   if (!storyteller) throw new Response(null, { status: 404 });
-  const isStoryteller = storyteller.owner_id !== user.id;
   const prompts = await db
     .selectFrom("prompts as p")
     .leftJoin("answers as a", "a.prompt_id", "p.id")
-    .select(["p.id", "p.text", "p.sent_at", "p.skipped_at", "a.created_at as answered_at", "a.is_private", "a.transcript", "a.transcript_status"])
+    .select(["p.id", "p.text", "p.sent_at", "p.skipped_at", "a.created_at as answered_at", "a.is_private", "a.transcript", "a.transcript_status", "a.recorded_for_email"])
     .where("p.storyteller_id", "=", storyteller.id)
     .where("p.sent_at", "is not", null)
     .orderBy("p.sent_at")
@@ -26,7 +35,8 @@ export async function getStories(db: DbOrTx, user: { id: string; email: string }
   return {
     firstName: storyteller.first_name,
     stories: prompts.map((p) => {
-      const hidden = Boolean(p.is_private) && !isStoryteller;
+      // A private answer's words are for the one who recorded it.
+      const hidden = Boolean(p.is_private) && p.recorded_for_email !== email;
       return {
         id: p.id,
         question: p.text,
@@ -40,8 +50,8 @@ export async function getStories(db: DbOrTx, user: { id: string; email: string }
 }
 
 /**
- * My Stories: every answer the signed-in user recorded as a Storyteller (Storytellers whose email is
- * theirs, in any family), newest first, in one query.
+ * My Stories: every answer recorded for the signed-in user's address (as a Storyteller, in any
+ * family), newest first, in one query.
  */
 export async function getMyStories(db: DbOrTx, user: { email: string }) {
   const rows = await db
@@ -60,7 +70,7 @@ export async function getMyStories(db: DbOrTx, user: { email: string }) {
       "s.id as storyteller_id",
       eb.fn.coalesce("asker.first_name", "owner.first_name").as("asker_name"),
     ])
-    .where((eb) => eb(eb.fn("lower", ["s.email"]), "=", user.email.toLowerCase()))
+    .where("a.recorded_for_email", "=", user.email.toLowerCase())
     .orderBy("a.created_at", "desc")
     .limit(500)
     .execute();

@@ -35,8 +35,8 @@ const audioColumns = [
 
 /**
  * An answer the user may listen to and download, or null: the family's (their own Storyteller's or
- * their group's; not private), or the Storyteller's own, private ones included, when the user's
- * account is the Storyteller's (same email; My Stories).
+ * their group's; not private), or the Storyteller's own, private ones included, when the record
+ * link went to the user's address (My Stories; see answers.recorded_for_email).
  */
 export async function answerForListener(db: DbOrTx, userId: string, answerId: string): Promise<AnswerAudio | null> {
   if (!UUID.test(answerId)) return null;
@@ -49,7 +49,7 @@ export async function answerForListener(db: DbOrTx, userId: string, answerId: st
     .where((eb) =>
       eb.or([
         eb.and([eb("a.is_private", "=", false), eb("a.storyteller_id", "in", visibleStorytellerIds(db, userId))]),
-        eb(eb.fn("lower", ["s.email"]), "=", eb.selectFrom("users").select((u) => u.fn("lower", ["email"]).as("email")).where("id", "=", userId)),
+        eb("a.recorded_for_email", "=", eb.selectFrom("users").select((u) => u.fn<string>("lower", ["email"]).as("email")).where("id", "=", userId)),
       ]),
     )
     .executeTakeFirst();

@@ -17,12 +17,11 @@ export async function getSidebarCounts(db: DbOrTx, userId: string) {
         .where("user_id", "=", userId)
         .where("is_new", "=", true)
         .as("unread"),
-      // My Stories: answers recorded by the Storyteller whose email is this user's.
+      // My Stories: answers recorded for this user's address.
       eb
         .selectFrom("answers")
-        .innerJoin("storytellers", "storytellers.id", "answers.storyteller_id")
         .select(sql<number>`count(*)::int`.as("n"))
-        .where((inner) => inner(inner.fn("lower", ["storytellers.email"]), "=", inner.selectFrom("users").select((u) => u.fn("lower", ["email"]).as("email")).where("id", "=", userId)))
+        .where("recorded_for_email", "=", eb.selectFrom("users").select((u) => u.fn<string>("lower", ["email"]).as("email")).where("id", "=", userId))
         .as("myStories"),
     ])
     .executeTakeFirstOrThrow();

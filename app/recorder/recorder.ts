@@ -49,6 +49,8 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
   }
 
   let recording: Blob | null = null;
+  /** When the current recording was started: tells two recordings of the same size apart. */
+  let recordingId = 0;
   let uploading = false;
   const unsent = () => recording !== null && !uploading;
 
@@ -61,6 +63,7 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
   void loadSaved(token).then((saved) => {
     if (!saved || !saved.chunks.length) return;
     recording = new Blob(saved.chunks, { type: saved.mimeType });
+    recordingId = saved.savedAt;
     ui.review(recording, true);
   });
 
@@ -87,6 +90,7 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
         saved.finished = true;
         void save(saved);
         recording = new Blob(saved.chunks, { type: saved.mimeType });
+        recordingId = saved.savedAt;
         ui.stopped();
         ui.review(recording, false);
       });
@@ -108,12 +112,14 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
     uploading = true;
     ui.uploading(0);
     const blob = recording;
+    const isPrivate = (form.elements.namedItem("private") as HTMLInputElement | null)?.checked ?? false;
     const upload = new Upload(blob, {
       endpoint: "/uploads",
       chunkSize: 256 * 1024,
       retryDelays: [0, 1000, 3000, 5000, 10000, 20000, 30000],
-      metadata: { token, private: (form.elements.namedItem("private") as HTMLInputElement | null)?.checked ? "1" : "0", filetype: blob.type },
-      fingerprint: async () => `heirloom-${token}-${blob.size}`,
+      metadata: { token, private: isPrivate ? "1" : "0", filetype: blob.type },
+      // Resume only this very recording with this very choice; anything else starts a new upload.
+      fingerprint: async () => `heirloom-${token}-${recordingId}-${blob.size}-${isPrivate ? 1 : 0}`,
       storeFingerprintForResuming: true,
       removeFingerprintOnSuccess: true,
       onProgress: (sent, total) => ui.uploading(Math.floor((sent / total) * 100)),

@@ -15,13 +15,14 @@ import { deleteAnswer, requestRerecord, shareAnswer, shareUrlFor, stopSharingAns
 import { titleFromLoader } from "~/utils/meta";
 import { useRootData } from "~/utils/root-data";
 import { redirectWithToast } from "~/utils/toast.server";
+import { idParam } from "~/utils/route-ids";
 
 export const handle = { i18n: ["storytellers"] };
 export const meta = titleFromLoader;
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
-  const view = await getStorytellerView(context.db, user.id, params.id!);
+  const view = await getStorytellerView(context.db, user.id, idParam(params.id));
   const canManage = view.storyteller.owner_id === user.id;
   // A live share link is shown to copy (it works without JavaScript); its token is signed here, never stored.
   const sent = await Promise.all(
@@ -44,7 +45,7 @@ const actionSchema = z.discriminatedUnion("intent", [
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
-  const storytellerId = params.id!;
+  const storytellerId = idParam(params.id);
   const back = `/dashboard/recipient/${storytellerId}`;
   const parsed = actionSchema.safeParse(Object.fromEntries(await readFormData(request)));
   if (!parsed.success) {

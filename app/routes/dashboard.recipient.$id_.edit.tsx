@@ -17,19 +17,20 @@ import { pageTitle } from "~/utils/page-title.server";
 import { usOrCanadianE164 } from "~/utils/phone.server";
 import { timeZoneNames } from "~/utils/time-zones";
 import { redirectWithToast } from "~/utils/toast.server";
+import { idParam } from "~/utils/route-ids";
 
 export const handle = { i18n: ["storytellers"] };
 export const meta = titleFromLoader;
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
-  const storyteller = await getOwnedStoryteller(context.db, user.id, params.id!);
+  const storyteller = await getOwnedStoryteller(context.db, user.id, idParam(params.id));
   return { title: await pageTitle(request, context, "view.editStoryteller", "storytellers"), storyteller, timeZones: timeZoneNames() };
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
-  const current = await getOwnedStoryteller(context.db, user.id, params.id!);
+  const current = await getOwnedStoryteller(context.db, user.id, idParam(params.id));
   const formData = await readFormData(request);
   if (formData.get("intent") === "delete") {
     if (formData.get("confirm") !== "on") return data({ result: null, deleteError: "storytellers:edit.confirmRequired" }, { status: 400 });

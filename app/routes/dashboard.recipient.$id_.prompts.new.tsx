@@ -14,13 +14,14 @@ import { readFormData } from "~/utils/form-data.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { idParam } from "~/utils/route-ids";
 
 export const handle = { i18n: ["storytellers"] };
 export const meta = titleFromLoader;
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
-  const storyteller = await getVisibleStoryteller(context.db, user.id, params.id!);
+  const storyteller = await getVisibleStoryteller(context.db, user.id, idParam(params.id));
   return {
     title: await pageTitle(request, context, "add.title", "storytellers"),
     storyteller: { id: storyteller.id, nickname: storyteller.nickname },
@@ -30,7 +31,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
-  const storytellerId = params.id!;
+  const storytellerId = idParam(params.id);
   const submission = parseWithZod(await readFormData(request), { schema: promptsSchema });
   if (submission.status !== "success") return data({ errors: Object.values(submission.error ?? {}).flat().filter(Boolean) as string[] }, { status: 400 });
   const { libraryPromptIds, customPrompts } = submission.value;

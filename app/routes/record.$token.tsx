@@ -1,4 +1,6 @@
-import { rm } from "node:fs/promises";
+import { once } from "node:events";
+import { createWriteStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
@@ -7,9 +9,6 @@ import {
   type HeadersFunction,
   type LoaderFunctionArgs,
   MaxPartSizeExceededError,
-  NodeOnDiskFile,
-  unstable_composeUploadHandlers,
-  unstable_createFileUploadHandler,
   unstable_parseMultipartFormData,
   type UploadHandler,
 } from "@remix-run/node";
@@ -55,6 +54,8 @@ type ActionResult = { ok: boolean; error?: string; skipped?: boolean; sentTo?: s
  */
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const reply = (result: ActionResult, status = 200) => data(result, { status, headers: capabilityPageHeaders });
+  // Answered before the body was read to its end: close the connection so nothing reuses it mid-body.
+  const refuse = (result: ActionResult, status: number) => data(result, { status, headers: { ...capabilityPageHeaders, Connection: "close" } });
   const prompt = await promptForRecordToken(context, params.token!);
   if (!prompt) return reply({ ok: false, error: "upload.gone" }, 404);
 
@@ -71,50 +72,75 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       return reply({ ok: true });
     }
     if (intent === "skip") {
-      await skipPrompt(context, prompt.id);
-      return reply({ ok: true, skipped: true });
+      // Not once an answer is in (the page then shows the answer).
+      return reply({ ok: true, skipped: await skipPrompt(context, prompt.id) });
     }
     return reply({ ok: false, error: "upload.missing" }, 400);
   }
 
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_UPLOAD_BYTES + 64 * 1024) return reply({ ok: false, error: "upload.tooLarge" }, 413);
-  let audio: NodeOnDiskFile | null = null;
+  // Refused before reading: no length (it could be anything) or more than an answer can be.
+  const length = Number(request.headers.get("content-length") ?? NaN);
+  if (!Number.isFinite(length)) return refuse({ ok: false, error: "upload.missing" }, 411);
+  if (length > MAX_UPLOAD_BYTES + 64 * 1024) return refuse({ ok: false, error: "upload.tooLarge" }, 413);
+  const folder = await mkdtemp(path.join(tmpdir(), "heirloom-form-"));
   try {
-    const form = await unstable_parseMultipartFormData(
-      request,
-      unstable_composeUploadHandlers(
-        unstable_createFileUploadHandler({
-          directory: path.join(tmpdir(), "heirloom-uploads"),
-          maxPartSize: MAX_UPLOAD_BYTES,
-          filter: ({ name }) => name === "audio",
-        }),
-        smallTextFields,
-      ),
-    );
-    const file = form.get("audio");
-    audio = file instanceof NodeOnDiskFile ? file : null;
-    if (!audio || audio.size === 0) return reply({ ok: false, error: audio ? "upload.empty" : "upload.missing" }, 400);
-    const result = await acceptRecording(context, { promptId: prompt.id, file: audio.getFilePath(), isPrivate: form.get("private") === "on" });
+    const { form, audio, empty } = await readAnswerForm(request, folder);
+    if (!audio) return reply({ ok: false, error: empty ? "upload.empty" : "upload.missing" }, 400);
+    const result = await acceptRecording(context, { promptId: prompt.id, file: audio, isPrivate: form.get("private") === "on" });
     if (!result.ok) return reply({ ok: false, error: `upload.${result.problem}` }, result.problem === "gone" ? 404 : 422);
     return reply({ ok: true });
   } catch (error) {
-    if (error instanceof MaxPartSizeExceededError) return reply({ ok: false, error: "upload.tooLarge" }, 413);
+    if (error instanceof MaxPartSizeExceededError) return refuse({ ok: false, error: "upload.tooLarge" }, 413);
+    // A part we don't take, or a body that is not the multipart it claims to be.
+    if (error instanceof UnexpectedFormError || /multipart|boundary/i.test((error as Error).message ?? "")) return refuse({ ok: false, error: "upload.missing" }, 400);
     throw error;
   } finally {
-    if (audio) await rm(audio.getFilePath(), { force: true });
+    await rm(folder, { recursive: true, force: true });
   }
 }
 
-/** The form's other fields ("private"): short text only; any other file part is dropped unread. */
-const smallTextFields: UploadHandler = async ({ filename, data }) => {
-  if (filename) return undefined;
-  let text = "";
-  for await (const chunk of data) {
-    text += new TextDecoder().decode(chunk);
-    if (text.length > 100) return undefined;
-  }
-  return text;
-};
+class UnexpectedFormError extends Error {}
+
+/**
+ * The plain form's body, read part by part: one "audio" file streamed to `folder` (25 MB at most),
+ * and short text fields. Anything else ends the parse, so nothing unexpected is held in memory.
+ */
+async function readAnswerForm(request: Request, folder: string) {
+  let audio: string | null = null;
+  let empty = false;
+  const handler: UploadHandler = async ({ name, filename, data }) => {
+    if (filename !== undefined) {
+      if (name !== "audio" || audio) throw new UnexpectedFormError();
+      const file = path.join(folder, "audio");
+      const out = createWriteStream(file);
+      let size = 0;
+      try {
+        for await (const chunk of data) {
+          size += chunk.byteLength;
+          if (size > MAX_UPLOAD_BYTES) throw new MaxPartSizeExceededError(name, MAX_UPLOAD_BYTES);
+          if (!out.write(chunk)) await once(out, "drain");
+        }
+      } finally {
+        await new Promise<void>((resolve) => out.end(resolve));
+      }
+      // An empty part with no name is what a browser sends when no file was chosen.
+      if (size === 0) {
+        empty = filename !== "";
+        return undefined;
+      }
+      audio = file;
+      return "audio";
+    }
+    let text = "";
+    for await (const chunk of data) {
+      text += Buffer.from(chunk).toString("utf8");
+      if (text.length > 100) throw new UnexpectedFormError();
+    }
+    return text;
+  };
+  const form = await unstable_parseMultipartFormData(request, handler);
+  return { form, audio: audio as string | null, empty };
+}
 
 export default function RecordPage() {
   const { t } = useTranslation("record");

@@ -28,7 +28,7 @@ async function storiesFixture() {
   for (const [prompt, isPrivate, transcript] of [[open, false, "We had a well by the temple."], [secret, true, "A song only for me."]] as const) {
     await database.db
       .insertInto("answers")
-      .values({ prompt_id: prompt.id, storyteller_id: storyteller.id, is_private: isPrivate, storage_key: `answers/${prompt.id}/a.webm`, content_type: "audio/webm", byte_size: 10, duration_ms: 1000, transcript, transcript_status: "done" })
+      .values({ prompt_id: prompt.id, storyteller_id: storyteller.id, is_private: isPrivate, storage_key: `answers/${prompt.id}/a.webm`, content_type: "audio/webm", byte_size: 10, duration_ms: 1000, transcript, transcript_status: "done", recorded_for_email: storytellerAccount.email.toLowerCase() })
       .execute();
   }
   return { owner, storytellerAccount, storyteller };
@@ -100,5 +100,29 @@ describe("/dashboard/mystories", () => {
     expect(await answerForListener(database.db, owner.id, secret.id)).toBeNull();
     expect((await getSidebarCounts(database.db, storytellerAccount.id)).myStories).toBe(2);
     expect((await getSidebarCounts(database.db, owner.id)).myStories).toBe(0);
+  });
+});
+
+describe("who counts as the Storyteller", () => {
+  it("is the address the record links went to, not whatever the owner later types into the Storyteller's email", async () => {
+    const { owner, storyteller } = await storiesFixture();
+    const stranger = await createUser(database.db, { first_name: "Mallory" });
+    // The owner points the Storyteller at their own address, then at someone else's.
+    for (const email of [owner.email, stranger.email]) {
+      await database.db.updateTable("storytellers").set({ email }).where("id", "=", storyteller.id).execute();
+      const mine = await myStoriesLoader({ request: await signedIn(owner.id, "/dashboard/mystories"), context: context(), params: {} });
+      expect(mine.stories).toEqual([]);
+    }
+    const secret = await database.db.selectFrom("answers").select("id").where("is_private", "=", true).where("storyteller_id", "=", storyteller.id).executeTakeFirstOrThrow();
+    expect(await answerForListener(database.db, owner.id, secret.id)).toBeNull();
+    expect(await answerForListener(database.db, stranger.id, secret.id)).toBeNull();
+    await expect(responsesLoader({ request: await signedIn(stranger.id, `/responses/${storyteller.id}`), context: context(), params: { recipientId: storyteller.id } })).rejects.toMatchObject({ status: 404 });
+    const ownerView = await responsesLoader({ request: await signedIn(owner.id, `/responses/${storyteller.id}`), context: context(), params: { recipientId: storyteller.id } });
+    expect(ownerView.stories.find((s) => s.question === "What did you sing at weddings?")).toMatchObject({ state: "private", transcript: null });
+  });
+
+  it("answers a malformed id with 404, not an error", async () => {
+    const { owner } = await storiesFixture();
+    await expect(responsesLoader({ request: await signedIn(owner.id, "/responses/nope"), context: context(), params: { recipientId: "nope" } })).rejects.toMatchObject({ status: 404 });
   });
 });

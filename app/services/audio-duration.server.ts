@@ -11,7 +11,7 @@ export async function audioDurationMs(file: string, mime: string): Promise<numbe
   if (mime === "audio/webm") return webmDurationMs(file);
   try {
     const { format } = await parseFile(file, { duration: true });
-    return format.duration && Number.isFinite(format.duration) ? Math.round(format.duration * 1000) : null;
+    return format.duration && Number.isFinite(format.duration) && format.duration > 0 ? Math.round(format.duration * 1000) : null;
   } catch {
     return null;
   }
@@ -31,6 +31,8 @@ const SIMPLE_BLOCK = 0xa3;
 const CONTAINERS = new Set([SEGMENT, INFO, CLUSTER, BLOCK_GROUP]);
 /** Opus in WebM: the last block's own length is not stored; one 20 ms frame is a fair bound. */
 const LAST_FRAME_MS = 20;
+/** A 5-minute recording has about 15,000 blocks; a file of tiny filler elements is not measured. */
+const MAX_ELEMENTS = 200_000;
 
 /** A little read-ahead window over a file handle, so walking 15,000 blocks is not 15,000 reads. */
 class FileWindow {
@@ -80,7 +82,8 @@ async function webmDurationMs(file: string): Promise<number | null> {
     let declaredMs: number | null = null;
     let clusterTimecode = 0;
     let lastBlockMs = -1;
-    while (position < window.size) {
+    for (let elements = 0; position < window.size; elements++) {
+      if (elements > MAX_ELEMENTS) return null;
       const id = await readVint(window, position, true);
       if (!id) break;
       const size = await readVint(window, position + id.length, false);
@@ -104,9 +107,11 @@ async function webmDurationMs(file: string): Promise<number | null> {
       }
       position = dataStart + size.value;
     }
+    // Only believable clocks (1 µs to 1 s per tick); the file is the uploader's to make up.
+    if (!(timecodeScaleNs >= 1_000 && timecodeScaleNs <= 1_000_000_000)) return null;
     const scale = timecodeScaleNs / 1_000_000;
-    if (lastBlockMs >= 0) return Math.round(lastBlockMs * scale + LAST_FRAME_MS);
-    return declaredMs !== null ? Math.round(declaredMs * scale) : null;
+    const ms = lastBlockMs >= 0 ? lastBlockMs * scale + LAST_FRAME_MS : declaredMs !== null ? declaredMs * scale : null;
+    return ms !== null && Number.isFinite(ms) && ms > 0 ? Math.round(ms) : null;
   } finally {
     await handle.close();
   }

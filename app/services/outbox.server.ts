@@ -54,8 +54,8 @@ export type SendOutcome = "sent" | "failed" | "nothing-to-do";
 
 /**
  * Sends one outbox message at most once. The row is claimed (queued → sending) before the provider
- * is called. Finding it still "sending" means an earlier attempt died mid-send: the provider is
- * asked whether it accepted the message, and only if it did not is it sent again. A delivery that
+ * is called. Finding it still "sending" means an earlier attempt died or failed mid-send: the
+ * provider is asked whether it accepted the message, and only if it did not is it sent again. A delivery that
  * rides on this message gets the same final state. Throws on a transient failure so the caller's
  * job retries; `lastAttempt` turns that into "failed".
  */
@@ -94,7 +94,9 @@ export async function sendOutboxMessage(deps: SendDeps, messageId: string, { las
       await markFailed(db, message.id, sendErrorReason(error));
       if (permanent) return "failed";
     } else {
-      await db.updateTable("outbox_messages").set({ status: "queued", error: sendErrorReason(error) }).where("id", "=", message.id).execute();
+      // A timeout or a dropped connection may come after the provider took the message: the row
+      // stays "sending", so the retry asks the provider (findSent) before sending again.
+      await db.updateTable("outbox_messages").set({ error: sendErrorReason(error) }).where("id", "=", message.id).execute();
     }
     throw error;
   }

@@ -10,14 +10,10 @@ const refuse = (status: number) => new Response(null, { status });
  */
 export async function verifiedTwilioParams(request: Request, config: Config): Promise<Record<string, string>> {
   if (config.smsUsesOutbox || !config.TWILIO_AUTH_TOKEN) throw refuse(404);
-  let form: FormData;
-  try {
-    form = await request.formData();
-  } catch {
-    throw refuse(400);
-  }
-  const params: Record<string, string> = {};
-  for (const [key, value] of form) if (typeof value === "string") params[key] = value;
+  // Read before the signature can be checked, so only a webhook-sized body is read at all.
+  const body = await readAtMost(request, 64 * 1024);
+  if (body === null) throw refuse(413);
+  const params: Record<string, string> = Object.fromEntries(new URLSearchParams(body));
   const signature = request.headers.get("x-twilio-signature");
   const { pathname, search } = new URL(request.url);
   if (!signature || !twilio.validateRequest(config.TWILIO_AUTH_TOKEN, signature, `${config.APP_URL}${pathname}${search}`, params)) {
@@ -40,4 +36,24 @@ export function twiml(message: string | null): Response {
   const escaped = message?.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c]!);
   const body = `<?xml version="1.0" encoding="UTF-8"?><Response>${escaped ? `<Message>${escaped}</Message>` : ""}</Response>`;
   return new Response(body, { headers: { "Content-Type": "text/xml; charset=utf-8" } });
+}
+
+/** The request body as text, or null once it passes `limit` bytes (the rest is never read). */
+async function readAtMost(request: Request, limit: number): Promise<string | null> {
+  if (Number(request.headers.get("content-length") ?? 0) > limit) return null;
+  const reader = request.body?.getReader();
+  if (!reader) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }

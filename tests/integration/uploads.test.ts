@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import http from "node:http";
 import { readdir } from "node:fs/promises";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -207,13 +208,39 @@ describe("answering without JavaScript", () => {
     expect(await storedFiles(prompt.id)).toEqual([]);
   });
 
-  it("refuses a 30 MB post from its Content-Length, before reading it", async () => {
+  it("stops reading at a part it does not take, and keeps nothing", async () => {
     const { prompt, token } = await sentPrompt();
     const form = new FormData();
-    form.set("audio", new Blob([Buffer.alloc(30 * 1024 * 1024)], { type: "audio/webm" }), "big.webm");
+    form.set("junk", new Blob([Buffer.alloc(2 * 1024 * 1024)]), "junk.bin");
+    form.set("audio", new Blob([webm], { type: "audio/webm" }), "answer.webm");
     const response = await post(token, form);
-    expect(response.status).toBe(413);
-    expect(await response.text()).toContain("This file is larger than 25 MB.");
+    expect(response.status).toBe(400);
+    expect(await answersFor(prompt.id)).toEqual([]);
+    const leftovers = (await readdir(os.tmpdir())).filter((name) => name.startsWith("heirloom-form-"));
+    expect(leftovers).toEqual([]);
+  });
+
+  it("refuses a 30 MB post from its Content-Length, before reading it", async () => {
+    const { prompt, token } = await sentPrompt();
+    // Announce 30 MB, send only the first bytes: the answer must come without waiting for the rest.
+    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = http.request(`${base}/record/${token}`, {
+        method: "POST",
+        headers: { "Content-Type": "multipart/form-data; boundary=x", "Content-Length": String(30 * 1024 * 1024), "Sec-Fetch-Site": "same-origin" },
+      });
+      request.on("response", (response) => {
+        let text = "";
+        response.on("data", (chunk) => (text += chunk));
+        response.on("end", () => {
+          request.destroy(); // we never meant to send the rest
+          resolve({ status: response.statusCode ?? 0, body: text });
+        });
+      });
+      request.on("error", reject);
+      request.write("--x\r\nContent-Disposition: form-data; name=\"audio\"; filename=\"big.webm\"\r\n\r\n");
+    });
+    expect(status).toBe(413);
+    expect(body).toContain("This file is larger than 25 MB.");
     expect(await answersFor(prompt.id)).toEqual([]);
   });
 
