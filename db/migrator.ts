@@ -8,6 +8,7 @@ import * as promptLibrary from "./migrations/0004_prompt_library";
 import * as delivery from "./migrations/0005_delivery";
 import * as answers from "./migrations/0006_answers";
 import * as answerOwnerEmail from "./migrations/0007_answer_owner_email";
+import * as emailOptOuts from "./migrations/0008_email_opt_outs";
 
 // Listed by hand (not read from the folder) so the same list works under tsx, vitest and bundlers.
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   "0005_delivery": delivery,
   "0006_answers": answers,
   "0007_answer_owner_email": answerOwnerEmail,
+  "0008_email_opt_outs": emailOptOuts,
 };
 
 const quietLogger = new Logger(() => () => {});

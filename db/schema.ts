@@ -225,6 +225,12 @@ export interface OutboxMessagesTable {
   sent_at: NullableTimestamp;
 }
 
+export interface EmailOptOutsTable {
+  /** Lower-cased. */
+  email: string;
+  created_at: Generated<Date>;
+}
+
 export interface ContactMessagesTable {
   id: Generated<string>;
   name: string;
@@ -277,6 +283,7 @@ export interface Database {
   onboarding_drafts: OnboardingDraftsTable;
   outbox_messages: OutboxMessagesTable;
   contact_messages: ContactMessagesTable;
+  email_opt_outs: EmailOptOutsTable;
   rate_limits: RateLimitsTable;
   auth_flows: AuthFlowsTable;
   email_changes: EmailChangesTable;

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { type DbOrTx, inTransaction } from "../../db/client";
 import type { AppContext } from "~/context.server";
 import { verifyCapability } from "~/services/tokens.server";
 
@@ -42,12 +43,25 @@ export async function storytellerForUnsubscribeToken(context: Pick<AppContext, "
   );
 }
 
-/** Stops all email to the Storyteller; repeating it changes nothing. */
+/**
+ * Stops all email to the Storyteller, and remembers the address (email_opt_outs) so no edit or new
+ * Storyteller with it starts sending again. Repeating it changes nothing.
+ */
 export async function unsubscribeStoryteller(context: Pick<AppContext, "db">, storytellerId: string, now = new Date()) {
-  await context.db
-    .updateTable("storytellers")
-    .set({ unsubscribed_at: now, updated_at: now })
-    .where("id", "=", storytellerId)
-    .where("unsubscribed_at", "is", null)
-    .execute();
+  await inTransaction(context.db, async (tx) => {
+    const row = await tx
+      .updateTable("storytellers")
+      .set({ unsubscribed_at: now, updated_at: now })
+      .where("id", "=", storytellerId)
+      .where("unsubscribed_at", "is", null)
+      .returning("email")
+      .executeTakeFirst();
+    if (row?.email) await tx.insertInto("email_opt_outs").values({ email: row.email.toLowerCase() }).onConflict((oc) => oc.doNothing()).execute();
+  });
+}
+
+/** Whether the address has unsubscribed (from any Storyteller). */
+export async function emailOptedOut(db: DbOrTx, email: string | null | undefined) {
+  if (!email) return false;
+  return Boolean(await db.selectFrom("email_opt_outs").select("email").where("email", "=", email.toLowerCase()).executeTakeFirst());
 }

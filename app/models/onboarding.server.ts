@@ -3,6 +3,7 @@ import type { DbOrTx } from "../../db/client";
 import type { Language } from "../../db/schema";
 import { inTransaction } from "../../db/client";
 import type { OnboardingDraft, PromptsStep, ScheduleStep, WhoStep } from "./onboarding";
+import { emailOptedOut } from "./capability-links.server";
 import { firstSendAt } from "./schedule";
 import { storytellerColumns } from "./storyteller.server";
 
@@ -40,7 +41,7 @@ export async function createStorytellerFromDraft(
   return inTransaction(db, async (tx) => {
     const storyteller = await tx
       .insertInto("storytellers")
-      .values({ owner_id: ownerId, ...storytellerColumns(who) })
+      .values({ owner_id: ownerId, ...storytellerColumns(who), unsubscribed_at: (await emailOptedOut(tx, who.email)) ? new Date() : null })
       .returning("id")
       .executeTakeFirstOrThrow();
     await tx

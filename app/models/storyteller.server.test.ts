@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "../../tests/db";
 import { createStoryteller, createUser } from "../../tests/factories";
+import { unsubscribeStoryteller } from "./capability-links.server";
+import { createStorytellerFromDraft } from "./onboarding.server";
 import { setPaused, updateStoryteller } from "./storyteller.server";
 
 const database = useTestDatabase();
@@ -66,5 +68,27 @@ describe("editing a Storyteller's delivery", () => {
     expect((await scheduleOf(st.id)).paused_at).toEqual(new Date("2026-11-02T00:00:00Z"));
     await setPaused(database.db, owner.id, st.id, false, new Date("2026-11-20T16:00:00Z"));
     expect(await scheduleOf(st.id)).toMatchObject({ paused_at: null, next_send_at: new Date("2026-11-21T15:00:00Z") });
+  });
+});
+
+describe("an unsubscribe belongs to the address", () => {
+  it("survives editing the email away and back, and a new Storyteller with that address", async () => {
+    const owner = await createUser(database.db);
+    const st = await createStoryteller(database.db, { ownerId: owner.id, email: "Dadi@Example.com" });
+    await unsubscribeStoryteller({ db: database.db }, st.id);
+    const rule = { firstPromptDate: "2026-01-01", frequency: "daily" as const };
+
+    await updateStoryteller(database.db, st.id, fieldsOf({ email: "someone-else@example.com" }), rule);
+    expect((await storytellerOf(st.id)).unsubscribed_at).toBeNull();
+    await updateStoryteller(database.db, st.id, fieldsOf({ email: "dadi@example.com" }), rule);
+    expect((await storytellerOf(st.id)).unsubscribed_at).not.toBeNull();
+
+    const other = await createUser(database.db);
+    const id = await createStorytellerFromDraft(database.db, other.id, {
+      who: { nickname: "Dadi", firstName: "Kamla", deliveryMethod: "email", email: "DADI@example.com", timeZone: "Asia/Kolkata", language: "hi", phoneE164: null },
+      prompts: { libraryPromptIds: [], customPrompts: ["What games did you play?"] },
+      schedule: { firstPromptDate: "2027-01-01", frequency: "weekly" },
+    });
+    expect((await storytellerOf(id)).unsubscribed_at).not.toBeNull();
   });
 });

@@ -3,6 +3,7 @@ import type { DbOrTx } from "../../db/client";
 import { inTransaction } from "../../db/client";
 import type { Frequency } from "../../db/schema";
 import { ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
+import { emailOptedOut } from "./capability-links.server";
 import { nextSendAt } from "./schedule";
 
 /** The overview's cards: every Storyteller the user may see, with next/last prompt and answers, in one query. */
@@ -106,7 +107,8 @@ export async function getVisibleStoryteller(db: DbOrTx, userId: string, storytel
 
 /**
  * Saves an edit. A changed schedule (first date, frequency or time zone) is recomputed from now; a
- * new email address starts without the old one's unsubscribe or bounce; a new number (or a switch
+ * new email address starts without the old one's bounce, and unsubscribed only if it ever
+ * unsubscribed; a new number (or a switch
  * to texts) needs a fresh consent, which the caller requests with requestSmsConsent.
  * Returns whether that consent is needed.
  */
@@ -132,7 +134,8 @@ export async function updateStoryteller(
       .updateTable("storytellers")
       .set({
         ...columns,
-        ...(newEmail ? { unsubscribed_at: null, email_undeliverable_at: null } : {}),
+        // A new address starts clean, unless it unsubscribed before (an unsubscribe is the address's).
+        ...(newEmail ? { unsubscribed_at: (await emailOptedOut(tx, columns.email)) ? now : null, email_undeliverable_at: null } : {}),
         ...(needsSmsConsent ? { sms_consent: "none" as const } : {}),
         updated_at: now,
       })
