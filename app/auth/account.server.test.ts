@@ -116,10 +116,16 @@ describe("account settings", () => {
 
   it("deletes the account, its data and its sessions once confirmed", async () => {
     const user = await signedIn();
-    await database.db
+    const storyteller = await database.db
       .insertInto("storytellers")
       .values({ owner_id: user.id, nickname: "Nani", first_name: "Kamla", delivery_method: "email", email: "nani@example.com", time_zone: "Asia/Kolkata" })
-      .execute();
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    // A recorded answer, so the account's files go too.
+    const prompt = await database.db.insertInto("prompts").values({ storyteller_id: storyteller.id, text: "What was school like?", queue_position: 1, sent_at: new Date() }).returning("id").executeTakeFirstOrThrow();
+    const key = `answers/${prompt.id}/answer.webm`;
+    await context().storage.put(key, new Uint8Array([1, 2, 3]), "audio/webm");
+    await database.db.insertInto("answers").values({ prompt_id: prompt.id, storyteller_id: storyteller.id, storage_key: key, content_type: "audio/webm", byte_size: 3, duration_ms: 1000 }).execute();
     const unconfirmed = new FormData();
     unconfirmed.set("intent", "delete");
     expect(fieldErrors(await submit(user.jar, unconfirmed))).toMatchObject({ confirm: ["account:delete.confirmRequired"] });
@@ -132,6 +138,7 @@ describe("account settings", () => {
     expect((response as Response).headers.get("Location")).toBe("/");
     expect(await database.db.selectFrom("users").select("id").where("id", "=", user.id).executeTakeFirst()).toBeUndefined();
     expect(await database.db.selectFrom("storytellers").select("id").where("owner_id", "=", user.id).execute()).toEqual([]);
+    expect(await context().storage.get(key)).toBeNull();
     const again = await accountLoader({ request: new Request("http://localhost:3000/dashboard/user/account", { headers: { Cookie: cookieBefore } }), context: context(), params: {} }).catch((e: Response) => e);
     expect((again as Response).status).toBe(302);
   });

@@ -17,6 +17,7 @@ import { flashToast, redirectWithToast } from "~/utils/toast.server";
 import { confirmEmailSchema, deleteAccountSchema, preferencesSchema, profileSchema } from "./account-forms";
 import { confirmEmailChange, requestEmailChange } from "./email-change.server";
 import { destroyUserSession, type SessionUser } from "./session.server";
+import { deleteWithAnswerFiles } from "~/models/answer.server";
 
 const ACCOUNT_PAGE = "/dashboard/user/account";
 
@@ -106,7 +107,8 @@ export async function deleteAccount(context: AppContext, request: Request, user:
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const { profile_pic_key } = await getAccount(context.db, user.id);
   const { setCookie } = await destroyUserSession(request, context);
-  await context.db.deleteFrom("users").where("id", "=", user.id).execute();
+  // Everything the account owns cascades; the recordings of its Storytellers go after the commit.
+  await deleteWithAnswerFiles(context, { ownerId: user.id }, (tx) => tx.deleteFrom("users").where("id", "=", user.id).execute());
   if (profile_pic_key) await context.storage.delete(profile_pic_key);
   const headers = new Headers({ "Set-Cookie": setCookie });
   headers.append("Set-Cookie", await flashToast(request, context, { type: "success", key: "account:toast.accountDeleted" }));

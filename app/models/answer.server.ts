@@ -5,7 +5,7 @@ import type { AudioProblem } from "~/services/audio-check.server";
 import { checkAudioFile } from "~/services/audio-check.server";
 import type { StorageService } from "~/services/storage.server";
 import { enqueueJob } from "~/utils/jobs.server";
-import { type Db, inTransaction } from "../../db/client";
+import { type Db, type DbOrTx, inTransaction } from "../../db/client";
 import { TRANSCODE_MAX_ATTEMPTS } from "../../jobs/answer__transcode";
 import { TRANSCRIBE_MAX_ATTEMPTS } from "../../jobs/answer__transcribe";
 import { notifyStorytellerEvent } from "./notification.server";
@@ -108,4 +108,23 @@ export async function skipPrompt(services: AnswerServices, promptId: string): Pr
     if (skipped) await notifyStorytellerEvent(tx, services.config, { type: "skipped", storytellerId: skipped.storyteller_id, promptId });
     return true;
   });
+}
+
+/**
+ * Deletes rows whose answers cascade with them (a Storyteller, an account), then the answers' stored
+ * audio, which no row points at any more. `remove` runs in a transaction with the keys' query.
+ */
+export async function deleteWithAnswerFiles(
+  services: Pick<AnswerServices, "db" | "storage">,
+  answersOf: { storytellerId: string } | { ownerId: string },
+  remove: (tx: DbOrTx) => Promise<unknown>,
+) {
+  const keys = await inTransaction(services.db, async (tx) => {
+    let query = tx.selectFrom("answers").innerJoin("storytellers", "storytellers.id", "answers.storyteller_id").select(["answers.storage_key", "answers.playable_storage_key"]);
+    query = "ownerId" in answersOf ? query.where("storytellers.owner_id", "=", answersOf.ownerId) : query.where("storytellers.id", "=", answersOf.storytellerId);
+    const rows = await query.forUpdate("answers").execute();
+    await remove(tx);
+    return rows.flatMap((r) => [r.storage_key, ...(r.playable_storage_key ? [r.playable_storage_key] : [])]);
+  });
+  for (const key of keys) await services.storage.delete(key).catch((error) => console.warn("[answers] could not delete", key, (error as Error).message));
 }

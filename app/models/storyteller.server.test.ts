@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "../../tests/db";
 import { createStoryteller, createUser } from "../../tests/factories";
+import { makeTestContext } from "../../tests/context";
+import { deleteWithAnswerFiles } from "./answer.server";
 import { unsubscribeStoryteller } from "./capability-links.server";
 import { createStorytellerFromDraft } from "./onboarding.server";
 import { setPaused, updateStoryteller } from "./storyteller.server";
@@ -90,5 +92,24 @@ describe("an unsubscribe belongs to the address", () => {
       schedule: { firstPromptDate: "2027-01-01", frequency: "weekly" },
     });
     expect((await storytellerOf(id)).unsubscribed_at).not.toBeNull();
+  });
+});
+
+describe("deleting a Storyteller", () => {
+  it("removes their recordings from storage once the rows are gone, and only theirs", async () => {
+    const { storage } = makeTestContext(database);
+    const owner = await createUser(database.db);
+    const [gone, kept] = [await createStoryteller(database.db, { ownerId: owner.id }), await createStoryteller(database.db, { ownerId: owner.id })];
+    const keys: string[] = [];
+    for (const st of [gone, kept]) {
+      const key = `answers/${st.prompts[0].id}/a.webm`;
+      keys.push(key);
+      await storage.put(key, new Uint8Array([1]), "audio/webm");
+      await database.db.updateTable("prompts").set({ sent_at: new Date() }).where("id", "=", st.prompts[0].id).execute();
+      await database.db.insertInto("answers").values({ prompt_id: st.prompts[0].id, storyteller_id: st.id, storage_key: key, content_type: "audio/webm", byte_size: 1, duration_ms: 1000 }).execute();
+    }
+    await deleteWithAnswerFiles({ db: database.db, storage }, { storytellerId: gone.id }, (tx) => tx.deleteFrom("storytellers").where("id", "=", gone.id).execute());
+    expect(await storage.get(keys[0])).toBeNull();
+    expect(await storage.get(keys[1])).not.toBeNull();
   });
 });

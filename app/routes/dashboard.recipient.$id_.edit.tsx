@@ -9,6 +9,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Field, FieldErrors, LanguageOptions, SelectField, TimeZoneOptions } from "~/components/forms";
 import { frequencies, storytellerEditSchema } from "~/models/onboarding";
 import { isTimeZone } from "~/models/onboarding.server";
+import { deleteWithAnswerFiles } from "~/models/answer.server";
 import { requestSmsConsent } from "~/models/sms-consent.server";
 import { getOwnedStoryteller, updateStoryteller } from "~/models/storyteller.server";
 import { readFormData } from "~/utils/form-data.server";
@@ -34,8 +35,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const formData = await readFormData(request);
   if (formData.get("intent") === "delete") {
     if (formData.get("confirm") !== "on") return data({ result: null, deleteError: "storytellers:edit.confirmRequired" }, { status: 400 });
-    // Prompts, schedule, deliveries, answers and group links go with it (foreign keys cascade).
-    await context.db.deleteFrom("storytellers").where("id", "=", current.id).execute();
+    // Prompts, schedule, deliveries, answers and group links go with it (foreign keys cascade); then the recordings.
+    await deleteWithAnswerFiles(context, { storytellerId: current.id }, (tx) => tx.deleteFrom("storytellers").where("id", "=", current.id).execute());
     return redirectWithToast(request, context, "/dashboard", { type: "success", key: "storytellers:toast.storytellerDeleted" });
   }
   const submission = parseWithZod(formData, { schema: storytellerEditSchema });
