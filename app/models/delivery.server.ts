@@ -38,21 +38,30 @@ export async function queueSendNow(db: DbOrTx, promptId: string, now = new Date(
       .executeTakeFirst();
     if (!prompt || prompt.sent_at) return "already-sent";
     if (!canReceive(prompt)) return "unreachable";
-    const delivery = await tx
-      .insertInto("deliveries")
-      .values({ prompt_id: prompt.id, channel: prompt.delivery_method, scheduled_for: now })
-      .onConflict((oc) =>
-        oc
-          .columns(["prompt_id", "channel", "purpose"])
-          .doUpdateSet({ status: "pending", scheduled_for: now, error: null, updated_at: now })
-          .where("deliveries.status", "in", ["pending", "cancelled"]),
-      )
-      .returning("id")
-      .executeTakeFirst();
-    if (!delivery) return "queued"; // already on its way
-    await enqueueJob(tx, "delivery__send", { deliveryId: delivery.id, sendNow: true }, { jobKey: deliveryJobKey(delivery.id), maxAttempts: DELIVERY_MAX_ATTEMPTS });
+    await deliverNow(tx, { promptId: prompt.id, channel: prompt.delivery_method, purpose: "prompt" }, now);
     return "queued";
   });
+}
+
+/**
+ * A ledger row due now and its send job, in the caller's transaction: "Send now" (purpose prompt)
+ * and a re-record's new link (purpose resend). A prompt's row is reopened only while it has not
+ * gone; a resend's row is reused for every new request unless one is being sent this moment.
+ */
+export async function deliverNow(tx: DbOrTx, target: { promptId: string; channel: "email" | "sms"; purpose: "prompt" | "resend" }, now: Date) {
+  const delivery = await tx
+    .insertInto("deliveries")
+    .values({ prompt_id: target.promptId, channel: target.channel, purpose: target.purpose, scheduled_for: now })
+    .onConflict((oc) =>
+      oc
+        .columns(["prompt_id", "channel", "purpose"])
+        .doUpdateSet({ status: "pending", scheduled_for: now, error: null, outbox_message_id: null, provider_message_id: null, sent_at: null, updated_at: now })
+        .where("deliveries.status", "in", target.purpose === "prompt" ? ["pending", "cancelled"] : ["pending", "cancelled", "sent", "failed"]),
+    )
+    .returning("id")
+    .executeTakeFirst();
+  if (!delivery) return; // already on its way
+  await enqueueJob(tx, "delivery__send", { deliveryId: delivery.id, sendNow: true }, { jobKey: deliveryJobKey(delivery.id), maxAttempts: DELIVERY_MAX_ATTEMPTS });
 }
 
 /** Whether anything may be sent to the Storyteller now (the owner sees why not on their page). */

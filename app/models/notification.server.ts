@@ -3,6 +3,7 @@ import { type DbOrTx, inTransaction } from "../../db/client";
 import type { Config } from "~/config.server";
 import { getServerT } from "~/i18n/i18next.server";
 import { queueEmail } from "~/services/outbox.server";
+import { isUuid } from "~/utils/ids";
 
 export type NotificationType = "new" | "uploaded" | "skipped" | "listened" | "queue_empty";
 
@@ -131,13 +132,12 @@ export function unreadCountQuery(db: DbOrTx, userId: string) {
   return db.selectFrom("notifications").select(sql<number>`count(*)::int`.as("n")).where("user_id", "=", userId).where("is_new", "=", true);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Marks the user's own notifications read (ids that are not theirs, or not ids at all, are ignored); returns how many changed. */
 export async function markRead(db: DbOrTx, userId: string, ids: string[] | "all"): Promise<number> {
   let query = db.updateTable("notifications").set({ is_new: false }).where("user_id", "=", userId).where("is_new", "=", true);
   if (ids !== "all") {
-    const valid = [...new Set(ids.filter((id) => UUID.test(id)))];
+    const valid = [...new Set(ids.filter((id) => isUuid(id)))];
     if (!valid.length) return 0;
     query = query.where("id", "in", valid);
   }

@@ -1,6 +1,6 @@
 import type { DbOrTx } from "../../db/client";
+import { isUuid } from "~/utils/ids";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A Storyteller's stories for the printable page: for their owner, or for the person the record
@@ -8,7 +8,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * transcripts are shown only to the one who recorded them.
  */
 export async function getStories(db: DbOrTx, user: { id: string; email: string }, storytellerId: string) {
-  if (!UUID.test(storytellerId)) throw new Response(null, { status: 404 });
+  if (!isUuid(storytellerId)) throw new Response(null, { status: 404 });
   const email = user.email.toLowerCase();
   const storyteller = await db
     .selectFrom("storytellers as s")

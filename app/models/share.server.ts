@@ -2,11 +2,11 @@ import type { Config } from "~/config.server";
 import type { AppContext } from "~/context.server";
 import { signCapability, verifyCapability } from "~/services/tokens.server";
 import type { StorageService } from "~/services/storage.server";
-import { enqueueJob } from "~/utils/jobs.server";
 import { serveStoredFile } from "~/utils/serve-file.server";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import { ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
-import { canReceive, DELIVERY_MAX_ATTEMPTS, deliveryJobKey } from "./delivery.server";
+import { canReceive, deliverNow } from "./delivery.server";
+import { isUuid } from "~/utils/ids";
 
 /**
  * What the family does with an answer (the Sent tab): listen, download and share (owner and group
@@ -15,7 +15,6 @@ import { canReceive, DELIVERY_MAX_ATTEMPTS, deliveryJobKey } from "./delivery.se
  * is heard only by the Storyteller, through their own record link, so nothing here serves it.
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = () => new Response(null, { status: 404 });
 
 /** The stored audio of an answer and what its download is named after. */
@@ -39,7 +38,7 @@ const audioColumns = [
  * link went to the user's address (My Stories; see answers.recorded_for_email).
  */
 export async function answerForListener(db: DbOrTx, userId: string, answerId: string): Promise<AnswerAudio | null> {
-  if (!UUID.test(answerId)) return null;
+  if (!isUuid(answerId)) return null;
   const row = await db
     .selectFrom("answers as a")
     .innerJoin("prompts as p", "p.id", "a.prompt_id")
@@ -228,21 +227,7 @@ export async function requestRerecord(db: DbOrTx, userId: string, storytellerId:
     if (!target) throw notFound();
     if (!canReceive(target)) return "unreachable";
     await tx.updateTable("prompts").set({ rerecord_requested_at: now, updated_at: now }).where("id", "=", target.prompt_id).execute();
-    const delivery = await tx
-      .insertInto("deliveries")
-      .values({ prompt_id: target.prompt_id, channel: target.delivery_method, purpose: "resend", scheduled_for: now })
-      .onConflict((oc) =>
-        oc
-          .columns(["prompt_id", "channel", "purpose"])
-          .doUpdateSet({ status: "pending", scheduled_for: now, error: null, outbox_message_id: null, provider_message_id: null, sent_at: null, updated_at: now })
-          // A resend on its way right now is this one.
-          .where("deliveries.status", "<>", "sending"),
-      )
-      .returning("id")
-      .executeTakeFirst();
-    if (delivery) {
-      await enqueueJob(tx, "delivery__send", { deliveryId: delivery.id, sendNow: true }, { jobKey: deliveryJobKey(delivery.id), maxAttempts: DELIVERY_MAX_ATTEMPTS });
-    }
+    await deliverNow(tx, { promptId: target.prompt_id, channel: target.delivery_method, purpose: "resend" }, now);
     return "requested";
   });
 }

@@ -15,7 +15,7 @@ import { deleteAnswer, requestRerecord, shareAnswer, shareUrlFor, stopSharingAns
 import { titleFromLoader } from "~/utils/meta";
 import { useRootData } from "~/utils/root-data";
 import { redirectWithToast } from "~/utils/toast.server";
-import { idParam } from "~/utils/route-ids";
+import { idParam } from "~/utils/ids";
 
 export const handle = { i18n: ["storytellers"] };
 export const meta = titleFromLoader;

@@ -18,7 +18,7 @@ import { pageTitle } from "~/utils/page-title.server";
 import { usOrCanadianE164 } from "~/utils/phone.server";
 import { timeZoneNames } from "~/utils/time-zones";
 import { redirectWithToast } from "~/utils/toast.server";
-import { idParam } from "~/utils/route-ids";
+import { idParam } from "~/utils/ids";
 
 export const handle = { i18n: ["storytellers"] };
 export const meta = titleFromLoader;

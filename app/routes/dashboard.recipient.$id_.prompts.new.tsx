@@ -14,7 +14,7 @@ import { readFormData } from "~/utils/form-data.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { idParam } from "~/utils/route-ids";
+import { idParam } from "~/utils/ids";
 
 export const handle = { i18n: ["storytellers"] };
 export const meta = titleFromLoader;

@@ -4,6 +4,7 @@ import type { MailService } from "~/services/mail.server";
 import type { SmsService } from "~/services/sms.server";
 import { enqueueJob } from "~/utils/jobs.server";
 import { PermanentSendError, sendErrorReason } from "./send-errors.server";
+import { isUuid } from "~/utils/ids";
 
 export type OutgoingEmail = {
   to: string;
@@ -150,7 +151,6 @@ async function markFailed(db: Db, messageId: string, reason: string) {
   });
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A provider's later word on a message (Twilio's status callback, a Postmark bounce). A message
@@ -163,7 +163,7 @@ export async function applyProviderStatus(
   now = new Date(),
 ) {
   await inTransaction(db, async (tx) => {
-    const byId = update.outboxId && UUID.test(update.outboxId);
+    const byId = update.outboxId && isUuid(update.outboxId);
     const message = await tx
       .selectFrom("outbox_messages")
       .select(["id", "status", "provider_message_id"])

@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { errors, jwtVerify, SignJWT } from "jose";
 import type { Config } from "~/config.server";
+import { isUuid } from "~/utils/ids";
 
 /**
  * Capability links (record, unsubscribe, share): a JWT whose audience names the one thing it allows
@@ -25,7 +26,6 @@ function keyFor(config: Pick<Config, "SESSION_SECRET">): Uint8Array {
 /** Unsubscribe links must keep working well past the 60 days the law asks for. */
 // A register link (record page → "My Stories" without an account) only needs to outlive a visit.
 const LIFETIME_DAYS: Record<CapabilityPurpose, number | undefined> = { record: undefined, unsubscribe: 400, share: undefined, register: 30 };
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function signCapability(config: Pick<Config, "SESSION_SECRET">, purpose: CapabilityPurpose, subject: string, now = new Date()): Promise<string> {
   const jwt = new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setIssuer(ISSUER).setAudience(purpose).setSubject(subject).setIssuedAt(now);
@@ -39,7 +39,7 @@ export async function verifyCapability(config: Pick<Config, "SESSION_SECRET">, p
   if (token.length > 1000) return null;
   try {
     const { payload } = await jwtVerify(token, keyFor(config), { issuer: ISSUER, audience: purpose, algorithms: ["HS256"], currentDate: now });
-    return typeof payload.sub === "string" && UUID.test(payload.sub) ? payload.sub : null;
+    return typeof payload.sub === "string" && isUuid(payload.sub) ? payload.sub : null;
   } catch (error) {
     if (error instanceof errors.JOSEError || error instanceof TypeError) return null;
     throw error;
