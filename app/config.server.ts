@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LOG_LEVELS } from "~/services/logger.server";
 
 const optional = <T extends z.ZodType>(schema: T) => schema.optional();
 
@@ -23,6 +24,8 @@ export const envSchema = z
     WORKER: z.enum(["on", "off"]).default("on"),
     MAINTENANCE_MODE: optional(flag),
     TRUST_PROXY: optional(flag),
+    // Read by app/services/logger.server.ts when it loads; listed here so a bad value stops the boot.
+    LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
 
     MAIL_FROM: optional(z.string().min(3)),
     MAIL_POSTAL_ADDRESS: optional(z.string().min(5)),

@@ -1,3 +1,4 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
 import type { Db } from "../db/client";
 import type { Config } from "~/config.server";
 import type { MailService } from "~/services/mail.server";
@@ -24,7 +25,11 @@ export type AppContext = AppServices & {
   fromLoopback: boolean;
 };
 
-declare module "@remix-run/node" {
+declare module "react-router" {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface AppLoadContext extends AppContext {}
 }
+
+// React Router types a loader's context as `any` unless middleware is on; these name ours.
+export type LoaderArgs = LoaderFunctionArgs<AppContext>;
+export type ActionArgs = ActionFunctionArgs<AppContext>;

@@ -1,8 +1,8 @@
-import { RemixBrowser } from "@remix-run/react";
 import i18next from "i18next";
 import Fetch from "i18next-fetch-backend";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
+import { HydratedRouter } from "react-router/dom";
 import { I18nextProvider, initReactI18next } from "react-i18next";
 import { i18nOptions } from "~/i18n/config";
 import { I18N_DATA_ELEMENT_ID } from "~/i18n/embedded-resources";
@@ -29,7 +29,7 @@ async function hydrate() {
       document,
       <I18nextProvider i18n={i18next}>
         <StrictMode>
-          <RemixBrowser />
+          <HydratedRouter />
         </StrictMode>
       </I18nextProvider>,
     );

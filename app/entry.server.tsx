@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable, type AppLoadContext, type EntryContext } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { createReadableStreamFromReadable } from "@react-router/node";
+import { isRouteErrorResponse, ServerRouter, type AppLoadContext, type EntryContext, type HandleErrorFunction } from "react-router";
 import { createInstance } from "i18next";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
@@ -8,6 +8,7 @@ import { I18nextProvider, initReactI18next } from "react-i18next";
 import { i18nOptions } from "~/i18n/config";
 import { i18nServer, textVariables } from "~/i18n/i18next.server";
 import { resources } from "~/i18n/resources.server";
+import { log } from "~/services/logger.server";
 import { NonceContext } from "~/utils/nonce";
 
 const ABORT_DELAY = 5_000;
@@ -17,17 +18,17 @@ export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
-  remixContext: EntryContext,
+  routerContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
   const i18n = createInstance();
   // The root loader decides the language (it may know more than the request, e.g. a profile choice).
-  const rootData = remixContext.staticHandlerContext.loaderData?.root as { locale?: string } | undefined;
+  const rootData = routerContext.staticHandlerContext.loaderData?.root as { locale?: string } | undefined;
   const lng = rootData?.locale ?? (await i18nServer.getLocale(request));
   await i18n.use(initReactI18next).init({ ...i18nOptions(textVariables(loadContext)), lng, resources });
 
   // Bots and no-JS crawlers get the whole document at once; browsers get it streamed.
-  const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
+  const waitForAll = isbot(request.headers.get("user-agent") ?? "") || routerContext.isSpaMode;
   const nonce = loadContext.cspNonce;
 
   return new Promise((resolve, reject) => {
@@ -35,7 +36,7 @@ export default async function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
         <I18nextProvider i18n={i18n}>
-          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
         </I18nextProvider>
       </NonceContext.Provider>,
       {
@@ -52,11 +53,23 @@ export default async function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          // Errors after the shell are already reported by the error boundary; log the rest.
-          if (shellRendered) console.error(error);
+          // Errors before the shell reach handleError (React Router renders again with the boundary).
+          if (shellRendered) log.error({ err: error }, "render failed after the page started streaming");
         },
       },
     );
     setTimeout(abort, ABORT_DELAY + 1000);
   });
 }
+
+/**
+ * Errors in loaders, actions and rendering, logged once with their stack (the error boundary shows
+ * the page; the request line has the path). Not errors: a request the browser abandoned, a thrown
+ * Response, a 4xx route error (no such route, no action).
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted || error instanceof Response) return;
+  if (isRouteErrorResponse(error) && error.status < 500) return;
+  const cause = isRouteErrorResponse(error) ? ((error as { error?: unknown }).error ?? error) : error;
+  log.error({ err: cause }, "request failed");
+};

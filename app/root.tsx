@@ -1,5 +1,6 @@
-import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches } from "@remix-run/react";
+import type { LoaderArgs } from "~/context.server";
+import { data, type LinksFunction, type MetaFunction } from "react-router";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches } from "react-router";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useChangeLanguage } from "remix-i18next/react";
@@ -25,7 +26,7 @@ export const links: LinksFunction = () => [
 export const meta: MetaFunction<typeof loader> = ({ data, error, matches }) =>
   error ? errorPageTitle(matches, error) : [{ title: data?.appName ?? "Heirloom" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderArgs) {
   const [user, theme, locale, { toasts, setCookie }] = await Promise.all([
     getSessionUser(request, context),
     getThemeSettings(request),

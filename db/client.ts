@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect, type Transaction } from "kysely";
 import pg from "pg";
+import { log } from "~/services/logger.server";
 import type { Database } from "./schema";
 
 // `date` columns stay "YYYY-MM-DD": a calendar date has no time zone, and Date would invent one.
@@ -16,9 +17,18 @@ export function inTransaction<T>(db: DbOrTx, work: (tx: DbOrTx) => Promise<T>): 
 
 export function createPool(connectionString: string, max = 10): pg.Pool {
   const pool = new pg.Pool({ connectionString, max });
-  // An idle client losing its connection (Postgres restarting) must not crash the process.
-  pool.on("error", (error) => console.error("[db] idle client error:", error.message));
-  pool.on("connect", (client) => client.on("error", (error) => console.error("[db] client error:", error.message)));
+  const dbLog = log.child({ module: "db" });
+  // A client losing its connection (Postgres restarting) must not crash the process. Once the pool
+  // is ending (shutdown), PostgreSQL terminating the last connections is expected: debug only. A
+  // dropped connection is one line (pg follows the server's reason with "terminated unexpectedly").
+  const reported = new WeakSet<pg.ClientBase>();
+  const report = (message: string, client: pg.ClientBase, error: Error) => {
+    if (reported.has(client)) return;
+    reported.add(client);
+    dbLog[pool.ending ? "debug" : "error"]({ err: error }, message);
+  };
+  pool.on("error", (error, client) => report("idle client error", client, error));
+  pool.on("connect", (client) => client.on("error", (error) => report("client error", client, error)));
   return pool;
 }
 

@@ -2,8 +2,10 @@
 // Uses DATABASE_URL, or the embedded PostgreSQL under DATA_DIR like `npm start`.
 import path from "node:path";
 import { ConfigError, parseEnv } from "~/config.server";
+import { log } from "~/services/logger.server";
 import { startEmbeddedPostgres } from "../server/embedded-postgres";
 import { loadOrCreateLocalSecrets } from "../server/local-state";
+import { StartupError } from "../server/startup-error";
 import { createDb, createPool } from "./client";
 import { migrateDown, migrateToLatest } from "./migrator";
 
@@ -20,10 +22,10 @@ async function main() {
   try {
     if (direction === "up") {
       const applied = await migrateToLatest(db, pool);
-      console.log(applied.length ? `Applied: ${applied.join(", ")}` : "Already up to date.");
+      log.info(applied.length ? `applied migrations: ${applied.join(", ")}` : "migrations: already up to date");
     } else {
       const reverted = await migrateDown(db);
-      console.log(reverted ? `Reverted: ${reverted}` : "Nothing to revert.");
+      log.info(reverted ? `reverted migration: ${reverted}` : "migrations: nothing to revert");
     }
   } finally {
     await db.destroy();
@@ -32,6 +34,8 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  // A ConfigError or StartupError is one line that says what to change; anything else keeps its stack.
+  if (error instanceof ConfigError || error instanceof StartupError) log.fatal(error.message);
+  else log.fatal({ err: error }, "migration failed");
   process.exit(1);
 });

@@ -9,6 +9,7 @@ import * as delivery from "./migrations/0005_delivery";
 import * as answers from "./migrations/0006_answers";
 import * as answerOwnerEmail from "./migrations/0007_answer_owner_email";
 import * as emailOptOuts from "./migrations/0008_email_opt_outs";
+import * as authFlowsHashed from "./migrations/0009_auth_flows_hashed";
 
 // Listed by hand (not read from the folder) so the same list works under tsx, vitest and bundlers.
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   "0006_answers": answers,
   "0007_answer_owner_email": answerOwnerEmail,
   "0008_email_opt_outs": emailOptOuts,
+  "0009_auth_flows_hashed": authFlowsHashed,
 };
 
 const quietLogger = new Logger(() => () => {});

@@ -2,7 +2,8 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "
 
 // Mirrors db/migrations. Timestamps come back as Date; `date` columns as "YYYY-MM-DD" strings
 // (see the pg type parser in db/client.ts).
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+// NOT NULL without a default (expiry times): an insert must give it. Defaulted ones are Generated<Date>.
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 type Json<T> = ColumnType<T, string | T | undefined, string | T>;
 
@@ -240,10 +241,12 @@ export interface ContactMessagesTable {
   created_at: Generated<Date>;
 }
 
+/** A sign-in in progress: one per address; the browser holds the id, we keep its hash and the code's. */
 export interface AuthFlowsTable {
-  id: string;
-  email: string | null;
-  data: Json<Record<string, unknown>>;
+  id_hash: string;
+  email: string;
+  code_hash: string;
+  attempts: Generated<number>;
   created_at: Generated<Date>;
   expires_at: Timestamp;
 }

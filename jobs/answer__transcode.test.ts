@@ -8,13 +8,14 @@ import { runOnce } from "graphile-worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "~/context.server";
 import { FfmpegError, ffmpegAvailable, ffmpegBinary, ffprobeBinary, probeDurationMs, resetFfmpegAvailability, transcodeToM4a } from "~/services/audio.server";
-import { enqueueJob } from "~/utils/jobs.server";
+import { enqueueJob } from "~/services/jobs.server";
 import { makeTestContext } from "../tests/context";
 import { useTestDatabase } from "../tests/db";
 import { createStoryteller, createUser } from "../tests/factories";
 import { jobsFor, makeJobsDue, waitForJobsToSettle } from "../tests/jobs";
 import { allowConsoleErrors } from "../tests/setup/fail-on-console-error";
-import { PLAYABLE_CONTENT_TYPE, playableKeyFor, TRANSCODE_MAX_ATTEMPTS } from "./answer__transcode";
+import { storageKeys } from "~/services/storage-keys";
+import { PLAYABLE_CONTENT_TYPE } from "./answer__transcode";
 import { createTaskList } from "./task-list";
 
 const database = useTestDatabase();
@@ -39,6 +40,34 @@ beforeAll(async () => {
   samples.m4a = await make("in.m4a", ["-c:a", "aac", "-b:a", "64k"]);
 });
 
+// What a phone or recorder app may write into a recording: where, what and on which device, and a chapter.
+const DEVICE_METADATA = { location: "+40.7128-074.0060/", title: "Kitchen at Grandma's", comment: "Pixel 8 Pro" };
+
+/** A two-second recording carrying DEVICE_METADATA (as container tags in WebM, as Opus comments in Ogg). */
+async function recordingWithMetadata(extension: "webm" | "ogg") {
+  const chapters = path.join(work, "chapters.txt");
+  await writeFile(chapters, ";FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=1000\ntitle=Front porch\n");
+  const file = path.join(work, `tagged-${randomUUID()}.${extension}`);
+  const tags = Object.entries(DEVICE_METADATA).flatMap(([key, value]) => ["-metadata", `${key}=${value}`]);
+  await promisify(execFile)(ffmpegBinary(), [
+    ...["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=2", "-i", chapters],
+    ...["-map", "0:a", "-map_chapters", "1", ...tags, "-c:a", "libopus", "-b:a", "24k", file],
+  ]);
+  return readFile(file);
+}
+
+/** Every tag (container and stream) and chapter ffprobe finds in a file. */
+async function probeMetadata(bytes: Buffer) {
+  const file = path.join(work, `probe-${randomUUID()}`);
+  await writeFile(file, bytes);
+  const { stdout } = await promisify(execFile)(ffprobeBinary(), ["-v", "error", "-show_entries", "format_tags:stream_tags", "-show_chapters", "-of", "json", file]);
+  const probed = JSON.parse(stdout) as { format?: { tags?: Record<string, string> }; streams?: { tags?: Record<string, string> }[]; chapters?: unknown[] };
+  const tags = Object.fromEntries(
+    [probed.format?.tags ?? {}, ...(probed.streams ?? []).map((stream) => stream.tags ?? {})].flatMap((entries) => Object.entries(entries)).map(([key, value]) => [key.toLowerCase(), value]),
+  );
+  return { tags, chapters: probed.chapters ?? [] };
+}
+
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
@@ -57,7 +86,7 @@ async function createAnswer(audio: Buffer, contentType: string, extension: strin
 }
 
 async function transcode(answerId: string) {
-  await enqueueJob(database.db, "answer__transcode", { answerId }, { maxAttempts: TRANSCODE_MAX_ATTEMPTS });
+  await enqueueJob(database.db, "answer__transcode", { answerId });
   await runOnce({ pgPool: database.pool, taskList: createTaskList(context) });
   await waitForJobsToSettle(database.db);
 }
@@ -94,7 +123,7 @@ describe("the answer__transcode task", () => {
 
     const row = await answerRow(id);
     expect(row).toEqual({ storage_key: storageKey, content_type: contentType, playable_storage_key: `answers/${id}/playable.m4a`, playable_content_type: "audio/mp4" });
-    const playable = (await storedBytes(playableKeyFor(id)))!;
+    const playable = (await storedBytes(storageKeys.answerPlayable(id)))!;
     expect(playable.length).toBeGreaterThan(1000);
     expect(playable.subarray(4, 8).toString("latin1")).toBe("ftyp"); // an MP4 file starts with its ftyp box
     const copy = path.join(work, `${id}.m4a`);
@@ -109,27 +138,48 @@ describe("the answer__transcode task", () => {
     expect(await jobsFor(database.db, "answer__transcode")).toEqual([]);
   });
 
+  it.each(["webm", "ogg"] as const)("drops the %s recording's location, title, device and chapters from the playable copy, keeping the original as recorded", async (extension) => {
+    const recording = await recordingWithMetadata(extension);
+    const before = await probeMetadata(recording);
+    expect(before.tags).toMatchObject(DEVICE_METADATA);
+    expect(before.chapters).toHaveLength(1);
+
+    const { id, storageKey } = await createAnswer(recording, `audio/${extension}`, extension);
+    await transcode(id);
+
+    const playable = (await storedBytes(storageKeys.answerPlayable(id)))!;
+    const after = await probeMetadata(playable);
+    for (const tag of ["location", "location-eng", "title", "comment", "encoder"]) expect(after.tags).not.toHaveProperty(tag);
+    expect(after.chapters).toEqual([]);
+    for (const text of [...Object.values(DEVICE_METADATA), "Front porch", "Lavf", "Lavc"]) expect(playable.includes(text)).toBe(false);
+    const copy = path.join(work, `${id}.m4a`);
+    await writeFile(copy, playable);
+    expect(Math.abs((await probeDurationMs(copy))! - 2000)).toBeLessThan(150); // still the whole recording
+
+    expect((await storedBytes(storageKey))!.equals(recording)).toBe(true); // the family's original is untouched
+  });
+
   it("leaves an answer every browser plays already (AAC in MP4) alone", async () => {
     const { id, storageKey } = await createAnswer(samples.m4a, "audio/mp4", "m4a");
     await transcode(id);
     expect(await answerRow(id)).toMatchObject({ storage_key: storageKey, playable_storage_key: null, playable_content_type: null });
-    expect(await context.storage.head(playableKeyFor(id))).toBeNull();
+    expect(await context.storage.head(storageKeys.answerPlayable(id))).toBeNull();
     expect((await storedBytes(storageKey))!.equals(samples.m4a)).toBe(true);
   });
 
   it("does nothing for an answer that has its playable copy, or one deleted", async () => {
     const { id } = await createAnswer(samples.webm, "audio/webm", "webm");
     await transcode(id);
-    const first = (await storedBytes(playableKeyFor(id)))!;
-    await context.storage.put(playableKeyFor(id), Buffer.from("sentinel: not rewritten"), PLAYABLE_CONTENT_TYPE);
+    const first = (await storedBytes(storageKeys.answerPlayable(id)))!;
+    await context.storage.put(storageKeys.answerPlayable(id), Buffer.from("sentinel: not rewritten"), PLAYABLE_CONTENT_TYPE);
     await transcode(id);
-    expect((await storedBytes(playableKeyFor(id)))!.toString()).toBe("sentinel: not rewritten");
+    expect((await storedBytes(storageKeys.answerPlayable(id)))!.toString()).toBe("sentinel: not rewritten");
     expect(first.length).toBeGreaterThan(1000);
 
     const deleted = await createAnswer(samples.webm, "audio/webm", "webm");
     await database.db.deleteFrom("answers").where("id", "=", deleted.id).execute();
     await transcode(deleted.id);
-    expect(await context.storage.head(playableKeyFor(deleted.id))).toBeNull();
+    expect(await context.storage.head(storageKeys.answerPlayable(deleted.id))).toBeNull();
     expect(await jobsFor(database.db, "answer__transcode")).toEqual([]);
   });
 
@@ -138,7 +188,7 @@ describe("the answer__transcode task", () => {
     allowConsoleErrors(5); // graphile-worker logs the failed attempt
     const leftovers = await leftoverTemporaryFiles(() => transcode(id));
     expect(await answerRow(id)).toMatchObject({ playable_storage_key: null });
-    expect(await context.storage.head(playableKeyFor(id))).toBeNull();
+    expect(await context.storage.head(storageKeys.answerPlayable(id))).toBeNull();
     expect(leftovers).toEqual([]);
     const [job] = (await jobsFor(database.db, "answer__transcode")).filter((queued) => queued.payload.answerId === id);
     expect(job.attempts).toBe(1);
@@ -164,7 +214,7 @@ describe("the answer__transcode task", () => {
       resetFfmpegAvailability();
     }
     expect(await answerRow(id)).toMatchObject({ playable_storage_key: null, playable_content_type: null });
-    expect(await context.storage.head(playableKeyFor(id))).toBeNull();
+    expect(await context.storage.head(storageKeys.answerPlayable(id))).toBeNull();
     expect(await jobsFor(database.db, "answer__transcode")).toEqual([]);
     expect(await ffmpegAvailable()).toBe(true);
   });

@@ -1,3 +1,4 @@
+import type { JobTask } from "~/services/jobs.server";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -5,37 +6,31 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
-import type { Task } from "graphile-worker";
-import { z } from "zod";
 import { ffmpegAvailable, transcodeToM4a } from "~/services/audio.server";
 import { baseContentType } from "~/services/transcription.server";
 import type { JobDeps } from "./task-list";
-
-/** Enqueue `answer__transcode` with this many attempts (a file ffmpeg cannot read fails every time). */
-export const TRANSCODE_MAX_ATTEMPTS = 3;
+import { storageKeys } from "~/services/storage-keys";
 
 /** Where an answer's playable copy is stored. */
-export const playableKeyFor = (answerId: string) => `answers/${answerId}/playable.m4a`;
 export const PLAYABLE_CONTENT_TYPE = "audio/mp4";
 
 /** Recordings iOS Safari may not play: WebM and Ogg (Opus, from MediaRecorder in Chrome and Firefox). */
 export const needsPlayableCopy = (contentType: string) =>
   ["audio/webm", "video/webm", "audio/ogg", "audio/opus", "application/ogg"].includes(baseContentType(contentType));
 
-const payloadSchema = z.object({ answerId: z.uuid() });
-
 let reportedMissingFfmpeg = false;
 
 /**
  * Makes an AAC/M4A copy of a WebM or Ogg answer, so it plays everywhere (iOS Safari included) and
- * downloads in that format; the original is kept. Without ffmpeg it does nothing (said once in the
+ * downloads in that format, without the recording's metadata (location, device, title); the original
+ * is kept as recorded. Without ffmpeg it does nothing (said once in the
  * log) and the original is served. Idempotent: an answer that has a playable copy is left alone.
  * Transcription is its own job.
  */
 export const answerTranscode =
-  (deps: Pick<JobDeps, "db" | "storage">): Task =>
+  (deps: Pick<JobDeps, "db" | "storage">): JobTask<"answer__transcode"> =>
   async (payload, helpers) => {
-    const { answerId } = payloadSchema.parse(payload);
+    const { answerId } = payload;
     const { db, storage } = deps;
     const answer = await db
       .selectFrom("answers")
@@ -64,7 +59,7 @@ export const answerTranscode =
       await pipeline(Readable.fromWeb(original.body as NodeWebReadableStream<Uint8Array>), createWriteStream(input));
       await transcodeToM4a(input, output);
 
-      const key = playableKeyFor(answerId);
+      const key = storageKeys.answerPlayable(answerId);
       await storage.putStream(key, createReadStream(output), PLAYABLE_CONTENT_TYPE);
       const updated = await db
         .updateTable("answers")

@@ -2,15 +2,14 @@ import { randomUUID } from "node:crypto";
 import { runOnce } from "graphile-worker";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Language } from "../db/schema";
-import { enqueueJob } from "~/utils/jobs.server";
+import { enqueueJob } from "~/services/jobs.server";
 import type { AppContext } from "~/context.server";
 import { makeTestContext } from "../tests/context";
 import { useTestDatabase } from "../tests/db";
 import { createStoryteller, createUser } from "../tests/factories";
 import { sendJson, startFakeApi } from "../tests/fake-http-server";
-import { jobsFor, makeJobsDue, waitForJobsToSettle } from "../tests/jobs";
+import { jobsFor, makeJobsDue, waitForJobsToSettle, limitJobAttempts } from "../tests/jobs";
 import { allowConsoleErrors } from "../tests/setup/fail-on-console-error";
-import { TRANSCRIBE_MAX_ATTEMPTS } from "./answer__transcribe";
 import { createTaskList } from "./task-list";
 
 const database = useTestDatabase();
@@ -49,7 +48,8 @@ async function answerWithAudio(context: AppContext, marker: string, options: { l
     .insertInto("answers")
     .values({ id, prompt_id: storyteller.prompts[0].id, storyteller_id: storyteller.id, storage_key: storageKey, content_type: "audio/webm;codecs=opus", byte_size: audio.length, duration_ms: 3000 })
     .execute();
-  await enqueueJob(database.db, "answer__transcribe", { answerId: id }, { maxAttempts: options.maxAttempts ?? TRANSCRIBE_MAX_ATTEMPTS });
+  await enqueueJob(database.db, "answer__transcribe", { answerId: id });
+  if (options.maxAttempts) await limitJobAttempts(database.db, "answer__transcribe", options.maxAttempts);
   return id;
 }
 

@@ -1,13 +1,7 @@
-import type { Task } from "graphile-worker";
-import { z } from "zod";
+import type { JobTask } from "~/services/jobs.server";
 import { sendErrorReason } from "~/services/send-errors.server";
 import { createTranscriber, PermanentTranscriptionError, type Transcriber } from "~/services/transcription.server";
 import type { JobDeps } from "./task-list";
-
-/** Enqueue `answer__transcribe` with this many attempts: transient failures retry, then the answer shows "No transcription found". */
-export const TRANSCRIBE_MAX_ATTEMPTS = 5;
-
-const payloadSchema = z.object({ answerId: z.uuid() });
 
 /**
  * Transcribes one answer whose transcript is still pending, through the configured speech-to-text
@@ -16,10 +10,10 @@ const payloadSchema = z.object({ answerId: z.uuid() });
  * heard), failed (refused, or still failing on the last attempt). A transient failure before the
  * last attempt throws, so graphile-worker retries with its backoff. A deleted answer is a no-op.
  */
-export const answerTranscribe = (deps: Pick<JobDeps, "db" | "config" | "storage">, options: { transcriber?: Transcriber | null } = {}): Task => {
+export const answerTranscribe = (deps: Pick<JobDeps, "db" | "config" | "storage">, options: { transcriber?: Transcriber | null } = {}): JobTask<"answer__transcribe"> => {
   const transcriber = options.transcriber === undefined ? createTranscriber(deps.config) : options.transcriber;
   return async (payload, helpers) => {
-    const { answerId } = payloadSchema.parse(payload);
+    const { answerId } = payload;
     const { db, storage } = deps;
     const answer = await db
       .selectFrom("answers")

@@ -6,24 +6,23 @@ import { expect, it } from "vitest";
 import { createUploadStore } from "~/services/uploads.server";
 import { makeTestContext } from "../tests/context";
 import { useTestDatabase } from "../tests/db";
+import { createAuthFlow, createEmailChange, createSession, createUser } from "../tests/factories";
 import { maintenanceCleanup } from "./maintenance__cleanup";
 
 const database = useTestDatabase();
 
 it("removes expired sign-ins, sessions, email changes and week-old unfinished uploads, and keeps live ones", async () => {
   const { db } = database;
-  const user = await db.insertInto("users").values({ email: "c@example.com", first_name: "C", nickname: "cc" }).returning("id").executeTakeFirstOrThrow();
+  const [user, changing, waiting] = [await createUser(db), await createUser(db), await createUser(db)];
   const past = new Date(Date.now() - 60_000);
   const future = new Date(Date.now() + 60_000);
-  await db.insertInto("auth_flows").values([
-    { id: "old", data: "{}", expires_at: past },
-    { id: "live", data: "{}", expires_at: future },
-  ]).execute();
-  await db.insertInto("sessions").values([
-    { id_hash: "expired", user_id: user.id, expires_at: past },
-    { id_hash: "idle", user_id: user.id, expires_at: future, last_seen_at: new Date(Date.now() - 15 * 86_400_000) },
-    { id_hash: "live", user_id: user.id, expires_at: future },
-  ]).execute();
+  await createAuthFlow(db, { email: "old@example.com", expiresAt: past });
+  await createAuthFlow(db, { email: "live@example.com", expiresAt: future });
+  await createSession(db, { userId: user.id, expiresAt: past });
+  await createSession(db, { userId: user.id, expiresAt: future, lastSeenAt: new Date(Date.now() - 15 * 86_400_000) }); // idle too long
+  const live = await createSession(db, { userId: user.id, expiresAt: future });
+  await createEmailChange(db, { userId: changing.id, expiresAt: past });
+  await createEmailChange(db, { userId: waiting.id, expiresAt: future });
 
   const { config } = makeTestContext(database, { DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "heirloom-cleanup-")) });
   const uploads = createUploadStore(config);
@@ -33,8 +32,9 @@ it("removes expired sign-ins, sessions, email changes and week-old unfinished up
 
   await maintenanceCleanup({ db, config })({}, {} as never);
 
-  expect((await db.selectFrom("auth_flows").select("id").execute()).map((r) => r.id)).toEqual(["live"]);
-  expect((await db.selectFrom("sessions").select("id_hash").execute()).map((r) => r.id_hash)).toEqual(["live"]);
+  expect((await db.selectFrom("auth_flows").select("email").execute()).map((r) => r.email)).toEqual(["live@example.com"]);
+  expect((await db.selectFrom("sessions").select("id_hash").execute()).map((r) => r.id_hash)).toEqual([live.id_hash]);
+  expect((await db.selectFrom("email_changes").select("user_id").execute()).map((r) => r.user_id)).toEqual([waiting.id]);
   expect(existsSync(path.join(config.DATA_DIR, "uploads", "abandoned"))).toBe(false);
   expect(existsSync(path.join(config.DATA_DIR, "uploads", "recent"))).toBe(true);
 });

@@ -1,4 +1,4 @@
-import type { Task } from "graphile-worker";
+import type { JobTask } from "~/services/jobs.server";
 import { sql } from "kysely";
 import { createUploadStore } from "~/services/uploads.server";
 import type { JobDeps } from "./task-list";
@@ -11,7 +11,7 @@ const IDLE_SESSION_DAYS = 14;
  * counters, and uploads nobody finished within a week.
  */
 export const maintenanceCleanup =
-  ({ db, config }: Pick<JobDeps, "db" | "config">): Task =>
+  ({ db, config }: Pick<JobDeps, "db" | "config">): JobTask<"maintenance__cleanup"> =>
   async () => {
     const now = new Date();
     await db.deleteFrom("auth_flows").where("expires_at", "<", now).execute();

@@ -1,10 +1,10 @@
-import type { TaskList } from "graphile-worker";
+import type { Task, TaskList } from "graphile-worker";
 import type { Db } from "../db/client";
 import type { Config } from "~/config.server";
 import type { MailService } from "~/services/mail.server";
 import type { SmsService } from "~/services/sms.server";
 import type { StorageService } from "~/services/storage.server";
-import type { JobName } from "~/utils/jobs.server";
+import { jobDefinitions, type JobName, type JobPayload, type JobTask } from "~/services/jobs.server";
 import { maintenanceCleanup } from "./maintenance__cleanup";
 import { outboxSend } from "./outbox__send";
 import { deliverySend } from "./delivery__send";
@@ -18,13 +18,18 @@ export const WORKER_CONCURRENCY = 4;
 /** What tasks may use: created once at boot and shared by every job. */
 export type JobDeps = { db: Db; config: Config; mail: MailService; sms: SmsService; storage: StorageService };
 
-export function createTaskList(deps: JobDeps): TaskList & Record<JobName, unknown> {
+/** A task that runs only on a payload its registry schema accepts (a malformed one fails the job). */
+function checked<K extends JobName>(name: K, run: JobTask<K>): Task {
+  return (payload, helpers) => run(jobDefinitions[name].payload.parse(payload) as JobPayload<K>, helpers);
+}
+
+export function createTaskList(deps: JobDeps): TaskList & Record<JobName, Task> {
   return {
-    outbox__send: outboxSend(deps),
-    maintenance__cleanup: maintenanceCleanup(deps),
-    scheduler__tick: schedulerTick(deps),
-    delivery__send: deliverySend(deps),
-    answer__transcode: answerTranscode(deps),
-    answer__transcribe: answerTranscribe(deps),
+    outbox__send: checked("outbox__send", outboxSend(deps)),
+    maintenance__cleanup: checked("maintenance__cleanup", maintenanceCleanup(deps)),
+    scheduler__tick: checked("scheduler__tick", schedulerTick(deps)),
+    delivery__send: checked("delivery__send", deliverySend(deps)),
+    answer__transcode: checked("answer__transcode", answerTranscode(deps)),
+    answer__transcribe: checked("answer__transcribe", answerTranscribe(deps)),
   };
 }

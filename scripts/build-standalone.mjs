@@ -1,4 +1,4 @@
-// After `remix vite:build`: bundles the scripts of standalone pages (served without React; see
+// After `react-router build`: bundles the scripts of standalone pages (served without React; see
 // app/root.tsx) into build/client/assets with a content hash, and records their paths in
 // build/standalone-scripts.json for the server. Today that is the record page's recorder.
 import { writeFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// After `remix vite:build`: writes .br (quality 11) and .gz (level 9) beside every hashed asset, so
+// After `react-router build`: writes .br (quality 11) and .gz (level 9) beside every hashed asset, so
 // the server sends the smallest encoding the browser accepts without compressing on each request.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";

@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
 import { userInfo } from "node:os";
 import path from "node:path";
+import { StartupError } from "./startup-error";
 
 export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
 
@@ -15,7 +16,13 @@ export async function startEmbeddedPostgres(options: {
   log?: (line: string) => void;
 }): Promise<EmbeddedDatabase> {
   const databaseDir = path.resolve(options.dataDir, "postgres");
-  const log = options.log ?? (() => {});
+  // PostgreSQL's last lines are kept even when not printed: they say why it stopped (the library doesn't).
+  const recent: string[] = [];
+  const log = (text: string) => {
+    for (const line of text.split("\n")) if (line.trim()) recent.push(line.trim());
+    recent.splice(0, recent.length - 30);
+    options.log?.(text);
+  };
   const EmbeddedPostgres = await importWithoutSignalHooks();
   const runAsPostgresUser = userInfo().uid === 0;
   if (runAsPostgresUser) {
@@ -42,9 +49,14 @@ export async function startEmbeddedPostgres(options: {
 
   if (!existsSync(path.join(databaseDir, "PG_VERSION"))) {
     log(`initialising PostgreSQL in ${databaseDir}`);
-    await pg.initialise();
+    // initialise() rejects with a string and start() with undefined when PostgreSQL exits early.
+    await pg.initialise().catch((reason: unknown) => {
+      throw startFailure(reason, recent, options.port, databaseDir);
+    });
   }
-  await pg.start();
+  await pg.start().catch((reason: unknown) => {
+    throw startFailure(reason, recent, options.port, databaseDir);
+  });
   // Backstop: if this process dies without calling stop(), signal the PostgreSQL child so it does
   // not linger and block the next start with its lock file. (The library keeps the child private.)
   const child = (pg as unknown as { process?: { kill: (signal: string) => boolean } }).process;
@@ -63,6 +75,21 @@ export async function startEmbeddedPostgres(options: {
       await pg.stop();
     },
   };
+}
+
+/** Why PostgreSQL did not start, from its own last lines, as one line an operator can act on. */
+export function startFailure(reason: unknown, lines: string[], port: number, databaseDir: string): Error {
+  const output = lines.join("\n");
+  if (/could not bind .*Address already in use/i.test(output)) {
+    return new StartupError(`port ${port} (embedded PostgreSQL) is in use: stop the other server or set EMBEDDED_PG_PORT`);
+  }
+  if (/lock file "postmaster\.pid" already exists/.test(output)) {
+    return new StartupError(`the embedded PostgreSQL in ${databaseDir} is already running (another Heirloom with this DATA_DIR?): stop it or set DATA_DIR`);
+  }
+  if (reason instanceof Error) return reason;
+  const fatal = [...lines].reverse().find((line) => /\b(FATAL|PANIC|ERROR):/.test(line));
+  const why = fatal?.replace(/^.*?\b(FATAL|PANIC|ERROR):\s*/, "") ?? (typeof reason === "string" ? reason : "it exited (DEBUG_POSTGRES=1 prints its log)");
+  return new Error(`embedded PostgreSQL did not start: ${why}`);
 }
 
 const HOOKED_EVENTS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "beforeExit", "exit"] as const;

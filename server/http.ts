@@ -1,11 +1,13 @@
+import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { createRequestHandler } from "@remix-run/express";
-import type { ServerBuild } from "@remix-run/node";
+import { createRequestHandler } from "@react-router/express";
+import type { ServerBuild } from "react-router";
 import compression from "compression";
 import express, { type Request } from "express";
 import expressStaticGzip from "express-static-gzip";
 import type { AppContext, AppServices } from "~/context.server";
-import { createUploadServer, UPLOADS_PATH } from "~/services/uploads.server";
+import { log as defaultLog, type Logger, withLogBindings } from "~/services/logger.server";
+import { createUploadServer, UPLOADS_PATH } from "./uploads";
 import { plainMessage } from "./plain-messages";
 import { cspNonce, csrfCheck, securityHeaders } from "./security";
 
@@ -31,12 +33,16 @@ export function createHttpApp(options: {
   /** Vite's dev middleware in development; static files from build/client in production. */
   devMiddleware?: express.RequestHandler;
   clientDir: string;
+  /** Where the request lines go (tests pass their own). */
+  log?: Logger;
 }) {
   const { services } = options;
   const { config } = services;
+  const log = options.log ?? defaultLog;
   const production = config.NODE_ENV === "production";
   const app = express();
   app.disable("x-powered-by");
+  app.use(requestLog(log));
   // One proxy in front (the usual TLS terminator): the client is the last address it appended.
   // Trusting every hop would let clients pick their own address with X-Forwarded-For.
   if (config.TRUST_PROXY) app.set("trust proxy", 1);
@@ -65,7 +71,7 @@ export function createHttpApp(options: {
     app.use((req, res, next) => {
       if (req.path === "/healthz") return next();
       if (req.method === "GET" || req.method === "HEAD") {
-        // The Remix adapter builds its Request from originalUrl.
+        // The React Router adapter builds its Request from originalUrl.
         req.url = req.originalUrl = "/maintenance";
         return next();
       }
@@ -75,13 +81,13 @@ export function createHttpApp(options: {
 
   app.use(csrfCheck(new URL(config.APP_URL).origin, config.APP_NAME));
 
-  // Resumable recording uploads (tus) stream straight to the upload store, outside Remix.
+  // Resumable recording uploads (tus) stream straight to the upload store, outside React Router.
   const uploads = createUploadServer(services);
   app.all([UPLOADS_PATH, `${UPLOADS_PATH}/*`], (req, res, next) => {
     uploads.handle(req, res).catch(next);
   });
 
-  // The Remix adapter appends each response header; one the security headers already set
+  // The React Router adapter appends each response header; one the security headers already set
   // (Referrer-Policy on capability pages, nosniff on files) replaces it instead of doubling it.
   app.use((_req, res, next) => {
     const append = res.append.bind(res);
@@ -108,9 +114,68 @@ export function createHttpApp(options: {
 
   // Last resort: never show a stack trace.
   app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    console.error("[http] unhandled error:", error);
+    log.error({ err: error, reqId: res.locals.requestId }, "unhandled error");
     if (!res.headersSent) res.status(500).type("text/plain").send(plainMessage("serverError", config.APP_NAME));
   });
 
   return app;
+}
+
+/** Vite's own requests in development (modules, HMR client, source files): noise at info. */
+const DEV_ASSET = /^\/(@vite|@fs|@id|@react-refresh|node_modules|app)\//;
+
+/**
+ * One line per request once the response is done: request id (also sent as X-Request-Id, and bound
+ * to every line logged while handling it), method, path, status and duration. Static files and
+ * /healthz that succeed are logged at debug only.
+ */
+export function requestLog(log: Logger): express.RequestHandler {
+  return (req, res, next) => {
+    const reqId = randomUUID();
+    const started = process.hrtime.bigint();
+    // As asked, before maintenance mode rewrites it.
+    const path = loggablePath(req.originalUrl);
+    res.locals.requestId = reqId;
+    res.setHeader("X-Request-Id", reqId);
+    const done = () => {
+      res.removeListener("finish", done);
+      res.removeListener("close", done);
+      const status = res.statusCode;
+      const noise = path === "/healthz" || path.startsWith("/assets/") || DEV_ASSET.test(path) || /\.\w+$/.test(path);
+      // 503 is the maintenance page, answered on purpose.
+      const level = status >= 500 && status !== 503 ? "warn" : noise && status < 400 ? "debug" : "info";
+      const fields = {
+        reqId,
+        method: req.method,
+        path,
+        status,
+        ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
+        ...(res.writableFinished ? {} : { aborted: true }),
+      };
+      log[level](fields, "request");
+    };
+    res.once("finish", done);
+    res.once("close", done);
+    withLogBindings({ reqId }, next);
+  };
+}
+
+/** Capability tokens and upload ids are credentials: they never reach a log. */
+const SECRET_SEGMENTS: [RegExp, (match: string, route: string) => string][] = [
+  [/^\/(record|unsubscribe|s)\/[^/]+/i, (_match, route) => `/${route.toLowerCase()}/:token`],
+  [/^\/(uploads)\/[^/]+/i, () => "/uploads/:id"],
+];
+
+/** The path without its query string, with tokens replaced, at most 200 characters. */
+export function loggablePath(url: string): string {
+  // Routes match decoded and case-insensitively, so /%72ecord/<token> and /Record/<token> are links
+  // too: printable ASCII escapes are decoded first (never failing, unlike decodeURIComponent).
+  let path = url
+    .split(/[?#]/)[0]
+    .replace(/%([2-7][0-9a-f])/gi, (_escape, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/\/{2,}/g, "/");
+  for (const [pattern, replacement] of SECRET_SEGMENTS) path = path.replace(pattern, replacement);
+  // Any JWT-shaped segment elsewhere (a token in a path we did not foresee).
+  path = path.replace(/\/eyJ[\w-]*\.[\w-]*\.[\w-]*/g, "/:token");
+  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
 }

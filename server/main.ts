@@ -1,11 +1,14 @@
+import "./env-file"; // first: `.env` fills process.env before any module reads it
 import { existsSync } from "node:fs";
 import type { Server } from "node:http";
+import { createServer as createNetServer } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { ServerBuild } from "@remix-run/node";
+import type { ServerBuild } from "react-router";
 import { run, type Runner } from "graphile-worker";
 import { ConfigError, completeConfig, parseEnv } from "~/config.server";
 import type { AppServices } from "~/context.server";
+import { log } from "~/services/logger.server";
 import { createMailService } from "~/services/mail.server";
 import { createSmsService } from "~/services/sms.server";
 import { createStorageService } from "~/services/storage.server";
@@ -17,8 +20,8 @@ import { createTaskList, WORKER_CONCURRENCY } from "../jobs/task-list";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "./embedded-postgres";
 import { createHttpApp } from "./http";
 import { loadOrCreateLocalSecrets } from "./local-state";
-
-const log = (message: string) => console.log(`[heirloom] ${message}`);
+import { listenError, StartupError } from "./startup-error";
+import { workerLogger } from "./worker-logger";
 
 /** What has been started so far, so a failed boot or a signal stops exactly that, in reverse order. */
 const started: { server?: Server; runner?: Runner; db?: Db; embedded?: EmbeddedDatabase } = {};
@@ -35,7 +38,7 @@ async function stopEverything() {
     try {
       await stop?.();
     } catch (error) {
-      console.error(`[heirloom] could not stop ${name}: ${(error as Error).message}`);
+      log.error({ err: error }, `could not stop ${name}`);
     }
   }
 }
@@ -50,13 +53,13 @@ function closeServer(server: Server) {
 
 async function shutdown(signal: string) {
   if (stopping) {
-    log("second signal: exiting now");
+    log.warn("second signal: exiting now");
     process.exit(1);
   }
   stopping = true;
-  log(`${signal}: stopping`);
+  log.info(`${signal}: stopping`);
   await stopEverything();
-  log("stopped");
+  log.info("stopped");
   process.exit(0);
 }
 
@@ -70,15 +73,18 @@ async function main() {
   const dataDir = path.resolve(env.DATA_DIR);
   const secrets = loadOrCreateLocalSecrets(dataDir);
   const config = completeConfig(env, secrets);
+  // Before the 2–3 s of PostgreSQL and migrations: a second `npm start` says so at once.
+  await ensurePortFree(config.PORT, config.HOST);
 
   let databaseUrl = config.DATABASE_URL;
   if (!databaseUrl) {
-    log(`starting embedded PostgreSQL (data in ${path.join(dataDir, "postgres")})`);
+    log.info(`starting embedded PostgreSQL (data in ${path.join(dataDir, "postgres")})`);
+    const postgresLog = log.child({ module: "postgres" });
     started.embedded = await startEmbeddedPostgres({
       dataDir,
       port: config.EMBEDDED_PG_PORT,
       password: secrets.EMBEDDED_PG_PASSWORD,
-      log: process.env.DEBUG_POSTGRES ? (line) => console.log(`[postgres] ${line}`) : undefined,
+      log: process.env.DEBUG_POSTGRES ? (text) => text.split("\n").forEach((line) => line.trim() && postgresLog.info(line.trim())) : undefined,
     });
     databaseUrl = started.embedded.url;
   }
@@ -86,7 +92,7 @@ async function main() {
   const pool = createPool(databaseUrl);
   const db = (started.db = createDb(pool));
   const applied = await migrateToLatest(db, pool);
-  if (applied.length) log(`applied migrations: ${applied.join(", ")}`);
+  if (applied.length) log.info(`applied migrations: ${applied.join(", ")}`);
 
   const services: AppServices = {
     db,
@@ -105,6 +111,7 @@ async function main() {
       concurrency: WORKER_CONCURRENCY,
       noHandleSignals: true,
       pollInterval: 2000,
+      logger: workerLogger(log),
     });
   }
 
@@ -117,32 +124,60 @@ async function main() {
     const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
     app = createHttpApp({ services, build, clientDir });
   } else {
-    const vite = await import("vite").then((viteModule) => viteModule.createServer({ server: { middlewareMode: true } }));
+    const vite = await withoutNewSignalListeners(() =>
+      import("vite").then((viteModule) => viteModule.createServer({ server: { middlewareMode: true } })),
+    );
     app = createHttpApp({
       services,
       clientDir,
       devMiddleware: vite.middlewares,
-      build: () => vite.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>,
+      build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
     });
   }
 
   started.server = await new Promise<Server>((resolve, reject) => {
     const server = app.listen(config.PORT, config.HOST, () => resolve(server));
-    server.once("error", (error: NodeJS.ErrnoException) =>
-      reject(error.code === "EADDRINUSE" ? new Error(`port ${config.PORT} is in use: stop the other server or set PORT`) : error),
-    );
+    server.once("error", (error) => reject(listenError(error, config.PORT, "PORT")));
   });
-  log(
+  log.info(
     `ready on ${config.APP_URL} in ${Math.round(performance.now() - startedAt)} ms` +
       ` (mail: ${services.mail.name}, sms: ${services.sms.name}, worker: ${config.WORKER})`,
   );
-  if (config.mailUsesOutbox || config.smsUsesOutbox) log(`outbox: ${config.APP_URL}/dev/outbox`);
+  if (config.mailUsesOutbox || config.smsUsesOutbox) log.info(`outbox: ${config.APP_URL}/dev/outbox`);
+}
+
+function ensurePortFree(port: number, host: string) {
+  return new Promise<void>((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once("error", (error) => reject(listenError(error, port, "PORT")));
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
+}
+
+/**
+ * React Router's Vite plugin starts an inner Vite server whose SIGTERM listener closes it and calls
+ * process.exit() at once, cutting the shutdown below short (PostgreSQL left to the exit backstop).
+ * Signals are this file's: listeners added while `work` runs are removed.
+ */
+async function withoutNewSignalListeners<T>(work: () => Promise<T>): Promise<T> {
+  const signals = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
+  const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
+  try {
+    return await work();
+  } finally {
+    for (const signal of signals) {
+      for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+    }
+  }
 }
 
 main().catch(async (error) => {
-  // One clear line (a ConfigError already names the variable); no stack trace for expected failures.
-  const message = error instanceof ConfigError ? error.message : `failed to start: ${error instanceof Error ? error.message : String(error)}`;
-  console.error(`[heirloom] ${message}`);
+  // A signal during boot is already stopping everything; what that breaks in the boot is expected.
+  if (stopping) return;
+  // One clear line when the message says what to change (a bad variable, a busy port); otherwise the stack.
+  if (error instanceof ConfigError || error instanceof StartupError) log.fatal(error.message);
+  else log.fatal({ err: error }, "failed to start");
+  stopping = true;
   await stopEverything();
   process.exit(1);
 });

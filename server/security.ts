@@ -48,7 +48,7 @@ export function csrfCheck(appOrigin: string, appName: string) {
     if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
     if (CSRF_EXEMPT.some((pattern) => pattern.test(req.path)) || isSameSiteRequest(req, appOrigin)) {
       // Pages sent with Referrer-Policy: no-referrer (capability links) make the browser post
-      // "Origin: null", which Remix's own origin check would refuse. This check has decided.
+      // "Origin: null", which React Router's own origin check would refuse. This check has decided.
       if (req.headers.origin === "null") delete req.headers.origin;
       return next();
     }

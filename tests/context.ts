@@ -35,3 +35,6 @@ export function formRequest(path: string, fields: Record<string, string>, header
     body: new URLSearchParams(fields),
   });
 }
+
+/** React Router also passes `url` and `pattern`; our handlers read `request.url`, so these only complete the type. */
+export const routeArgs = { url: new URL("http://localhost:3000/"), pattern: "/" };

@@ -1,57 +1,91 @@
-import { randomUUID } from "node:crypto";
-import type { Db } from "../db/client";
-import type { DeliveryMethod, Frequency, Language, SmsConsent } from "../db/schema";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { type Selectable, sql } from "kysely";
+import { createUserSession } from "~/auth/session.server";
+import type { AppContext } from "~/context.server";
+import { storageKeys } from "~/services/storage-keys";
+import type { StorageService } from "~/services/storage.server";
+import type { DbOrTx } from "../db/client";
+import type { Channel, DeliveriesTable, DeliveryMethod, Frequency, Language, SmsConsent } from "../db/schema";
 
-/** Rows for tests, inserted straight into the database with sensible defaults. */
-export async function createUser(db: Db, fields: { first_name?: string; language?: Language } = {}) {
+// Rows for tests, inserted straight into the database with sensible defaults: a test names only what
+// it is about. Every default is unique where the schema asks for it (emails, keys, queued texts).
+
+let sequence = 0;
+const next = () => ++sequence;
+const tag = () => randomBytes(5).toString("hex");
+
+export type UserOptions = {
+  email?: string;
+  first_name?: string;
+  last_name?: string;
+  nickname?: string;
+  language?: Language;
+  notify_activity?: boolean;
+  notify_application?: boolean;
+  google_sub?: string | null;
+  email_verified_at?: Date | null;
+};
+
+export async function createUser(db: DbOrTx, fields: UserOptions = {}) {
   return db
     .insertInto("users")
-    .values({ email: `u-${randomUUID()}@example.com`, first_name: fields.first_name ?? "Asha", nickname: "asha", language: fields.language ?? "en" })
-    .returning(["id", "email", "first_name"])
+    // Kysely leaves out undefined values, so what a test does not name gets the column's default.
+    .values({ ...fields, email: fields.email ?? `u-${randomUUID()}@example.com`, first_name: fields.first_name ?? "Asha", nickname: fields.nickname ?? "asha" })
+    .returning(["id", "email", "first_name", "nickname", "language"])
     .executeTakeFirstOrThrow();
 }
 
 export type StorytellerOptions = {
   ownerId: string;
+  nickname?: string;
+  firstName?: string;
   deliveryMethod?: DeliveryMethod;
   timeZone?: string;
   language?: Language;
   smsConsent?: SmsConsent;
-  phone?: string;
-  email?: string;
+  /** Default: one for a texting Storyteller, none otherwise; null for none. */
+  phone?: string | null;
+  /** Default: a fresh address for an email Storyteller, none otherwise; null for none. */
+  email?: string | null;
+  unsubscribedAt?: Date | null;
   frequency?: Frequency;
   firstPromptDate?: string;
   nextSendAt?: Date | null;
+  pausedAt?: Date | null;
+  /** Queued prompts, in order (default: one). */
   prompts?: string[];
 };
 
-/** A Storyteller with a schedule and a queue of prompts (in order). */
-export async function createStoryteller(db: Db, options: StorytellerOptions) {
+function storytellerRow(options: StorytellerOptions) {
   const method = options.deliveryMethod ?? "email";
-  const storyteller = await db
-    .insertInto("storytellers")
-    .values({
-      owner_id: options.ownerId,
-      nickname: "Nani",
-      first_name: "Kamla",
-      delivery_method: method,
-      email: method === "email" ? (options.email ?? `st-${randomUUID()}@example.com`) : null,
-      phone_e164: method === "sms" ? (options.phone ?? "+15555550123") : null,
-      time_zone: options.timeZone ?? "America/New_York",
-      language: options.language ?? "en",
-      sms_consent: options.smsConsent ?? (method === "sms" ? "granted" : "none"),
-    })
-    .returning(["id", "email", "phone_e164"])
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto("schedules")
-    .values({
-      storyteller_id: storyteller.id,
-      first_prompt_date: options.firstPromptDate ?? "2026-01-01",
-      frequency: options.frequency ?? "daily",
-      next_send_at: options.nextSendAt === undefined ? null : options.nextSendAt,
-    })
-    .execute();
+  return {
+    owner_id: options.ownerId,
+    nickname: options.nickname ?? "Nani",
+    first_name: options.firstName ?? "Kamla",
+    delivery_method: method,
+    email: options.email !== undefined ? options.email : method === "email" ? `st-${randomUUID()}@example.com` : null,
+    phone_e164: options.phone !== undefined ? options.phone : method === "sms" ? "+15555550123" : null,
+    time_zone: options.timeZone ?? "America/New_York",
+    language: options.language ?? "en",
+    sms_consent: options.smsConsent ?? (method === "sms" ? ("granted" as const) : ("none" as const)),
+    unsubscribed_at: options.unsubscribedAt ?? null,
+  };
+}
+
+function scheduleRow(storytellerId: string, options: StorytellerOptions) {
+  return {
+    storyteller_id: storytellerId,
+    first_prompt_date: options.firstPromptDate ?? "2026-01-01",
+    frequency: options.frequency ?? ("daily" as const),
+    next_send_at: options.nextSendAt ?? null,
+    paused_at: options.pausedAt ?? null,
+  };
+}
+
+/** A Storyteller with a schedule and a queue of prompts (in order). */
+export async function createStoryteller(db: DbOrTx, options: StorytellerOptions) {
+  const storyteller = await db.insertInto("storytellers").values(storytellerRow(options)).returning(["id", "email", "phone_e164"]).executeTakeFirstOrThrow();
+  await db.insertInto("schedules").values(scheduleRow(storyteller.id, options)).execute();
   const prompts = options.prompts ?? ["Tell me about your first home."];
   const promptRows = prompts.length
     ? await db
@@ -61,4 +95,247 @@ export async function createStoryteller(db: Db, options: StorytellerOptions) {
         .execute()
     : [];
   return { ...storyteller, prompts: promptRows };
+}
+
+/** Many Storytellers at once (three statements, whatever the count), each with a schedule and one queued prompt. */
+export async function createStorytellers(db: DbOrTx, count: number, options: StorytellerOptions) {
+  const storytellers = await db
+    .insertInto("storytellers")
+    .values(Array.from({ length: count }, () => storytellerRow(options)))
+    .returning("id")
+    .execute();
+  await db.insertInto("schedules").values(storytellers.map((s) => scheduleRow(s.id, options))).execute();
+  const [text] = options.prompts ?? ["What did you play as a child?"];
+  await db.insertInto("prompts").values(storytellers.map((s) => ({ storyteller_id: s.id, text, queue_position: 1, created_by: options.ownerId }))).execute();
+  return storytellers;
+}
+
+export type PromptOptions = {
+  storytellerId: string;
+  text?: string;
+  /** Default: after the last one in the Storyteller's queue. */
+  queuePosition?: number;
+  createdBy?: string | null;
+  sentAt?: Date | null;
+  skippedAt?: Date | null;
+  openedAt?: Date | null;
+  rerecordRequestedAt?: Date | null;
+};
+
+/** One prompt; `sentAt` makes it a sent one. */
+export async function createPrompt(db: DbOrTx, options: PromptOptions) {
+  return db
+    .insertInto("prompts")
+    .values({
+      storyteller_id: options.storytellerId,
+      text: options.text ?? `What do you remember about the year you turned ${next()}?`,
+      queue_position: options.queuePosition ?? sql<number>`(select coalesce(max(queue_position), 0) + 1 from prompts where storyteller_id = ${options.storytellerId})`,
+      created_by: options.createdBy ?? null,
+      sent_at: options.sentAt ?? null,
+      skipped_at: options.skippedAt ?? null,
+      opened_at: options.openedAt ?? null,
+      rerecord_requested_at: options.rerecordRequestedAt ?? null,
+    })
+    .returning(["id", "text", "storyteller_id", "sent_at"])
+    .executeTakeFirstOrThrow();
+}
+
+export type AnswerOptions = {
+  storytellerId: string;
+  /** Default: a new sent prompt of the Storyteller's. */
+  promptId?: string;
+  /** With `storage`, the recording is stored for real under the answer's key (and byte_size is its length). */
+  storage?: StorageService;
+  audio?: Uint8Array;
+  contentType?: string;
+  storageKey?: string;
+  byteSize?: number;
+  durationMs?: number;
+  isPrivate?: boolean;
+  /** A playable (AAC) copy, stored too when `storage` is given. */
+  playable?: { audio?: Uint8Array; contentType?: string; storageKey?: string };
+  transcript?: string | null;
+  transcriptStatus?: "pending" | "done" | "none" | "failed";
+  recordedForEmail?: string | null;
+  uploadId?: string | null;
+  id?: string;
+};
+
+/** An answer row (for a sent prompt), its recording optionally put in storage. */
+export async function createAnswer(db: DbOrTx, options: AnswerOptions) {
+  const promptId = options.promptId ?? (await createPrompt(db, { storytellerId: options.storytellerId, sentAt: new Date() })).id;
+  const id = options.id ?? randomUUID();
+  const contentType = options.contentType ?? "audio/webm";
+  const audio = options.audio ?? new Uint8Array([0x1a, 0x45, 0xdf, 0xa3]);
+  const storageKey = options.storageKey ?? storageKeys.answerOriginal(promptId, contentType.includes("mp4") ? "m4a" : "webm");
+  const playable = options.playable && {
+    audio: options.playable.audio ?? new Uint8Array([0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70]),
+    contentType: options.playable.contentType ?? "audio/mp4",
+    storageKey: options.playable.storageKey ?? storageKeys.answerPlayable(id),
+  };
+  if (options.storage) {
+    await options.storage.put(storageKey, audio, contentType);
+    if (playable) await options.storage.put(playable.storageKey, playable.audio, playable.contentType);
+  }
+  const row = await db
+    .insertInto("answers")
+    .values({
+      id,
+      prompt_id: promptId,
+      storyteller_id: options.storytellerId,
+      is_private: options.isPrivate ?? false,
+      storage_key: storageKey,
+      content_type: contentType,
+      byte_size: options.byteSize ?? audio.byteLength,
+      duration_ms: options.durationMs ?? 3000,
+      playable_storage_key: playable?.storageKey ?? null,
+      playable_content_type: playable?.contentType ?? null,
+      transcript: options.transcript ?? null,
+      transcript_status: options.transcriptStatus ?? "pending",
+      recorded_for_email: options.recordedForEmail ?? null,
+      upload_id: options.uploadId ?? null,
+    })
+    .returning(["id", "prompt_id", "storyteller_id", "storage_key", "playable_storage_key"])
+    .executeTakeFirstOrThrow();
+  return row;
+}
+
+export type DeliveryOptions = {
+  promptId: string;
+  channel?: Channel;
+  purpose?: "prompt" | "resend";
+  status?: Selectable<DeliveriesTable>["status"];
+  scheduledFor?: Date;
+  error?: string | null;
+  outboxMessageId?: string | null;
+  providerMessageId?: string | null;
+  sentAt?: Date | null;
+};
+
+/** A send ledger row (default: a pending email for now, as the scheduler's tick writes it). */
+export async function createDelivery(db: DbOrTx, options: DeliveryOptions) {
+  return db
+    .insertInto("deliveries")
+    .values({
+      prompt_id: options.promptId,
+      channel: options.channel ?? "email",
+      // Left undefined, these take the column defaults (prompt, pending, now).
+      purpose: options.purpose,
+      status: options.status,
+      scheduled_for: options.scheduledFor,
+      error: options.error,
+      outbox_message_id: options.outboxMessageId,
+      provider_message_id: options.providerMessageId,
+      sent_at: options.sentAt,
+    })
+    .returning(["id", "prompt_id", "channel", "status"])
+    .executeTakeFirstOrThrow();
+}
+
+/** A session row as-is (for expiry tests); to act as a signed-in user, use `signIn`. */
+export async function createSession(db: DbOrTx, options: { userId: string; expiresAt?: Date; lastSeenAt?: Date; userAgent?: string | null }) {
+  return db
+    .insertInto("sessions")
+    .values({
+      id_hash: createHash("sha256").update(randomBytes(32)).digest("base64url"),
+      user_id: options.userId,
+      expires_at: options.expiresAt ?? new Date(Date.now() + 14 * 86_400_000),
+      last_seen_at: options.lastSeenAt ?? new Date(),
+      user_agent: options.userAgent ?? null,
+    })
+    .returning(["id_hash", "user_id"])
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * Signs `userId` in the way the app does (a session row and its cookie): `cookie` is the Cookie
+ * header a browser then sends, `setCookie` the header the app answered with (for a CookieJar).
+ */
+export async function signIn(context: Pick<AppContext, "config" | "db">, userId: string) {
+  const setCookie = await createUserSession(context, context.db, userId);
+  return { setCookie, cookie: setCookie.split(";")[0] };
+}
+
+/** A new user, signed in. */
+export async function createSignedInUser(context: Pick<AppContext, "config" | "db">, fields: UserOptions = {}) {
+  const user = await createUser(context.db, fields);
+  return { ...user, ...(await signIn(context, user.id)) };
+}
+
+/** A group around a Storyteller: its owner as "owner" and each of `collaborators` as "collaborator". */
+export async function createGroup(db: DbOrTx, options: { ownerId: string; storytellerId: string; collaborators?: string[]; name?: string; description?: string }) {
+  const group = await db
+    .insertInto("groups")
+    .values({ owner_id: options.ownerId, storyteller_id: options.storytellerId, name: options.name ?? "Family", description: options.description ?? "Everyone who loves Nani" })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await addGroupMembers(db, group.id, [{ userId: options.ownerId, role: "owner" }, ...(options.collaborators ?? []).map((userId) => ({ userId, role: "collaborator" as const }))]);
+  return group;
+}
+
+export async function addGroupMembers(db: DbOrTx, groupId: string, members: { userId: string; role?: "owner" | "collaborator" }[]) {
+  if (!members.length) return;
+  await db
+    .insertInto("group_members")
+    .values(members.map((m) => ({ group_id: groupId, user_id: m.userId, role: m.role ?? "collaborator" })))
+    .execute();
+}
+
+/** In-app notifications for a user, one per `createdAt` (default: one, now). */
+export async function createNotifications(
+  db: DbOrTx,
+  options: { userId: string; type?: string; storytellerId?: string | null; promptId?: string | null; isNew?: boolean; createdAt?: Date[] },
+) {
+  const times = options.createdAt ?? [new Date()];
+  const rows = await db
+    .insertInto("notifications")
+    .values(
+      times.map((createdAt) => ({
+        user_id: options.userId,
+        type: options.type ?? "listened",
+        storyteller_id: options.storytellerId ?? null,
+        prompt_id: options.promptId ?? null,
+        is_new: options.isNew ?? true,
+        created_at: createdAt,
+      })),
+    )
+    .returning("id")
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export async function createShareLink(db: DbOrTx, options: { answerId: string; createdBy?: string | null; revokedAt?: Date | null }) {
+  return db
+    .insertInto("share_links")
+    .values({ answer_id: options.answerId, created_by_user_id: options.createdBy ?? null, revoked_at: options.revokedAt ?? null })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+}
+
+/** A sign-in waiting for its code (the row only; the code itself is not recoverable from it). */
+export async function createAuthFlow(db: DbOrTx, options: { email?: string; expiresAt?: Date } = {}) {
+  return db
+    .insertInto("auth_flows")
+    .values({
+      id_hash: `test-${tag()}`,
+      email: options.email ?? `flow-${tag()}@example.com`,
+      code_hash: `test-${tag()}`,
+      expires_at: options.expiresAt ?? new Date(Date.now() + 15 * 60_000),
+    })
+    .returning(["id_hash", "email"])
+    .executeTakeFirstOrThrow();
+}
+
+/** A requested change of email, waiting for its code. */
+export async function createEmailChange(db: DbOrTx, options: { userId: string; newEmail?: string; expiresAt?: Date }) {
+  return db
+    .insertInto("email_changes")
+    .values({
+      user_id: options.userId,
+      new_email: options.newEmail ?? `new-${tag()}@example.com`,
+      code_hash: `test-${tag()}`,
+      expires_at: options.expiresAt ?? new Date(Date.now() + 15 * 60_000),
+    })
+    .returning(["user_id", "new_email"])
+    .executeTakeFirstOrThrow();
 }

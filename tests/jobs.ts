@@ -31,3 +31,8 @@ export async function waitForJobsToSettle(db: Db, timeoutMs = 5000) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** Fewer tries than the registry gives a task, so a test reaches its last attempt quickly. */
+export async function limitJobAttempts(db: Db, task: string, maxAttempts: number) {
+  await sql`update graphile_worker._private_jobs j set max_attempts = ${maxAttempts} from graphile_worker._private_tasks t where t.id = j.task_id and t.identifier = ${task}`.execute(db);
+}

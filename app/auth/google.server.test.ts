@@ -1,6 +1,7 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CookieJar } from "../../tests/cookie-jar";
-import { makeTestContext } from "../../tests/context";
+import { makeTestContext , routeArgs } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
 import { sendJson, startFakeApi } from "../../tests/fake-http-server";
 import { action as startGoogle } from "~/routes/auth.google";
@@ -9,14 +10,22 @@ import { loader as apiUser } from "~/routes/api.user";
 
 const database = useTestDatabase();
 
-/** A local server speaking Google's OAuth endpoints; `profile` is what userinfo answers next. */
+/**
+ * A local server speaking Google's OAuth endpoints; `profile` is what userinfo answers next, and
+ * `challenge` the PKCE challenge of the sign-in under way (the token request must prove it).
+ */
 let profile: Record<string, unknown> = {};
+let challenge = "";
 let google: Awaited<ReturnType<typeof startFakeApi>>;
 beforeAll(async () => {
   google = await startFakeApi((request, res) => {
     if (request.method === "POST" && request.url === "/token") {
       const form = new URLSearchParams(request.body);
-      if (form.get("code") !== "good-code" || form.get("client_secret") !== "google-secret") return sendJson(res, 400, { error: "invalid_grant" });
+      // Google takes the client secret in the body or as HTTP Basic credentials.
+      const basic = Buffer.from((request.headers.authorization ?? "").replace(/^Basic /, ""), "base64").toString("utf8");
+      const secret = form.get("client_secret") ?? (basic.startsWith("google-client:") ? basic.slice("google-client:".length) : null);
+      const verified = createHash("sha256").update(form.get("code_verifier") ?? "").digest("base64url") === challenge;
+      if (form.get("code") !== "good-code" || secret !== "google-secret" || !verified) return sendJson(res, 400, { error: "invalid_grant" });
       return sendJson(res, 200, { access_token: "access-123", token_type: "Bearer", expires_in: 3599, scope: "openid email profile" });
     }
     if (request.method === "GET" && request.url === "/oauth2/v3/userinfo") {
@@ -32,18 +41,24 @@ const context = () =>
   makeTestContext(database, { GOOGLE_CLIENT_ID: "google-client", GOOGLE_CLIENT_SECRET: "google-secret", GOOGLE_API_URL: google.url });
 
 /** The whole round trip: our POST, "Google" sending the browser back with a code, our callback. */
-async function signInWithGoogle(code = "good-code") {
+async function signInWithGoogle(code = "good-code", tamperState = false) {
   const jar = new CookieJar();
   const start = jar.store(
-    await startGoogle({ request: new Request("http://localhost:3000/auth/google", { method: "POST", headers: { "Sec-Fetch-Site": "same-origin" } }), context: context(), params: {} }),
+    await startGoogle({ request: new Request("http://localhost:3000/auth/google", { method: "POST", headers: { "Sec-Fetch-Site": "same-origin" } }), context: context(), params: {}, ...routeArgs }),
   );
   const authorize = new URL(start.headers.get("Location")!);
   expect(authorize.origin + authorize.pathname).toBe(`${google.url}/o/oauth2/v2/auth`);
   expect(authorize.searchParams.get("redirect_uri")).toBe("http://localhost:3000/auth/google/callback");
   expect(authorize.searchParams.get("client_id")).toBe("google-client");
-  const callback = new Request(`http://localhost:3000/auth/google/callback?code=${code}&state=${authorize.searchParams.get("state")}`, { headers: { Cookie: jar.header() } });
-  const done = jar.store(await googleCallback({ request: callback, context: context(), params: {} }));
-  const me = await apiUser({ request: new Request("http://localhost:3000/api/user", { headers: { Cookie: jar.header() } }), context: context(), params: {} });
+  expect(authorize.searchParams.get("scope")).toBe("openid email profile");
+  expect(authorize.searchParams.get("code_challenge_method")).toBe("S256");
+  expect(authorize.searchParams.get("prompt")).toBe("select_account");
+  challenge = authorize.searchParams.get("code_challenge") ?? "";
+  const state = tamperState ? "not-the-state-we-sent" : authorize.searchParams.get("state");
+  const callback = new Request(`http://localhost:3000/auth/google/callback?code=${code}&state=${state}`, { headers: { Cookie: jar.header() } });
+  const done = jar.store(await googleCallback({ request: callback, context: context(), params: {}, ...routeArgs }));
+  const me = await apiUser({ request: new Request("http://localhost:3000/api/user", { headers: { Cookie: jar.header() } }), context: context(), params: {}, ...routeArgs });
+  expect(jar.names().filter((name) => name.startsWith("google_oauth"))).toEqual([]); // the state cookie served once
   return { location: done.headers.get("Location"), user: me.status === 200 ? ((await me.json()) as { id: string; email: string; first_name: string }) : null };
 }
 
@@ -84,8 +99,15 @@ describe("Sign in with Google", () => {
     expect(location).toBe("/auth/login");
   });
 
+  it("refuses a callback whose state is not the one this browser was sent with", async () => {
+    profile = { sub: "g-400", email: "forged@example.com", email_verified: true };
+    const { location, user } = await signInWithGoogle("good-code", true);
+    expect(user).toBeNull();
+    expect(location).toBe("/auth/login");
+  });
+
   it("is not offered when Google is not configured", async () => {
-    const response = await startGoogle({ request: new Request("http://localhost:3000/auth/google", { method: "POST" }), context: makeTestContext(database), params: {} }).catch((e: Response) => e);
+    const response = await startGoogle({ request: new Request("http://localhost:3000/auth/google", { method: "POST" }), context: makeTestContext(database), params: {}, ...routeArgs }).catch((e: Response) => e);
     expect((response as Response).status).toBe(404);
   });
 });

@@ -1,34 +1,95 @@
 import { Authenticator } from "remix-auth";
-import { GoogleStrategy } from "remix-auth-google";
+import { OAuth2Strategy } from "remix-auth-oauth2";
+import { z } from "zod";
 import type { AppContext } from "~/context.server";
-import { authFlowStorage } from "./auth-flow.server";
-import { ERROR_KEY, failWith, finishSignIn, SIGNED_IN_MARKER, USER_KEY } from "./sign-in.server";
+import { failWith, finishSignIn } from "./sign-in.server";
 
 const STRATEGY = "google";
 
 export const googleEnabled = (context: Pick<AppContext, "config">) => Boolean(context.config.GOOGLE_CLIENT_ID && context.config.GOOGLE_CLIENT_SECRET);
 
+const GOOGLE = {
+  authorization: "https://accounts.google.com/o/oauth2/v2/auth",
+  token: "https://oauth2.googleapis.com/token",
+  userInfo: "https://www.googleapis.com/oauth2/v3/userinfo",
+};
+
+// Only tests point these elsewhere (a local server speaking Google's OAuth endpoints).
+function endpoints(config: AppContext["config"]) {
+  if (!config.GOOGLE_API_URL) return GOOGLE;
+  const base = config.GOOGLE_API_URL.replace(/\/+$/, "");
+  return { authorization: `${base}/o/oauth2/v2/auth`, token: `${base}/token`, userInfo: `${base}/oauth2/v3/userinfo` };
+}
+
+const googleProfile = z.object({
+  sub: z.string().min(1),
+  email: z.string().optional(),
+  // Anything but a real `true` counts as unverified.
+  email_verified: z.unknown().transform((value) => value === true),
+  given_name: z.string().optional(),
+  family_name: z.string().optional(),
+  name: z.string().optional(),
+});
 type GoogleProfile = { sub: string; email?: string; email_verified?: boolean; given_name?: string; family_name?: string; name?: string };
 
+async function fetchProfile(url: string, accessToken: string) {
+  const response = await fetch(url, { headers: { Authorization: `Bearer ${accessToken}` }, signal: AbortSignal.timeout(10_000) });
+  if (!response.ok) throw new Error("auth:errors.loginFailed");
+  return googleProfile.parse(await response.json());
+}
+
+/**
+ * The library keeps each attempt's state and PKCE verifier in a short cookie named from this prefix
+ * plus a random suffix (several tabs may sign in at once).
+ */
+const stateCookiePrefix = (config: AppContext["config"]) => (config.APP_URL.startsWith("https:") ? "__Host-google_oauth" : "google_oauth");
+
+/** Set-Cookie values that delete this request's OAuth state cookies, once they have served. */
+function forgetOAuthState(context: Pick<AppContext, "config">, request: Request) {
+  const prefix = stateCookiePrefix(context.config);
+  const secure = context.config.APP_URL.startsWith("https:") ? "; Secure" : "";
+  const headers = new Headers();
+  for (const pair of (request.headers.get("Cookie") ?? "").split(";")) {
+    const name = pair.split("=")[0].trim();
+    if (name.startsWith(prefix)) headers.append("Set-Cookie", `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure}`);
+  }
+  return headers;
+}
+
+class GoogleStrategy extends OAuth2Strategy<string> {
+  override name = STRATEGY;
+
+  // Someone signed in to several Google accounts picks which one.
+  protected override authorizationParams(params: URLSearchParams) {
+    const withPrompt = new URLSearchParams(params);
+    withPrompt.set("prompt", "select_account");
+    return withPrompt;
+  }
+}
+
 function googleAuthenticator(context: AppContext) {
-  const storage = authFlowStorage(context);
+  const urls = endpoints(context.config);
   const strategy = new GoogleStrategy(
     {
-      clientID: context.config.GOOGLE_CLIENT_ID!,
+      clientId: context.config.GOOGLE_CLIENT_ID!,
       clientSecret: context.config.GOOGLE_CLIENT_SECRET!,
-      callbackURL: `${context.config.APP_URL}/auth/google/callback`,
-      prompt: "select_account",
+      authorizationEndpoint: urls.authorization,
+      tokenEndpoint: urls.token,
+      redirectURI: `${context.config.APP_URL}/auth/google/callback`,
+      scopes: ["openid", "email", "profile"],
+      cookie: {
+        name: stateCookiePrefix(context.config),
+        path: "/",
+        httpOnly: true,
+        sameSite: "Lax",
+        maxAge: 10 * 60,
+        ...(context.config.APP_URL.startsWith("https:") ? { secure: true as const } : {}),
+      },
     },
-    async ({ profile }) => signInWithGoogle(context, profile._json as unknown as GoogleProfile),
+    // PKCE (S256) and the state check are the library's; the profile comes from userinfo, as Google documents.
+    async ({ tokens }) => signInWithGoogle(context, await fetchProfile(urls.userInfo, tokens.accessToken())),
   );
-  // Only tests point these elsewhere (a local server speaking Google's OAuth endpoints).
-  if (context.config.GOOGLE_API_URL) {
-    const base = context.config.GOOGLE_API_URL.replace(/\/+$/, "");
-    Object.assign(strategy, { authorizationURL: `${base}/o/oauth2/v2/auth`, tokenURL: `${base}/token`, userInfoURL: `${base}/oauth2/v3/userinfo` });
-  }
-  const authenticator = new Authenticator<string>(storage, { sessionKey: USER_KEY, sessionErrorKey: ERROR_KEY });
-  authenticator.use(strategy, STRATEGY);
-  return { authenticator, storage };
+  return new Authenticator<string>().use(strategy, STRATEGY);
 }
 
 /**
@@ -75,17 +136,15 @@ export async function signInWithGoogle(context: Pick<AppContext, "db">, profile:
 /** Sends the browser to Google (POST /auth/google) or finishes the sign-in (GET /auth/google/callback). */
 export async function authenticateWithGoogle(context: AppContext, request: Request): Promise<Response> {
   if (!googleEnabled(context)) throw new Response(null, { status: 404 });
-  const { authenticator, storage } = googleAuthenticator(context);
+  let userId: string;
   try {
-    await authenticator.authenticate(STRATEGY, new Request(request.url, { method: "GET", headers: request.headers }), {
-      successRedirect: SIGNED_IN_MARKER,
-      failureRedirect: "/auth/login?google=failed",
-    });
+    // The strategy reads only the URL and cookies; a body-less copy spares it the POST's body.
+    userId = await googleAuthenticator(context).authenticate(STRATEGY, new Request(request.url, { method: "GET", headers: request.headers }));
   } catch (thrown) {
-    if (!(thrown instanceof Response)) throw thrown;
-    if (thrown.headers.get("Location") === SIGNED_IN_MARKER) return finishSignIn(context, request, thrown, storage);
-    if (thrown.headers.get("Location")?.startsWith("/auth/login")) return failWith(context, request, "auth:errors.loginFailed", "/auth/login");
-    return thrown;
+    // The way out to Google, carrying the state cookie.
+    if (thrown instanceof Response) return thrown;
+    // Google refused the code, the state did not match, or the account cannot be used.
+    return failWith(context, request, "auth:errors.loginFailed", { page: "/auth/login", headers: forgetOAuthState(context, request) });
   }
-  throw new Error("remix-auth-google returned without redirecting");
+  return finishSignIn(context, request, userId, forgetOAuthState(context, request));
 }

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data } from "@remix-run/node";
+import { data } from "react-router";
 import type { AppContext } from "~/context.server";
-import { readFormData } from "~/utils/form-data.server";
+import { readForm } from "~/utils/request-body.server";
 import { loginSchema } from "./forms";
 import { startSignIn } from "./sign-in.server";
 import type { RateLimitPolicy } from "~/utils/rate-limit.server";
@@ -23,7 +23,7 @@ export async function checkSignInLimits(context: AppContext, email: string, perI
 
 /** The action behind "Log in" and "Can't sign in?": validate, count against the limits, send a code. */
 export async function requestSignInCode(context: AppContext, request: Request) {
-  const submission = parseWithZod(await readFormData(request), { schema: loginSchema });
+  const submission = parseWithZod(await readForm(request), { schema: loginSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const limited = await checkSignInLimits(context, submission.value.email, "signInPerIp");
   if (limited) return data({ result: submission.reply({ formErrors: ["errors.rateLimited"] }) }, { status: 429, headers: limited });

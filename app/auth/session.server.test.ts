@@ -5,6 +5,8 @@ describe("safeRedirectPath", () => {
   it("keeps same-site paths with their query and fragment", () => {
     expect(safeRedirectPath("/dashboard/recipient/1?sent=true#x")).toBe("/dashboard/recipient/1?sent=true#x");
     expect(safeRedirectPath("/")).toBe("/");
+    // Resolved as a URL on our own origin: an encoded tab is just a path segment here.
+    expect(safeRedirectPath("/%09/evil.example/../")).toBe("/%09/");
   });
 
   it.each([
@@ -13,16 +15,13 @@ describe("safeRedirectPath", () => {
     "/\\\\evil.example",
     "/\\evil.example",
     "/\t/evil.example",
-    "/%09/evil.example/../",
     "/a\nb",
     "/a\rSet-Cookie: x=1",
     "javascript:alert(1)",
     "dashboard",
     "",
   ])("refuses %j", (value) => {
-    const result = safeRedirectPath(value, "/fallback");
-    expect(result === "/fallback" || (result.startsWith("/") && !result.startsWith("//"))).toBe(true);
-    expect(new URL(result, "https://heirloom.example").origin).toBe("https://heirloom.example");
+    expect(safeRedirectPath(value, "/fallback")).toBe("/fallback");
   });
 
   it("falls back for anything that is not a string", () => {

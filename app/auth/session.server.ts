@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { createCookie, redirect } from "@remix-run/node";
+import { createCookie, redirect } from "react-router";
 import type { AppContext } from "~/context.server";
+import { log } from "~/services/logger.server";
 import type { DbOrTx } from "../../db/client";
 
 const IDLE_TIMEOUT_MS = 14 * 24 * 60 * 60 * 1000;
@@ -20,7 +21,8 @@ function sessionCookie(config: AppContext["config"]) {
   });
 }
 
-const hashSessionId = (id: string) => createHash("sha256").update(id).digest("base64url");
+/** Ids a browser holds (sessions, sign-ins in progress) are stored only hashed: a leaked table signs nobody in. */
+export const hashOpaqueId = (id: string) => createHash("sha256").update(id).digest("base64url");
 
 export type SessionUser = { id: string; email: string; first_name: string; last_name: string; nickname: string; profile_pic_key: string | null; language: "en" | "hi" };
 
@@ -29,7 +31,7 @@ export async function createUserSession(context: Pick<AppContext, "config">, db:
   const id = randomBytes(32).toString("base64url");
   await db
     .insertInto("sessions")
-    .values({ id_hash: hashSessionId(id), user_id: userId, expires_at: new Date(Date.now() + ABSOLUTE_TIMEOUT_MS), user_agent: userAgent?.slice(0, 300) ?? null })
+    .values({ id_hash: hashOpaqueId(id), user_id: userId, expires_at: new Date(Date.now() + ABSOLUTE_TIMEOUT_MS), user_agent: userAgent?.slice(0, 300) ?? null })
     .execute();
   return sessionCookie(context.config).serialize(id);
 }
@@ -54,7 +56,7 @@ async function lookUpSessionUser(request: Request, context: Pick<AppContext, "co
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
     .select(["users.id", "users.email", "users.first_name", "users.last_name", "users.nickname", "users.profile_pic_key", "users.language", "sessions.last_seen_at", "sessions.id_hash"])
-    .where("sessions.id_hash", "=", hashSessionId(id))
+    .where("sessions.id_hash", "=", hashOpaqueId(id))
     .where("sessions.expires_at", ">", new Date())
     .where("sessions.last_seen_at", ">", new Date(Date.now() - IDLE_TIMEOUT_MS))
     .executeTakeFirst();
@@ -99,9 +101,9 @@ export async function destroyUserSession(request: Request, context: Pick<AppCont
   let deleted = true;
   if (typeof id === "string") {
     try {
-      await context.db.deleteFrom("sessions").where("id_hash", "=", hashSessionId(id)).execute();
+      await context.db.deleteFrom("sessions").where("id_hash", "=", hashOpaqueId(id)).execute();
     } catch (error) {
-      console.error("[session] could not delete session:", (error as Error).message);
+      log.error({ module: "session", err: error }, "could not delete the session");
       deleted = false;
     }
   }

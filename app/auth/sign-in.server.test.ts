@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CookieJar } from "../../tests/cookie-jar";
-import { formRequest, makeTestContext } from "../../tests/context";
+import { formRequest, makeTestContext , routeArgs } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
 import { action as loginAction } from "~/routes/_public.auth.login";
 import { action as registerAction } from "~/routes/_public.auth.register";
 import { action as verifyAction } from "~/routes/_public.auth.verify";
 import { loader as magicLinkLoader } from "~/routes/auth.magic-link";
 import { loader as apiUserLoader } from "~/routes/api.user";
+import { readFlowState } from "./auth-flow.server";
 
 const database = useTestDatabase();
 let ipCounter = 0;
@@ -20,7 +21,7 @@ function withCookies(request: Request, jar: CookieJar) {
 }
 
 async function post(actionFn: typeof loginAction, path: string, fields: Record<string, string>, jar: CookieJar) {
-  const result = await actionFn({ request: withCookies(formRequest(path, fields), jar), context: context(), params: {} });
+  const result = await actionFn({ request: withCookies(formRequest(path, fields), jar), context: context(), params: {}, ...routeArgs });
   if (!(result instanceof Response)) throw new Error(`expected a redirect, got ${JSON.stringify(result)}`);
   return jar.store(result);
 }
@@ -36,7 +37,7 @@ async function createUser(email: string) {
 }
 
 async function signedInUser(jar: CookieJar) {
-  const response = await apiUserLoader({ request: withCookies(new Request("http://localhost:3000/api/user"), jar), context: context(), params: {} });
+  const response = await apiUserLoader({ request: withCookies(new Request("http://localhost:3000/api/user"), jar), context: context(), params: {}, ...routeArgs });
   return response.status === 200 ? ((await response.json()) as { email: string }) : null;
 }
 
@@ -138,10 +139,10 @@ describe("sign-in with an emailed code", () => {
     expect(link.startsWith("http://localhost:3000/auth/magic-link?code=")).toBe(true);
 
     // A mail scanner (no cookie) opening the link changes nothing for the real browser.
-    const scanner = await magicLinkLoader({ request: new Request(link), context: context(), params: {} });
+    const scanner = await magicLinkLoader({ request: new Request(link), context: context(), params: {}, ...routeArgs });
     expect(scanner.headers.get("Location")).toBe("/auth/verify");
 
-    const opened = jar.store(await magicLinkLoader({ request: withCookies(new Request(link), jar), context: context(), params: {} }));
+    const opened = jar.store(await magicLinkLoader({ request: withCookies(new Request(link), jar), context: context(), params: {}, ...routeArgs }));
     expect(opened.headers.get("Location")).toBe("/dashboard/kanban"); // redirectTo, once
     expect((await signedInUser(jar))?.email).toBe("link@example.com");
     expect(jar.names()).not.toContain("auth_redirect");
@@ -156,11 +157,42 @@ describe("sign-in with an emailed code", () => {
     expect(response.headers.get("Location")).toBe("/dashboard");
   });
 
+  it("stores neither the browser's sign-in id nor the code", async () => {
+    await createUser("hashed@example.com");
+    const jar = new CookieJar();
+    await post(loginAction, "/auth/login", { email: "hashed@example.com" }, jar);
+    const code = codeIn((await latestEmailTo("hashed@example.com")).text_body);
+    const { id } = await readFlowState(context(), withCookies(new Request("http://localhost:3000/auth/verify"), jar));
+    const row = await database.db.selectFrom("auth_flows").selectAll().where("email", "=", "hashed@example.com").executeTakeFirstOrThrow();
+    expect(id?.length).toBeGreaterThan(40);
+    expect(JSON.stringify(row)).not.toContain(id);
+    expect(row.code_hash).not.toContain(code);
+  });
+
+  it("counts guesses sent all at once one by one: 5 tries, then the sign-in is spent", async () => {
+    await createUser("rush@example.com");
+    await post(loginAction, "/auth/login", { email: "rush@example.com" }, new CookieJar());
+    const code = codeIn((await latestEmailTo("rush@example.com")).text_body);
+    const wrong = code === "000000" ? "111111" : "000000";
+    await Promise.all(Array.from({ length: 12 }, () => post(verifyAction, "/auth/verify", { code: wrong, email: "rush@example.com" }, new CookieJar())));
+    const row = await database.db.selectFrom("auth_flows").select("attempts").where("email", "=", "rush@example.com").executeTakeFirstOrThrow();
+    expect(row.attempts).toBe(5);
+    const right = await post(verifyAction, "/auth/verify", { code, email: "rush@example.com" }, new CookieJar());
+    expect(right.headers.get("Location")).toBe("/auth/verify");
+  });
+
+  it("keeps one sign-in per address when two are asked for at the same moment", async () => {
+    await createUser("both@example.com");
+    await Promise.all([new CookieJar(), new CookieJar()].map((jar) => post(loginAction, "/auth/login", { email: "both@example.com" }, jar)));
+    const rows = await database.db.selectFrom("auth_flows").select("email").where("email", "=", "both@example.com").execute();
+    expect(rows).toHaveLength(1);
+  });
+
   it("limits sign-in emails per address", async () => {
     await createUser("flood@example.com");
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const result = await loginAction({ request: formRequest("/auth/login", { email: "flood@example.com" }), context: context(), params: {} });
+      const result = await loginAction({ request: formRequest("/auth/login", { email: "flood@example.com" }), context: context(), params: {}, ...routeArgs });
       statuses.push(result instanceof Response ? result.status : (result as unknown as { init: { status: number } }).init.status);
     }
     expect(statuses.slice(0, 5)).toEqual([302, 302, 302, 302, 302]);
@@ -168,7 +200,7 @@ describe("sign-in with an emailed code", () => {
   });
 
   it("/api/user answers 401 when signed out", async () => {
-    const response = await apiUserLoader({ request: new Request("http://localhost:3000/api/user"), context: context(), params: {} });
+    const response = await apiUserLoader({ request: new Request("http://localhost:3000/api/user"), context: context(), params: {}, ...routeArgs });
     expect(response.status).toBe(401);
   });
 });

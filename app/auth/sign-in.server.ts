@@ -1,25 +1,29 @@
-import { createHash } from "node:crypto";
-import { createCookie, redirect } from "@remix-run/node";
+import { createCookie, redirect } from "react-router";
 import { Authenticator } from "remix-auth";
-import { TOTPStrategy } from "remix-auth-totp";
+import { Strategy } from "remix-auth/strategy";
 import type { AppContext } from "~/context.server";
 import { getServerT, i18nServer, languageCookie } from "~/i18n/i18next.server";
+import { cookieSecret } from "~/services/keys.server";
 import { queueEmail } from "~/services/outbox.server";
-import { authFlowCookie, authFlowStorage, FLOW_EMAIL_KEY, flowIdForEmail, SIGN_IN_VALIDITY_SECONDS } from "./auth-flow.server";
+import { type DbOrTx, inTransaction } from "../../db/client";
+import { createFlow, type FlowKey, type FlowState, flowStateCookie, readFlowState, redeemSignInCode, SIGN_IN_VALIDITY_SECONDS } from "./auth-flow.server";
 import { createUserSession, safeRedirectPath } from "./session.server";
 
-const STRATEGY = "totp";
-export const USER_KEY = "userId";
-export const ERROR_KEY = "auth:error";
+const STRATEGY = "email-code";
 export const MAGIC_LINK_PATH = "/auth/magic-link";
-/** Where a strategy "redirects" on success; finishSignIn turns that into a real session. */
-export const SIGNED_IN_MARKER = "/auth/verify?signed-in=1";
 
 /** Why a sign-in email is sent; decides its wording. */
 export type SignInPurpose = "login" | "register" | "already-registered";
 
-// The code is encrypted with a key derived from the session secret (remix-auth-totp wants 64 hex).
-const totpKey = (secret: string) => createHash("sha256").update(`remix-auth-totp:${secret}`).digest("hex");
+/** A sign-in that did not work. The message is a translation key, shown on the page it returns to. */
+export class SignInFailed extends Error {
+  /** An address typed with the code that has a sign-in: the page keeps naming it, as for the browser that asked. */
+  readonly typedEmail?: string;
+  constructor(message: string, typedEmail?: string) {
+    super(message);
+    this.typedEmail = typedEmail;
+  }
+}
 
 /** Remembers the page a visitor wanted before signing in, for one use. */
 function redirectCookie(context: Pick<AppContext, "config">) {
@@ -28,56 +32,67 @@ function redirectCookie(context: Pick<AppContext, "config">) {
     httpOnly: true,
     sameSite: "lax",
     secure: context.config.APP_URL.startsWith("https:"),
-    secrets: [context.config.SESSION_SECRET],
+    secrets: [cookieSecret(context.config)],
     maxAge: SIGN_IN_VALIDITY_SECONDS,
   });
 }
 
-export function signInAuthenticator(context: AppContext) {
-  const storage = authFlowStorage(context);
-  const authenticator = new Authenticator<string>(storage, { sessionKey: USER_KEY, sessionErrorKey: ERROR_KEY });
-  authenticator.use(
-    new TOTPStrategy(
-      {
-        secret: totpKey(context.config.SESSION_SECRET),
-        maxAge: SIGN_IN_VALIDITY_SECONDS,
-        magicLinkPath: MAGIC_LINK_PATH,
-        totpGeneration: { period: SIGN_IN_VALIDITY_SECONDS, digits: 6, charSet: "0123456789", maxAttempts: 5 },
-        // Messages are translation keys, shown in the visitor's language on /auth/verify.
-        customErrors: {
-          requiredEmail: "validation.emailRequired",
-          invalidEmail: "validation.emailInvalid",
-          invalidTotp: "auth:errors.invalidCode",
-          expiredTotp: "auth:errors.expiredCode",
-          missingSessionEmail: "auth:errors.expiredCode",
-        },
-        sendTOTP: async ({ email, code, request, formData }) => {
-          const purpose = (formData.get("purpose") as SignInPurpose | null) ?? "login";
-          await queueSignInEmail(context, request, { email, code, purpose });
-        },
-      },
-      async ({ email }) => {
-        const user = await context.db
-          .updateTable("users")
-          .set((eb) => ({ email_verified_at: eb.fn.coalesce("email_verified_at", eb.val(new Date())) }))
-          .where((eb) => eb(eb.fn("lower", ["email"]), "=", email.trim().toLowerCase()))
-          .returning("id")
-          .executeTakeFirst();
-        if (!user) throw new Error("auth:errors.loginFailed");
-        return user.id;
-      },
-    ),
-    STRATEGY,
-  );
-  return { authenticator, storage };
+type VerifyParams = { email: string };
+
+/**
+ * Emailed codes as a remix-auth 4 strategy: a typed code (POST `code`, plus `email` on another device)
+ * or the emailed link (GET `?code=`, only in the browser that asked, so a mail scanner opening it
+ * touches nothing) is checked against the auth_flows row; `verify` turns the address into an account.
+ */
+class EmailCodeStrategy extends Strategy<string, VerifyParams> {
+  name = STRATEGY;
+  private readonly context: AppContext;
+
+  constructor(context: AppContext, verify: Strategy.VerifyFunction<string, VerifyParams>) {
+    super(verify);
+    this.context = context;
+  }
+
+  async authenticate(request: Request): Promise<string> {
+    const state = await readFlowState(this.context, request);
+    const isLink = request.method === "GET";
+    const fields = isLink ? new URL(request.url).searchParams : await request.formData();
+    const code = fields.get("code");
+    const typed = isLink ? null : fields.get("email");
+    const typedEmail = typeof typed === "string" && typed.includes("@") ? typed.trim() : undefined;
+    if (typeof code !== "string" || !/^\d{6}$/.test(code.trim())) throw new SignInFailed("auth:errors.invalidCode");
+
+    // A typed address wins; then this browser's own sign-in; then (typed codes only) the address it typed before.
+    const key: FlowKey | null = typedEmail ? { email: typedEmail } : state.id ? { id: state.id } : state.email && !isLink ? { email: state.email } : null;
+    if (!key) throw new SignInFailed("auth:errors.expiredCode");
+    const { outcome, email } = await redeemSignInCode(this.context, key, code);
+    if (outcome !== "ok" || !email) {
+      throw new SignInFailed(outcome === "wrong" ? "auth:errors.invalidCode" : "auth:errors.expiredCode", email ? typedEmail : undefined);
+    }
+    return this.verify({ email });
+  }
+}
+
+function signInAuthenticator(context: AppContext) {
+  const strategy = new EmailCodeStrategy(context, async ({ email }) => {
+    const user = await context.db
+      .updateTable("users")
+      .set((eb) => ({ email_verified_at: eb.fn.coalesce("email_verified_at", eb.val(new Date())) }))
+      .where((eb) => eb(eb.fn("lower", ["email"]), "=", email.trim().toLowerCase()))
+      .returning("id")
+      .executeTakeFirst();
+    if (!user) throw new SignInFailed("auth:errors.loginFailed");
+    return user.id;
+  });
+  return new Authenticator<string>().use(strategy, STRATEGY);
 }
 
 /**
- * Sends (through the outbox job) a code and link to an account's address, or, when no account uses
- * the address, a note saying so. The page shown is the same either way.
+ * Queues (outbox row + job, in the caller's transaction) a code and link to an account's address,
+ * or, when no account uses the address, a note saying so. The page shown is the same either way.
  */
-async function queueSignInEmail(context: AppContext, request: Request, input: { email: string; code: string; purpose: SignInPurpose }) {
-  const user = await context.db
+async function queueSignInEmail(context: AppContext, db: DbOrTx, request: Request, input: { email: string; code: string; purpose: SignInPurpose }) {
+  const user = await db
     .selectFrom("users")
     .select(["first_name", "language"])
     .where((eb) => eb(eb.fn("lower", ["email"]), "=", input.email.trim().toLowerCase()))
@@ -86,7 +101,7 @@ async function queueSignInEmail(context: AppContext, request: Request, input: { 
   const link = `${context.config.APP_URL}${MAGIC_LINK_PATH}?code=${encodeURIComponent(input.code)}`;
   if (!user) {
     const registerUrl = `${context.config.APP_URL}/auth/register`;
-    await queueEmail(context.db, {
+    await queueEmail(db, {
       to: input.email,
       subject: t("noAccount.subject"),
       text: t("noAccount.text", { registerUrl }),
@@ -94,104 +109,82 @@ async function queueSignInEmail(context: AppContext, request: Request, input: { 
     return;
   }
   const intro = t(`signIn.intro.${input.purpose}`, { name: user.first_name });
-  await queueEmail(context.db, {
+  await queueEmail(db, {
     to: input.email,
     subject: t("signIn.subject", { code: input.code }),
     text: t("signIn.text", { intro, code: input.code, link, minutes: SIGN_IN_VALIDITY_SECONDS / 60 }),
   });
 }
 
-/**
- * remix-auth copies the request, body included, but the action has already read the form (it
- * passes the fields through `context.formData`), so the strategy gets a body-less copy.
- */
-function withoutBody(request: Request, headers: Headers = request.headers) {
-  return new Request(request.url, { method: request.method, headers });
-}
-
 /** Starts a sign-in: sends the code and link, remembers where to go after, and shows /auth/verify. */
 export async function startSignIn(context: AppContext, request: Request, fields: { email: string; purpose: SignInPurpose; redirectTo?: string | null }) {
-  const { authenticator } = signInAuthenticator(context);
-  const formData = new FormData();
-  formData.set("email", fields.email);
-  formData.set("purpose", fields.purpose);
-  try {
-    await authenticator.authenticate(STRATEGY, withoutBody(request), {
-      successRedirect: "/auth/verify",
-      failureRedirect: "/auth/verify",
-      context: { ...context, formData },
-    });
-  } catch (thrown) {
-    if (!(thrown instanceof Response)) throw thrown;
-    const redirectTo = fields.redirectTo ? safeRedirectPath(fields.redirectTo) : null;
-    if (redirectTo) thrown.headers.append("Set-Cookie", await redirectCookie(context).serialize(redirectTo));
-    return thrown;
-  }
-  throw new Error("remix-auth-totp returned without redirecting");
+  // An unknown address gets a sign-in too (its code is never sent), so both answers look the same.
+  const id = await inTransaction(context.db, async (tx) => {
+    const flow = await createFlow(context, tx, fields.email);
+    await queueSignInEmail(context, tx, request, { email: fields.email, code: flow.code, purpose: fields.purpose });
+    return flow.id;
+  });
+  const headers = new Headers();
+  headers.append("Set-Cookie", await flowStateCookie(context, { id, email: fields.email }));
+  const redirectTo = fields.redirectTo ? safeRedirectPath(fields.redirectTo) : null;
+  if (redirectTo) headers.append("Set-Cookie", await redirectCookie(context).serialize(redirectTo));
+  return redirect("/auth/verify", { headers });
+}
+
+/**
+ * The action has read the body already (to validate it); remix-auth copies the request it is given,
+ * so it gets a fresh one carrying the same fields.
+ */
+function withFields(request: Request, formData: FormData) {
+  const body = new URLSearchParams();
+  for (const [name, value] of formData) if (typeof value === "string") body.append(name, value);
+  const headers = new Headers(request.headers);
+  headers.set("Content-Type", "application/x-www-form-urlencoded");
+  headers.delete("Content-Length");
+  return new Request(request.url, { method: "POST", headers, body });
 }
 
 /**
  * Checks a typed code (POST) or an emailed link (GET). A browser without a sign-in in progress (the
- * code typed on another device) names the email and joins that email's newest sign-in.
+ * code typed on another device) names the email and joins that email's sign-in.
  */
 export async function verifySignIn(context: AppContext, request: Request, formData?: FormData): Promise<Response> {
-  const { authenticator, storage } = signInAuthenticator(context);
-  let verifyRequest = withoutBody(request);
-  const typedEmail = formData?.get("email");
-  if (formData && typeof typedEmail === "string" && typedEmail.includes("@")) {
-    const flowId = await flowIdForEmail(context, typedEmail);
-    if (!flowId) return failWith(context, request, "auth:errors.expiredCode");
-    const headers = new Headers(request.headers);
-    headers.set("Cookie", (await authFlowCookie(context).serialize(flowId)).split(";")[0]);
-    verifyRequest = withoutBody(request, headers);
-    formData.delete("email"); // the strategy would read an email as "send a new code"
-  }
+  let userId: string;
   try {
-    await authenticator.authenticate(STRATEGY, verifyRequest, {
-      successRedirect: SIGNED_IN_MARKER,
-      failureRedirect: "/auth/verify",
-      context: { ...context, formData },
-    });
-  } catch (thrown) {
-    if (!(thrown instanceof Response)) throw thrown;
-    if (thrown.headers.get("Location") !== SIGNED_IN_MARKER) return thrown;
-    return finishSignIn(context, request, thrown, storage);
+    userId = await signInAuthenticator(context).authenticate(STRATEGY, formData ? withFields(request, formData) : request);
+  } catch (error) {
+    if (!(error instanceof SignInFailed)) throw error;
+    return failWith(context, request, error.message, { state: error.typedEmail ? { email: error.typedEmail } : undefined });
   }
-  throw new Error("remix-auth-totp returned without redirecting");
+  return finishSignIn(context, request, userId);
 }
 
-/** Swaps the finished sign-in for a real session (a new id) and goes where the visitor wanted, once. */
-export async function finishSignIn(context: AppContext, request: Request, success: Response, storage: ReturnType<typeof authFlowStorage>) {
-  const flowCookie = success.headers.getSetCookie().find((cookie) => cookie.startsWith(`${authFlowCookie(context).name}=`)) ?? "";
-  const flow = await storage.getSession(flowCookie.split(";")[0]);
-  const userId = flow.get(USER_KEY);
-  if (typeof userId !== "string") return failWith(context, request, "auth:errors.loginFailed");
-  await storage.destroySession(flow);
+/** Starts a real session (a new id), forgets the sign-in, and goes where the visitor wanted, once. */
+export async function finishSignIn(context: AppContext, request: Request, userId: string, headers = new Headers()) {
   const wanted = await redirectCookie(context).parse(request.headers.get("Cookie"));
-  const headers = new Headers();
   headers.append("Set-Cookie", await createUserSession(context, context.db, userId, request.headers.get("User-Agent")));
   // The account's language follows the person to every device they sign in on.
   const account = await context.db.selectFrom("users").select("language").where("id", "=", userId).executeTakeFirst();
   if (account) headers.append("Set-Cookie", await languageCookie.serialize(account.language));
-  headers.append("Set-Cookie", await authFlowCookie(context).serialize("", { maxAge: 0 }));
+  headers.append("Set-Cookie", await flowStateCookie(context, {}));
   headers.append("Set-Cookie", await redirectCookie(context).serialize("", { maxAge: 0 }));
   return redirect(safeRedirectPath(wanted, "/dashboard"), { headers });
 }
 
-/** Back to a sign-in page (the code form by default) with `message` (a translation key) shown once. */
-export async function failWith(context: AppContext, request: Request, message: string, page = "/auth/verify") {
-  const storage = authFlowStorage(context);
-  const session = await storage.getSession(request.headers.get("Cookie"));
-  session.flash(ERROR_KEY, { message });
-  return redirect(page, { headers: { "Set-Cookie": await storage.commitSession(session) } });
+/**
+ * Back to a sign-in page (the code form by default) with `message` (a translation key) shown once.
+ * `state` replaces what the browser's auth_flow cookie says (default: keep it).
+ */
+export async function failWith(context: AppContext, request: Request, message: string, options: { page?: string; state?: FlowState; headers?: Headers } = {}) {
+  const state = options.state ?? (await readFlowState(context, request));
+  const headers = options.headers ?? new Headers();
+  headers.append("Set-Cookie", await flowStateCookie(context, { ...state, error: message }));
+  return redirect(options.page ?? "/auth/verify", { headers });
 }
 
-/** For /auth/verify: the email a code went to (if this browser asked for one) and any error to show. */
+/** For /auth/verify and /auth/login: the email a code went to (if this browser asked for one) and any error to show. */
 export async function readSignInState(context: AppContext, request: Request) {
-  const storage = authFlowStorage(context);
-  const session = await storage.getSession(request.headers.get("Cookie"));
-  const email = session.get(FLOW_EMAIL_KEY);
-  const error = session.get(ERROR_KEY) as { message?: string } | undefined;
-  const setCookie = error ? await storage.commitSession(session) : null;
-  return { email: typeof email === "string" ? email : null, error: error?.message ?? null, setCookie };
+  const state = await readFlowState(context, request);
+  const setCookie = state.error ? await flowStateCookie(context, { ...state, error: undefined }) : null;
+  return { email: state.email ?? null, error: state.error ?? null, setCookie };
 }

@@ -1,5 +1,5 @@
 import { useCloseOnNavigate } from "~/utils/use-close-on-navigate";
-import { NavLink } from "@remix-run/react";
+import { NavLink } from "react-router";
 import { useTranslation } from "react-i18next";
 import { Logo } from "~/components/logo";
 

@@ -1,5 +1,5 @@
 import { useCloseOnNavigate } from "~/utils/use-close-on-navigate";
-import { Form, Link } from "@remix-run/react";
+import { Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { LanguageSwitch } from "~/components/language-switch";
 import { NotificationBell } from "~/components/notification-bell";

@@ -1,13 +1,12 @@
-import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, Link, useRouteError } from "react-router";
 import { useTranslation } from "react-i18next";
 
 /** Every route's error boundary: a friendly page for 404, 503 and everything else (never a stack trace). */
 export function GeneralErrorBoundary() {
   const error = useRouteError();
+  // Not logged here: on the server, handleError in entry.server.tsx logged the original error with
+  // its stack (this one is sanitized in production); in the browser there is no log to write to.
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  if (!isRouteErrorResponse(error) && typeof document === "undefined") {
-    console.error(error);
-  }
   if (status === 404) return <ErrorPage code={404} titleKey="errors.notFound.title" bodyKey="errors.notFound.body" />;
   if (status === 503) return <ErrorPage code={503} titleKey="errors.maintenance.title" bodyKey="errors.maintenance.body" />;
   if (status === 403) return <ErrorPage code={403} titleKey="errors.forbidden.title" bodyKey="errors.forbidden.body" />;

@@ -1,7 +1,14 @@
+import type { SubmissionResult } from "@conform-to/react";
 import type { ComponentProps, ReactNode, Ref } from "react";
 import { useTranslation } from "react-i18next";
 
 type Errors = string[] | undefined;
+
+/** Every message in a conform reply, once each: for a form that lists its errors in one place. */
+export function replyErrors(result: SubmissionResult<string[]> | undefined): Errors {
+  const errors = new Set(Object.values(result?.error ?? {}).flatMap((messages) => messages ?? []));
+  return errors.size ? [...errors] : undefined;
+}
 
 /** Field errors are translation keys; shown under the field and tied to it for screen readers. */
 export function FieldErrors({ id, errors }: { id: string; errors: Errors }) {

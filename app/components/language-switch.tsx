@@ -1,4 +1,4 @@
-import { Form, useLocation } from "@remix-run/react";
+import { Form, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import { languageNames, supportedLanguages } from "~/i18n/config";
 

@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { useRootData } from "~/utils/root-data";
 
 export function Logo({ to = "/" }: { to?: string }) {

@@ -1,4 +1,4 @@
-import { useNavigation } from "@remix-run/react";
+import { useNavigation } from "react-router";
 
 /**
  * A slim bar across the top while a page loads or a form submits. Purely visual (hidden from

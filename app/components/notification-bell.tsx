@@ -1,31 +1,8 @@
-import { Link, useFetcher, useLocation } from "@remix-run/react";
+import { Link, useFetcher, useLocation } from "react-router";
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { NotificationItem } from "~/models/notification.server";
+import { BellIntent, type NotificationView } from "~/utils/notifications";
 import { useRootData } from "~/utils/root-data";
-
-/** A notification as pages and the popover get it (dates as ISO strings). */
-export type NotificationView = {
-  id: string;
-  type: string;
-  storytellerId: string | null;
-  nickname: string | null;
-  promptText: string | null;
-  isNew: boolean;
-  createdAt: string;
-};
-
-export function toNotificationView(item: NotificationItem): NotificationView {
-  return {
-    id: item.id,
-    type: item.type,
-    storytellerId: item.storytellerId,
-    nickname: item.nickname,
-    promptText: item.promptText,
-    isNew: item.isNew,
-    createdAt: item.createdAt.toISOString(),
-  };
-}
 
 const KNOWN_TYPES = new Set(["new", "uploaded", "skipped", "listened", "queue_empty"]);
 
@@ -167,6 +144,7 @@ export function NotificationBell({ unread }: { unread: number }) {
     if (!ids.length || key === lastMarked.current) return;
     lastMarked.current = key;
     const form = new FormData();
+    form.set("intent", BellIntent.markShown);
     for (const id of ids) form.append("id", id);
     mark.submit(form, { method: "post", action: RESOURCE });
   }, [open, list.state, data, mark]);
@@ -241,7 +219,7 @@ export function NotificationBell({ unread }: { unread: number }) {
             type="button"
             className="link shrink-0 text-sm"
             disabled={unread === 0 || mark.state !== "idle"}
-            onClick={() => mark.submit({ intent: "all" }, { method: "post", action: RESOURCE })}
+            onClick={() => mark.submit({ intent: BellIntent.markAll }, { method: "post", action: RESOURCE })}
           >
             {t("notifications.markAllRead")}
           </button>

@@ -1,9 +1,9 @@
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { profileSchema } from "~/auth/account-forms";
+import { Form } from "react-router";
 import { Field, FieldErrors, LanguageOptions, SelectField } from "~/components/forms";
+import { PROFILE_INTENT, profileSchema } from "~/utils/profile-schema";
 
 export type ProfileDefaults = { first_name: string; last_name: string; nickname: string; email: string; language: string; phone_e164: string | null };
 
@@ -12,7 +12,7 @@ export function ProfileForm({ account, lastResult }: { account: ProfileDefaults;
   const { t } = useTranslation("account");
   const [form, fields] = useForm({
     id: "profile",
-    lastResult: lastResult?.initialValue?.intent === "general" ? lastResult : undefined,
+    lastResult: lastResult?.initialValue?.intent === PROFILE_INTENT ? lastResult : undefined,
     constraint: getZodConstraint(profileSchema),
     shouldValidate: "onBlur",
     // Errors clear while typing, so nothing shifts under the pointer when the field loses focus.
@@ -29,7 +29,7 @@ export function ProfileForm({ account, lastResult }: { account: ProfileDefaults;
   });
   return (
     <Form method="post" action="/dashboard/user/account" encType="multipart/form-data" {...getFormProps(form)} className="grid gap-5 min-[700px]:grid-cols-2">
-      <input type="hidden" name="intent" value="general" />
+      <input type="hidden" name="intent" value={PROFILE_INTENT} />
       <FieldErrors id={form.errorId} errors={form.errors} />
       <Field label={t("general.firstName")} inputProps={{ ...getInputProps(fields.firstName, { type: "text" }), autoComplete: "given-name" }} errors={fields.firstName.errors} />
       <Field label={t("general.lastName")} inputProps={{ ...getInputProps(fields.lastName, { type: "text" }), autoComplete: "family-name" }} errors={fields.lastName.errors} />

@@ -1,5 +1,5 @@
 import { useCloseOnNavigate } from "~/utils/use-close-on-navigate";
-import { Form, useLocation } from "@remix-run/react";
+import { Form, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import { useRootData } from "~/utils/root-data";
 import { defaultThemeSettings, themeColors } from "~/utils/theme";

@@ -1,4 +1,4 @@
-import { useMatches } from "@remix-run/react";
+import { useMatches } from "react-router";
 import { useTranslation } from "react-i18next";
 
 export const I18N_DATA_ELEMENT_ID = "i18n-resources";

@@ -1,4 +1,4 @@
-import { createCookie } from "@remix-run/node";
+import { createCookie } from "react-router";
 import { RemixI18Next } from "remix-i18next/server";
 import type { Config } from "~/config.server";
 import { fallbackLanguage, i18nOptions, supportedLanguages, type TextVariables } from "./config";

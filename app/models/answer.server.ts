@@ -1,14 +1,13 @@
-import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import type { Config } from "~/config.server";
 import type { AudioProblem } from "~/services/audio-check.server";
 import { checkAudioFile } from "~/services/audio-check.server";
 import type { StorageService } from "~/services/storage.server";
-import { enqueueJob } from "~/utils/jobs.server";
+import { enqueueJob } from "~/services/jobs.server";
+import { log } from "~/services/logger.server";
 import { type Db, type DbOrTx, inTransaction } from "../../db/client";
-import { TRANSCODE_MAX_ATTEMPTS } from "../../jobs/answer__transcode";
-import { TRANSCRIBE_MAX_ATTEMPTS } from "../../jobs/answer__transcribe";
 import { notifyStorytellerEvent } from "./notification.server";
+import { storageKeys } from "~/services/storage-keys";
 
 export type AnswerServices = { db: Db; config: Config; storage: StorageService };
 
@@ -32,7 +31,7 @@ export async function acceptRecording(
   const check = await checkAudioFile(input.file);
   if (!check.ok) return { ok: false, problem: check.problem };
 
-  const key = `answers/${input.promptId}/${randomUUID()}.${check.extension}`;
+  const key = storageKeys.answerOriginal(input.promptId, check.extension);
   await storage.putStream(key, createReadStream(input.file), check.contentType);
   let outcome: { result: AcceptResult; storedOurs: boolean; replacedKeys: string[] };
   try {
@@ -65,8 +64,8 @@ export async function acceptRecording(
         .executeTakeFirstOrThrow();
       await tx.updateTable("prompts").set({ skipped_at: null, rerecord_requested_at: null, updated_at: new Date() }).where("id", "=", prompt.id).execute();
       await notifyStorytellerEvent(tx, services.config, { type: "uploaded", storytellerId: prompt.storyteller_id, promptId: prompt.id });
-      await enqueueJob(tx, "answer__transcode", { answerId: answer.id }, { jobKey: `transcode:${answer.id}`, maxAttempts: TRANSCODE_MAX_ATTEMPTS });
-      await enqueueJob(tx, "answer__transcribe", { answerId: answer.id }, { jobKey: `transcribe:${answer.id}`, maxAttempts: TRANSCRIBE_MAX_ATTEMPTS });
+      await enqueueJob(tx, "answer__transcode", { answerId: answer.id });
+      await enqueueJob(tx, "answer__transcribe", { answerId: answer.id });
       const replacedKeys = existing ? [existing.storage_key, ...(existing.playable_storage_key ? [existing.playable_storage_key] : [])] : [];
       return { result: { ok: true, answerId: answer.id } as const, storedOurs: true, replacedKeys };
     });
@@ -126,5 +125,5 @@ export async function deleteWithAnswerFiles(
     await remove(tx);
     return rows.flatMap((r) => [r.storage_key, ...(r.playable_storage_key ? [r.playable_storage_key] : [])]);
   });
-  for (const key of keys) await services.storage.delete(key).catch((error) => console.warn("[answers] could not delete", key, (error as Error).message));
+  for (const key of keys) await services.storage.delete(key).catch((error) => log.warn({ module: "answers", err: error, key }, "could not delete a stored file"));
 }

@@ -29,6 +29,29 @@ export async function promptForRecordToken(context: Pick<AppContext, "db" | "con
   return row?.sent_at ? row : null;
 }
 
+/** The answer to a record link's prompt, for the Storyteller's own player (private or not: it is theirs), or null. */
+export async function answerForRecordToken(context: Pick<AppContext, "db" | "config">, token: string) {
+  const prompt = await promptForRecordToken(context, token);
+  if (!prompt) return null;
+  return (
+    (await context.db
+      .selectFrom("answers")
+      .select(["storage_key", "content_type", "playable_storage_key", "playable_content_type"])
+      .where("prompt_id", "=", prompt.id)
+      .executeTakeFirst()) ?? null
+  );
+}
+
+/**
+ * The Storyteller a register link (given on their record page) names, only when the link is live
+ * and for this very id; null otherwise, so the page says nothing about anyone else.
+ */
+export async function storytellerForRegisterToken(context: Pick<AppContext, "db" | "config">, token: string, storytellerId: string | undefined) {
+  const id = token ? await verifyCapability(context.config, "register", token) : null;
+  if (!id || id !== storytellerId) return null;
+  return (await context.db.selectFrom("storytellers").select(["first_name", "email"]).where("id", "=", id).executeTakeFirst()) ?? null;
+}
+
 /** The Storyteller an unsubscribe link stands for, or null. */
 export async function storytellerForUnsubscribeToken(context: Pick<AppContext, "db" | "config">, token: string) {
   const storytellerId = await verifyCapability(context.config, "unsubscribe", token);

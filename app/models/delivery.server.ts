@@ -5,18 +5,15 @@ import { getServerT } from "~/i18n/i18next.server";
 import { type SendDeps, queueEmail, queueSms, sendOutboxMessage } from "~/services/outbox.server";
 import { composePromptEmail, composePromptSms } from "~/services/prompt-messages.server";
 import { signCapability } from "~/services/tokens.server";
-import { enqueueJob } from "~/utils/jobs.server";
+import { enqueueJob } from "~/services/jobs.server";
 import { notifyStorytellerEvent } from "./notification.server";
 import { isInsideSendingWindow, lateSendDecision, nextWindowOpening } from "./schedule";
 
 export type DeliveryDeps = SendDeps & { config: Config };
 
-/** Attempts per delivery job: transient provider failures are retried with graphile-worker's backoff. */
-export const DELIVERY_MAX_ATTEMPTS = 8;
 /** A pending delivery this old is dropped; the scheduler makes a fresh one on the next send date. */
 const STALE_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
 
-export const deliveryJobKey = (deliveryId: string) => `delivery:${deliveryId}`;
 
 export type DeliveryOutcome = "sent" | "failed" | "deferred" | "cancelled" | "nothing-to-do";
 
@@ -61,7 +58,7 @@ export async function deliverNow(tx: DbOrTx, target: { promptId: string; channel
     .returning("id")
     .executeTakeFirst();
   if (!delivery) return; // already on its way
-  await enqueueJob(tx, "delivery__send", { deliveryId: delivery.id, sendNow: true }, { jobKey: deliveryJobKey(delivery.id), maxAttempts: DELIVERY_MAX_ATTEMPTS });
+  await enqueueJob(tx, "delivery__send", { deliveryId: delivery.id, sendNow: true });
 }
 
 /** Whether anything may be sent to the Storyteller now (the owner sees why not on their page). */
@@ -140,7 +137,7 @@ async function prepareDelivery(
       })();
   if (retryAt) {
     await tx.updateTable("deliveries").set({ scheduled_for: retryAt, updated_at: now }).where("id", "=", row.id).execute();
-    await enqueueJob(tx, "delivery__send", { deliveryId: row.id, sendNow }, { jobKey: deliveryJobKey(row.id), runAt: retryAt, maxAttempts: DELIVERY_MAX_ATTEMPTS });
+    await enqueueJob(tx, "delivery__send", { deliveryId: row.id, sendNow }, { runAt: retryAt });
     return "deferred";
   }
 
@@ -177,20 +174,6 @@ async function prepareDelivery(
     await tx.updateTable("schedules").set({ empty_queue_notified_at: null }).where("storyteller_id", "=", row.storyteller_id).execute();
   }
   return { outboxMessageId };
-}
-
-/** Used by the tick, which has already picked the rows: the job's id for each is its ledger row. */
-export async function enqueueDeliveryJobs(db: DbOrTx, deliveryIds: string[]) {
-  if (!deliveryIds.length) return;
-  await sql`
-    select count(*) from graphile_worker.add_jobs(
-      array(
-        -- job key as in deliveryJobKey
-        select row('delivery__send', json_build_object('deliveryId', id), null, null, ${DELIVERY_MAX_ATTEMPTS}, 'delivery:' || id, null, null)::graphile_worker.job_spec
-        from unnest(${deliveryIds}::uuid[]) as id
-      )
-    )
-  `.execute(db);
 }
 
 /**

@@ -1,11 +1,15 @@
 import type { AppContext } from "~/context.server";
-import type { SessionUser } from "~/auth/session.server";
 import { getServerT } from "~/i18n/i18next.server";
 import { queueEmail } from "~/services/outbox.server";
 import { inTransaction } from "../../db/client";
+import type { Language } from "../../db/schema";
 
 /** Records the invitation and queues its email (in the inviter's language) in one transaction. */
-export async function inviteToHeirloom(context: AppContext, inviter: SessionUser, email: string) {
+export async function inviteToHeirloom(
+  context: Pick<AppContext, "db" | "config">,
+  inviter: { id: string; first_name: string; last_name: string; language: Language },
+  email: string,
+) {
   const t = await getServerT(inviter.language, context, "emails");
   const inviterName = `${inviter.first_name} ${inviter.last_name}`.trim();
   await inTransaction(context.db, async (tx) => {

@@ -4,6 +4,8 @@ import type { Config } from "~/config.server";
 import { getServerT } from "~/i18n/i18next.server";
 import { queueEmail } from "~/services/outbox.server";
 import { isUuid } from "~/utils/ids";
+import type { NotificationView } from "~/utils/notifications";
+import { usersWhoMaySee } from "./access.server";
 
 export type NotificationType = "new" | "uploaded" | "skipped" | "listened" | "queue_empty";
 
@@ -14,8 +16,8 @@ export type StorytellerEvent = { type: "uploaded" | "skipped" | "listened" | "ne
 const SUBJECT_PROMPT_CHARS = 80;
 
 /**
- * One row per person who can see the Storyteller (the owner and every member of the Storyteller's
- * groups, as in visibleStorytellerIds), in the caller's transaction; for "uploaded", also an email
+ * One row per person who can see the Storyteller (usersWhoMaySee: the owner and every member of the
+ * Storyteller's groups), in the caller's transaction; for "uploaded", also an email
  * in each person's language to those whose Activity preference (notify_activity) is on. Nothing is
  * written when the Storyteller or prompt is gone (the answer was deleted meanwhile).
  */
@@ -24,7 +26,7 @@ export async function notifyStorytellerEvent(db: DbOrTx, config: Pick<Config, "A
     const about = await tx
       .selectFrom("prompts")
       .innerJoin("storytellers", "storytellers.id", "prompts.storyteller_id")
-      .select(["storytellers.nickname", "storytellers.owner_id", "prompts.text"])
+      .select(["storytellers.nickname", "prompts.text"])
       .where("prompts.id", "=", event.promptId)
       .where("storytellers.id", "=", event.storytellerId)
       .executeTakeFirst();
@@ -33,20 +35,7 @@ export async function notifyStorytellerEvent(db: DbOrTx, config: Pick<Config, "A
     const people = await tx
       .selectFrom("users")
       .select(["id", "email", "first_name", "language", "notify_activity"])
-      .where((eb) =>
-        eb.or([
-          eb("users.id", "=", about.owner_id),
-          eb(
-            "users.id",
-            "in",
-            eb
-              .selectFrom("group_members")
-              .innerJoin("groups", "groups.id", "group_members.group_id")
-              .select("group_members.user_id")
-              .where("groups.storyteller_id", "=", event.storytellerId),
-          ),
-        ]),
-      )
+      .where("users.id", "in", usersWhoMaySee(tx, event.storytellerId))
       .orderBy("users.id")
       .execute();
     if (!people.length) return;
@@ -77,19 +66,8 @@ function oneLine(text: string, max: number) {
   return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
 }
 
-export type NotificationItem = {
-  id: string;
-  type: string;
-  storytellerId: string | null;
-  promptId: string | null;
-  nickname: string | null;
-  promptText: string | null;
-  isNew: boolean;
-  createdAt: Date;
-};
-
 /** The user's notifications, newest first, with the Storyteller's nickname and the prompt's text. */
-export async function listNotifications(db: DbOrTx, userId: string, limit: number): Promise<NotificationItem[]> {
+export async function listNotifications(db: DbOrTx, userId: string, limit: number): Promise<NotificationView[]> {
   const rows = await db
     .selectFrom("notifications")
     .leftJoin("storytellers", "storytellers.id", "notifications.storyteller_id")
@@ -117,7 +95,7 @@ export async function listNotifications(db: DbOrTx, userId: string, limit: numbe
     nickname: row.nickname,
     promptText: row.prompt_text,
     isNew: row.is_new,
-    createdAt: row.created_at,
+    createdAt: row.created_at.toISOString(),
   }));
 }
 

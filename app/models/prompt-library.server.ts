@@ -15,3 +15,10 @@ export async function getPromptLibrary(db: DbOrTx, language: Language): Promise<
     prompts: prompts.filter((prompt) => prompt.category_id === category.id).map(({ id, text }) => ({ id, text })),
   }));
 }
+
+/** Ticked library questions as queue items in the Storyteller's language, in the library's order. */
+export async function libraryQueueItems(db: DbOrTx, ids: number[], language: Language): Promise<{ text: string; libraryPromptId: number }[]> {
+  if (!ids.length) return [];
+  const rows = await db.selectFrom("library_prompts").select(["id", "text_en", "text_hi"]).where("id", "in", ids).orderBy("category_id").orderBy("position").execute();
+  return rows.map((p) => ({ text: language === "hi" ? p.text_hi : p.text_en, libraryPromptId: p.id }));
+}

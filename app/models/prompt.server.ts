@@ -3,7 +3,7 @@ import type { DbOrTx } from "../../db/client";
 import { inTransaction } from "../../db/client";
 import { visibleStorytellerIds } from "./access.server";
 
-/** A prompt the user may act on (its Storyteller is visible to them), or undefined: callers answer 404. */
+/** A prompt the user may act on (its Storyteller is visible to them), or undefined. */
 async function findVisiblePrompt(db: DbOrTx, userId: string, storytellerId: string, promptId: string) {
   return db
     .selectFrom("prompts")
@@ -14,9 +14,7 @@ async function findVisiblePrompt(db: DbOrTx, userId: string, storytellerId: stri
     .executeTakeFirst();
 }
 
-const notFound = () => new Response(null, { status: 404 });
-
-/** Everything the Storyteller view shows, in a fixed number of queries whatever the queue's size. */
+/** Everything the Storyteller view shows, in a fixed number of queries whatever the queue's size; null when the user may not see them. */
 export async function getStorytellerView(db: DbOrTx, userId: string, storytellerId: string) {
   const storyteller = await db
     .selectFrom("storytellers as s")
@@ -25,7 +23,7 @@ export async function getStorytellerView(db: DbOrTx, userId: string, storyteller
     .where("s.id", "=", storytellerId)
     .where("s.id", "in", visibleStorytellerIds(db, userId))
     .executeTakeFirst();
-  if (!storyteller) throw notFound();
+  if (!storyteller) return null;
   const prompts = await db
     .selectFrom("prompts as p")
     .leftJoin("answers as a", "a.prompt_id", "p.id")
@@ -63,11 +61,11 @@ export async function getStorytellerView(db: DbOrTx, userId: string, storyteller
   return { storyteller, queued, sent, nextPrompt: queued[0] ?? null, lastSent: sent[0] ?? null };
 }
 
-/** Swaps a queued prompt with its neighbour above or below. */
-export async function movePrompt(db: DbOrTx, userId: string, storytellerId: string, promptId: string, direction: "up" | "down") {
-  await inTransaction(db, async (tx) => {
+/** Swaps a queued prompt with its neighbour above or below. False when there is no such queued prompt for the user. */
+export async function movePrompt(db: DbOrTx, userId: string, storytellerId: string, promptId: string, direction: "up" | "down"): Promise<boolean> {
+  return inTransaction(db, async (tx) => {
     const prompt = await findVisiblePrompt(tx, userId, storytellerId, promptId);
-    if (!prompt || prompt.sent_at) throw notFound();
+    if (!prompt || prompt.sent_at) return false;
     const neighbour = await tx
       .selectFrom("prompts")
       .select(["id", "queue_position"])
@@ -78,17 +76,18 @@ export async function movePrompt(db: DbOrTx, userId: string, storytellerId: stri
       .limit(1)
       .forUpdate()
       .executeTakeFirst();
-    if (!neighbour) return;
+    if (!neighbour) return true;
     await tx.updateTable("prompts").set({ queue_position: neighbour.queue_position, updated_at: new Date() }).where("id", "=", prompt.id).execute();
     await tx.updateTable("prompts").set({ queue_position: prompt.queue_position, updated_at: new Date() }).where("id", "=", neighbour.id).execute();
+    return true;
   });
 }
 
-/** Places a queued prompt before `beforeId` (or last): what drag and drop sends. */
-export async function placePrompt(db: DbOrTx, userId: string, storytellerId: string, promptId: string, beforeId: string | null) {
-  await inTransaction(db, async (tx) => {
+/** Places a queued prompt before `beforeId` (or last): what drag and drop sends. False as movePrompt. */
+export async function placePrompt(db: DbOrTx, userId: string, storytellerId: string, promptId: string, beforeId: string | null): Promise<boolean> {
+  return inTransaction(db, async (tx) => {
     const prompt = await findVisiblePrompt(tx, userId, storytellerId, promptId);
-    if (!prompt || prompt.sent_at) throw notFound();
+    if (!prompt || prompt.sent_at) return false;
     const queue = await tx.selectFrom("prompts").select("id").where("storyteller_id", "=", storytellerId).where("sent_at", "is", null).orderBy("queue_position").forUpdate().execute();
     const order = queue.map((p) => p.id).filter((id) => id !== promptId);
     const index = beforeId ? order.indexOf(beforeId) : -1;
@@ -96,14 +95,16 @@ export async function placePrompt(db: DbOrTx, userId: string, storytellerId: str
     for (const [position, id] of order.entries()) {
       await tx.updateTable("prompts").set({ queue_position: position + 1 }).where("id", "=", id).execute();
     }
+    return true;
   });
 }
 
-export type EditResult = "edited" | "duplicate";
+export type EditResult = "edited" | "duplicate" | "not-found";
 
+/** Rewords a queued prompt, unless another queued one already says the same (any letter case). */
 export async function editPrompt(db: DbOrTx, userId: string, storytellerId: string, promptId: string, text: string): Promise<EditResult> {
   const prompt = await findVisiblePrompt(db, userId, storytellerId, promptId);
-  if (!prompt || prompt.sent_at) throw notFound();
+  if (!prompt || prompt.sent_at) return "not-found";
   const duplicate = await db
     .selectFrom("prompts")
     .select("id")
@@ -117,28 +118,32 @@ export async function editPrompt(db: DbOrTx, userId: string, storytellerId: stri
   return "edited";
 }
 
-/** Deletes a queued prompt. A sent one is not deleted here: its answer has its own Delete (owner only). */
-export async function deletePrompt(db: DbOrTx, userId: string, storytellerId: string, promptId: string) {
+/**
+ * Deletes a queued prompt; false when there is no such queued prompt for the user. A sent one is
+ * not deleted here: its answer has its own Delete (owner only).
+ */
+export async function deletePrompt(db: DbOrTx, userId: string, storytellerId: string, promptId: string): Promise<boolean> {
   const prompt = await findVisiblePrompt(db, userId, storytellerId, promptId);
-  if (!prompt || prompt.sent_at) throw notFound();
+  if (!prompt || prompt.sent_at) return false;
   await db.deleteFrom("prompts").where("id", "=", prompt.id).execute();
+  return true;
 }
 
 export type AddResult = { added: number; duplicates: string[] };
 
 /**
  * Appends prompts to the end of the queue. Texts already queued (any letter case) are left out and
- * reported; the rest go in together or not at all.
+ * reported; the rest go in together or not at all. Null when the user may not see the Storyteller.
  */
 export async function addPrompts(
   db: DbOrTx,
   userId: string,
   storytellerId: string,
   items: { text: string; libraryPromptId: number | null }[],
-): Promise<AddResult> {
+): Promise<AddResult | null> {
   return inTransaction(db, async (tx) => {
     const storyteller = await tx.selectFrom("storytellers").select("id").where("id", "=", storytellerId).where("id", "in", visibleStorytellerIds(tx, userId)).forUpdate().executeTakeFirst();
-    if (!storyteller) throw notFound();
+    if (!storyteller) return null;
     const queued = await tx.selectFrom("prompts").select(sql<string>`lower(text)`.as("text")).where("storyteller_id", "=", storytellerId).where("sent_at", "is", null).execute();
     const taken = new Set(queued.map((p) => p.text));
     const duplicates: string[] = [];
@@ -171,9 +176,8 @@ export async function addPrompts(
   });
 }
 
-/** For Send now: the prompt, if it is still queued and visible to the user. */
+/** For Send now: the prompt, if it is still queued and visible to the user, else null. */
 export async function queuedPromptForSending(db: DbOrTx, userId: string, storytellerId: string, promptId: string) {
   const prompt = await findVisiblePrompt(db, userId, storytellerId, promptId);
-  if (!prompt || prompt.sent_at) throw notFound();
-  return prompt;
+  return prompt && !prompt.sent_at ? prompt : null;
 }

@@ -1,28 +1,22 @@
 import type { DbOrTx } from "../../db/client";
 import { isUuid } from "~/utils/ids";
-
+import { answeredForStorytellerIds, ownedStorytellerIds } from "./access.server";
 
 /**
  * A Storyteller's stories for the printable page: for their owner, or for the person the record
- * links went to (answers recorded for their address). Anyone else gets a 404. Private answers'
+ * links went to (answers recorded for their address); null for anyone else. Private answers'
  * transcripts are shown only to the one who recorded them.
  */
 export async function getStories(db: DbOrTx, user: { id: string; email: string }, storytellerId: string) {
-  if (!isUuid(storytellerId)) throw new Response(null, { status: 404 });
+  if (!isUuid(storytellerId)) return null;
   const email = user.email.toLowerCase();
   const storyteller = await db
     .selectFrom("storytellers as s")
-    .select(["s.id", "s.first_name", "s.owner_id"])
+    .select(["s.id", "s.first_name"])
     .where("s.id", "=", storytellerId)
-    // The owner, or the person the record links went to (an answer recorded for their address).
-    .where((eb) =>
-      eb.or([
-        eb("s.owner_id", "=", user.id),
-        eb.exists(eb.selectFrom("answers as a").select("a.id").whereRef("a.storyteller_id", "=", "s.id").where("a.recorded_for_email", "=", email)),
-      ]),
-    )
+    .where((eb) => eb.or([eb("s.id", "in", ownedStorytellerIds(db, user.id)), eb("s.id", "in", answeredForStorytellerIds(db, email))]))
     .executeTakeFirst();
-  if (!storyteller) throw new Response(null, { status: 404 });
+  if (!storyteller) return null;
   const prompts = await db
     .selectFrom("prompts as p")
     .leftJoin("answers as a", "a.prompt_id", "p.id")

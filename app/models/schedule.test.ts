@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
-import { frequencies } from "./onboarding";
+import { frequencies } from "~/utils/storyteller-schema";
 import { firstSendAt, isInsideSendingWindow, lateSendDecision, nextSendAt, nextWindowOpening, type Frequency, type ScheduleRule } from "./schedule";
 
 /** "2025-03-08T15:00" → "2025-03-08T15:00:00.000Z" (expected values are written in UTC). */

@@ -1,5 +1,5 @@
 import { DateTime } from "luxon";
-import type { frequencies } from "./onboarding";
+import type { frequencies } from "~/utils/storyteller-schema";
 
 export const SEND_HOUR = 10; // prompts go out at 10:00 local
 export const WINDOW_START_HOUR = 8; // sends allowed 08:00 (inclusive) ...

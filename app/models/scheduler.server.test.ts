@@ -1,10 +1,10 @@
 import { sql } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
+import { createDb, createPool } from "../../db/client";
 import { makeTestContext } from "../../tests/context";
 import { createTestDatabase, dropTestDatabase, useTestDatabase } from "../../tests/db";
-import { createStoryteller, createUser } from "../../tests/factories";
+import { createDelivery, createPrompt, createStoryteller, createStorytellers, createUser } from "../../tests/factories";
 import { jobsFor } from "../../tests/jobs";
-import { createDb, createPool } from "../../db/client";
 import { dueSchedulesQuery, runSchedulerTick } from "./scheduler.server";
 
 const database = useTestDatabase();
@@ -85,7 +85,7 @@ describe("the scheduler tick", () => {
     expect(await database.db.selectFrom("deliveries").select("id").execute()).toEqual([]);
 
     // A prompt is added and sent; the next empty queue is news again.
-    await database.db.insertInto("prompts").values({ storyteller_id: storyteller.id, text: "A new question", queue_position: 1 }).execute();
+    await createPrompt(database.db, { storytellerId: storyteller.id, text: "A new question" });
     await runSchedulerTick(context(), new Date("2026-07-03T14:00:10Z"));
     expect((await scheduleOf(storyteller.id)).empty_queue_notified_at).toBeNull();
   });
@@ -93,11 +93,7 @@ describe("the scheduler tick", () => {
   it("reopens a cancelled ledger row rather than leaving the prompt stuck", async () => {
     const owner = await createUser(database.db);
     const storyteller = await createStoryteller(database.db, { ownerId: owner.id, nextSendAt: new Date("2026-08-01T14:00:00Z") });
-    const { id } = await database.db
-      .insertInto("deliveries")
-      .values({ prompt_id: storyteller.prompts[0].id, channel: "email", status: "cancelled", error: "paused" })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const { id } = await createDelivery(database.db, { promptId: storyteller.prompts[0].id, channel: "email", status: "cancelled", error: "paused" });
     expect((await runSchedulerTick(context(), new Date("2026-08-01T14:00:05Z"))).deliveries).toBe(1);
     const row = await database.db.selectFrom("deliveries").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: "pending", error: null, scheduled_for: new Date("2026-08-01T14:00:00Z") });
@@ -106,13 +102,7 @@ describe("the scheduler tick", () => {
   it("gives one delivery per Storyteller when two runners tick at once", async () => {
     const owner = await createUser(database.db);
     const due = new Date("2026-09-01T14:00:00Z");
-    const storytellers = await database.db
-      .insertInto("storytellers")
-      .values(Array.from({ length: 600 }, (_, i) => ({ owner_id: owner.id, nickname: "Nana", first_name: "Nana", delivery_method: "email" as const, email: `n${i}@example.com`, time_zone: "America/New_York" })))
-      .returning("id")
-      .execute();
-    await database.db.insertInto("schedules").values(storytellers.map((s) => ({ storyteller_id: s.id, first_prompt_date: "2026-01-01", frequency: "daily" as const, next_send_at: due }))).execute();
-    await database.db.insertInto("prompts").values(storytellers.map((s) => ({ storyteller_id: s.id, text: "What did you play as a child?", queue_position: 1 }))).execute();
+    await createStorytellers(database.db, 600, { ownerId: owner.id, nextSendAt: due });
 
     // Two processes: separate pools, small batches so they interleave.
     const second = createPool(database.url, 3);

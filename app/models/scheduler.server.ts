@@ -4,7 +4,8 @@ import { type Db, type DbOrTx, inTransaction } from "../../db/client";
 import type { DeliveryMethod, Frequency, Language, SmsConsent } from "../../db/schema";
 import { getServerT } from "~/i18n/i18next.server";
 import { queueEmail } from "~/services/outbox.server";
-import { canReceive, enqueueDeliveryJobs } from "./delivery.server";
+import { enqueueJobs } from "~/services/jobs.server";
+import { canReceive } from "./delivery.server";
 import { nextSendAt } from "./schedule";
 
 type DueSchedule = {
@@ -92,7 +93,7 @@ async function tickBatch(config: Config, tx: DbOrTx, now: Date, limit: number): 
         .returning("id")
         .execute()
     : [];
-  await enqueueDeliveryJobs(tx, deliveries.map((d) => d.id));
+  await enqueueJobs(tx, "delivery__send", deliveries.map((d) => ({ deliveryId: d.id })));
 
   const emptyNow = reachable.filter((d) => !headOf.has(d.storyteller_id) && !d.empty_queue_notified_at);
   for (const schedule of emptyNow) await notifyEmptyQueue(config, tx, schedule);

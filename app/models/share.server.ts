@@ -1,5 +1,6 @@
 import type { Config } from "~/config.server";
 import type { AppContext } from "~/context.server";
+import { log } from "~/services/logger.server";
 import { signCapability, verifyCapability } from "~/services/tokens.server";
 import type { StorageService } from "~/services/storage.server";
 import { serveStoredFile } from "~/utils/serve-file.server";
@@ -14,8 +15,6 @@ import { isUuid } from "~/utils/ids";
  * opens. Every query is scoped by `visibleStorytellerIds` or `ownedStorytellerIds`; a private answer
  * is heard only by the Storyteller, through their own record link, so nothing here serves it.
  */
-
-const notFound = () => new Response(null, { status: 404 });
 
 /** The stored audio of an answer and what its download is named after. */
 export type AnswerAudio = {
@@ -118,9 +117,9 @@ export async function shareUrlFor(config: Pick<Config, "APP_URL" | "SESSION_SECR
 
 /**
  * Share: the answer's live link (the newest one not revoked), or a new one. Owner and group members
- * may share; anyone else, or a private answer, gets a 404.
+ * may share; anyone else, or a private answer, gets null.
  */
-export async function shareAnswer(context: Pick<AppContext, "db" | "config">, userId: string, storytellerId: string, answerId: string): Promise<{ url: string }> {
+export async function shareAnswer(context: Pick<AppContext, "db" | "config">, userId: string, storytellerId: string, answerId: string): Promise<{ url: string } | null> {
   const linkId = await inTransaction(context.db, async (tx) => {
     // Locking the answer row: two Share clicks at once end with one link.
     const answer = await tx
@@ -132,7 +131,7 @@ export async function shareAnswer(context: Pick<AppContext, "db" | "config">, us
       .where("storyteller_id", "in", visibleStorytellerIds(tx, userId))
       .forUpdate()
       .executeTakeFirst();
-    if (!answer) throw notFound();
+    if (!answer) return null;
     const live = await tx
       .selectFrom("share_links")
       .select("id")
@@ -145,11 +144,11 @@ export async function shareAnswer(context: Pick<AppContext, "db" | "config">, us
     const created = await tx.insertInto("share_links").values({ answer_id: answer.id, created_by_user_id: userId }).returning("id").executeTakeFirstOrThrow();
     return created.id;
   });
-  return { url: await shareUrlFor(context.config, linkId) };
+  return linkId ? { url: await shareUrlFor(context.config, linkId) } : null;
 }
 
-/** Stop sharing: every live link of the answer stops working at once. Same people as Share. */
-export async function stopSharingAnswer(db: DbOrTx, userId: string, storytellerId: string, answerId: string, now = new Date()) {
+/** Stop sharing: every live link of the answer stops working at once. Same people as Share; false for anyone else. */
+export async function stopSharingAnswer(db: DbOrTx, userId: string, storytellerId: string, answerId: string, now = new Date()): Promise<boolean> {
   const answer = await db
     .selectFrom("answers")
     .select("id")
@@ -157,8 +156,9 @@ export async function stopSharingAnswer(db: DbOrTx, userId: string, storytellerI
     .where("storyteller_id", "=", storytellerId)
     .where("storyteller_id", "in", visibleStorytellerIds(db, userId))
     .executeTakeFirst();
-  if (!answer) throw notFound();
+  if (!answer) return false;
   await db.updateTable("share_links").set({ revoked_at: now }).where("answer_id", "=", answer.id).where("revoked_at", "is", null).execute();
+  return true;
 }
 
 /**
@@ -185,9 +185,10 @@ export async function answerForShareToken(context: Pick<AppContext, "db" | "conf
 /**
  * Delete (the owner only): the row first, then its stored objects (original and playable copy), so
  * nothing ever points at a missing file. Share links go with the row. A missing object, or one
- * storage cannot remove right now, leaves the deletion done (it is logged).
+ * storage cannot remove right now, leaves the deletion done (it is logged). False when the user
+ * may not delete it.
  */
-export async function deleteAnswer(context: Pick<AppContext, "db" | "storage">, userId: string, storytellerId: string, answerId: string) {
+export async function deleteAnswer(context: Pick<AppContext, "db" | "storage">, userId: string, storytellerId: string, answerId: string): Promise<boolean> {
   const deleted = await context.db
     .deleteFrom("answers")
     .where("id", "=", answerId)
@@ -196,20 +197,22 @@ export async function deleteAnswer(context: Pick<AppContext, "db" | "storage">, 
     .where("storyteller_id", "in", ownedStorytellerIds(context.db, userId))
     .returning(["storage_key", "playable_storage_key"])
     .executeTakeFirst();
-  if (!deleted) throw notFound();
+  if (!deleted) return false;
   for (const key of [deleted.storage_key, deleted.playable_storage_key]) {
     if (!key) continue;
-    await context.storage.delete(key).catch((error: Error) => console.warn(`[answers] could not remove ${key} after deleting its answer: ${error.message}`));
+    await context.storage.delete(key).catch((error: Error) => log.warn({ module: "answers", err: error, key }, "could not remove a file after deleting its answer"));
   }
+  return true;
 }
 
-export type RerecordResult = "requested" | "unreachable";
+export type RerecordResult = "requested" | "unreachable" | "not-found";
 
 /**
  * Re-record (the owner only): the prompt is reopened (`rerecord_requested_at`: the Storyteller's
  * next upload replaces this answer once it is in) and its record link sent again, through the send
  * ledger's "resend" row for the Storyteller's channel (made anew, or reset when an earlier resend
- * finished) and the usual send job, due now. Nothing changes when the Storyteller cannot receive.
+ * finished) and the usual send job, due now. Nothing changes when the Storyteller cannot receive,
+ * or for anyone but the owner ("not-found").
  */
 export async function requestRerecord(db: DbOrTx, userId: string, storytellerId: string, answerId: string, now = new Date()): Promise<RerecordResult> {
   return inTransaction(db, async (tx) => {
@@ -224,7 +227,7 @@ export async function requestRerecord(db: DbOrTx, userId: string, storytellerId:
       .where("a.storyteller_id", "in", ownedStorytellerIds(tx, userId))
       .forUpdate("p")
       .executeTakeFirst();
-    if (!target) throw notFound();
+    if (!target) return "not-found";
     if (!canReceive(target)) return "unreachable";
     await tx.updateTable("prompts").set({ rerecord_requested_at: now, updated_at: now }).where("id", "=", target.prompt_id).execute();
     await deliverNow(tx, { promptId: target.prompt_id, channel: target.delivery_method, purpose: "resend" }, now);

@@ -1,16 +1,16 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/client";
+import { memberGroupIds, ownedStorytellerIds } from "./access.server";
 
-/** The dashboard chrome's counts in one query (the layout runs on every dashboard page). */
+/**
+ * The dashboard chrome's counts in one query (the layout runs on every dashboard page). Storytellers
+ * counts the user's own Storytellers plus the groups they belong to ("Storytellers + Groups").
+ */
 export async function getSidebarCounts(db: DbOrTx, userId: string) {
   const row = await db
     .selectNoFrom((eb) => [
-      eb.selectFrom("storytellers").select(sql<number>`count(*)::int`.as("n")).where("owner_id", "=", userId).as("storytellers"),
-      eb
-        .selectFrom("group_members")
-        .select(sql<number>`count(*)::int`.as("n"))
-        .where("user_id", "=", userId)
-        .as("groups"),
+      eb.selectFrom(ownedStorytellerIds(db, userId).as("own")).select(sql<number>`count(*)::int`.as("n")).as("storytellers"),
+      eb.selectFrom(memberGroupIds(db, userId).as("member_of")).select(sql<number>`count(*)::int`.as("n")).as("groups"),
       eb
         .selectFrom("notifications")
         .select(sql<number>`count(*)::int`.as("n"))

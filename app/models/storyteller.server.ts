@@ -1,10 +1,15 @@
 import { sql } from "kysely";
+import { IANAZone } from "luxon";
+import type { Config } from "~/config.server";
+import { usOrCanadianE164 } from "~/utils/phone.server";
+import type { ScheduleInput, StorytellerInput } from "~/utils/storyteller-schema";
 import type { DbOrTx } from "../../db/client";
 import { inTransaction } from "../../db/client";
-import type { Frequency } from "../../db/schema";
 import { ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
+import { type AnswerServices, deleteWithAnswerFiles } from "./answer.server";
 import { emailOptedOut } from "./capability-links.server";
-import { nextSendAt } from "./schedule";
+import { firstSendAt, nextSendAt } from "./schedule";
+import { requestSmsConsent } from "./sms-consent.server";
 
 /** The overview's cards: every Storyteller the user may see, with next/last prompt and answers, in one query. */
 export async function listStorytellerCards(db: DbOrTx, userId: string) {
@@ -64,7 +69,7 @@ export async function getBoard(db: DbOrTx, userId: string) {
   };
 }
 
-/** A Storyteller the user owns (only owners edit or delete), or a 404. */
+/** A Storyteller the user owns (only owners edit or delete), with their schedule; null for anyone else. */
 export async function getOwnedStoryteller(db: DbOrTx, userId: string, storytellerId: string) {
   const row = await db
     .selectFrom("storytellers as s")
@@ -73,27 +78,10 @@ export async function getOwnedStoryteller(db: DbOrTx, userId: string, storytelle
     .where("s.id", "=", storytellerId)
     .where("s.id", "in", ownedStorytellerIds(db, userId))
     .executeTakeFirst();
-  if (!row) throw new Response(null, { status: 404 });
-  return row;
+  return row ?? null;
 }
 
-export type StorytellerFields = { nickname: string; firstName: string; relationship?: string; deliveryMethod: "email" | "sms"; email?: string; phoneE164: string | null; timeZone: string; language: "en" | "hi" };
-
-/** The form's fields as storytellers columns (shared by creating and editing). */
-export function storytellerColumns(fields: StorytellerFields) {
-  return {
-    nickname: fields.nickname,
-    first_name: fields.firstName,
-    relationship: fields.relationship ?? "",
-    delivery_method: fields.deliveryMethod,
-    email: fields.email ?? null,
-    phone_e164: fields.phoneE164,
-    time_zone: fields.timeZone,
-    language: fields.language,
-  };
-}
-
-/** id and language of a Storyteller the user may see, or a 404; for pages that need no more. */
+/** id, nickname and language of a Storyteller the user may see, or null; for pages that need no more. */
 export async function getVisibleStoryteller(db: DbOrTx, userId: string, storytellerId: string) {
   const row = await db
     .selectFrom("storytellers")
@@ -101,33 +89,94 @@ export async function getVisibleStoryteller(db: DbOrTx, userId: string, storytel
     .where("id", "=", storytellerId)
     .where("id", "in", visibleStorytellerIds(db, userId))
     .executeTakeFirst();
-  if (!row) throw new Response(null, { status: 404 });
-  return row;
+  return row ?? null;
 }
 
+const isTimeZone = (zone: string) => IANAZone.isValidZone(zone);
+
+/** Messages (translation keys) by field name, as conform's reply takes them. */
+type FieldErrors = Record<string, string[]>;
+
+type StorytellerColumns = {
+  nickname: string;
+  first_name: string;
+  relationship: string;
+  delivery_method: "email" | "sms";
+  email: string | null;
+  phone_e164: string | null;
+  time_zone: string;
+  language: "en" | "hi";
+};
+
 /**
- * Saves an edit. A changed schedule (first date, frequency or time zone) is recomputed from now; a
- * new email address starts without the old one's bounce, and unsubscribed only if it ever
- * unsubscribed; a new number (or a switch
- * to texts) needs a fresh consent, which the caller requests with requestSmsConsent.
- * Returns whether that consent is needed.
+ * The checks the shared schema leaves to the server (a US or Canadian number, a known time zone),
+ * then the form's fields as storytellers columns, the number in E.164. Onboarding's first step
+ * checks with it before anything is written; saveStoryteller checks with it again.
  */
-export async function updateStoryteller(
-  db: DbOrTx,
-  storytellerId: string,
-  fields: StorytellerFields,
-  schedule: { firstPromptDate: string; frequency: Frequency },
+export function checkStorytellerFields(input: StorytellerInput): { ok: true; columns: StorytellerColumns } | { ok: false; fieldErrors: FieldErrors } {
+  const phoneE164 = input.phone ? usOrCanadianE164(input.phone) : null;
+  const fieldErrors: FieldErrors = {};
+  if (input.phone && !phoneE164) fieldErrors.phone = ["storytellers:errors.phoneNotUsCa"];
+  if (!isTimeZone(input.timeZone)) fieldErrors.timeZone = ["storytellers:errors.timeZoneInvalid"];
+  if (Object.keys(fieldErrors).length) return { ok: false, fieldErrors };
+  return {
+    ok: true,
+    columns: {
+      nickname: input.nickname,
+      first_name: input.firstName,
+      relationship: input.relationship ?? "",
+      delivery_method: input.deliveryMethod,
+      email: input.email ?? null,
+      phone_e164: phoneE164,
+      time_zone: input.timeZone,
+      language: input.language,
+    },
+  };
+}
+
+export type SaveStorytellerResult = { ok: true; storytellerId: string } | { ok: false; problem: "invalid"; fieldErrors: FieldErrors } | { ok: false; problem: "not-found" };
+
+/**
+ * Writes a Storyteller's fields and schedule, as the shared form sends them: a new Storyteller for
+ * `ownerId`, or an edit of one `userId` owns. All of it in one transaction, or nothing.
+ *
+ * A new one starts unsubscribed if its address ever unsubscribed (an unsubscribe is the address's).
+ * On an edit, a changed schedule (first date, frequency or time zone) is recomputed from now, and a
+ * new email address starts without the old one's bounce, unsubscribed only if it ever unsubscribed.
+ * Texting a new number (a new Storyteller, a switch to texts, another number) first asks it for
+ * consent.
+ */
+export async function saveStoryteller(
+  services: { db: DbOrTx; config: Config },
+  target: { ownerId: string } | { userId: string; storytellerId: string },
+  input: StorytellerInput & ScheduleInput,
   now = new Date(),
-): Promise<{ needsSmsConsent: boolean }> {
-  return inTransaction(db, async (tx) => {
+): Promise<SaveStorytellerResult> {
+  const checked = checkStorytellerFields(input);
+  if (!checked.ok) return { ok: false, problem: "invalid", fieldErrors: checked.fieldErrors };
+  const { columns } = checked;
+  const rule = { firstPromptDate: input.firstPromptDate, frequency: input.frequency, timeZone: columns.time_zone };
+  return inTransaction(services.db, async (tx) => {
+    if ("ownerId" in target) {
+      const created = await tx
+        .insertInto("storytellers")
+        .values({ owner_id: target.ownerId, ...columns, unsubscribed_at: (await emailOptedOut(tx, columns.email)) ? now : null })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await tx.insertInto("schedules").values({ storyteller_id: created.id, first_prompt_date: rule.firstPromptDate, frequency: rule.frequency, next_send_at: firstSendAt(rule) }).execute();
+      if (columns.delivery_method === "sms") await requestSmsConsent(tx, services.config, created.id, now);
+      return { ok: true, storytellerId: created.id };
+    }
+
     const current = await tx
       .selectFrom("storytellers as s")
       .innerJoin("schedules as sc", "sc.storyteller_id", "s.id")
-      .select(["s.delivery_method", "s.email", "s.phone_e164", "s.time_zone", "sc.first_prompt_date", "sc.frequency"])
-      .where("s.id", "=", storytellerId)
+      .select(["s.id", "s.delivery_method", "s.email", "s.phone_e164", "s.time_zone", "sc.first_prompt_date", "sc.frequency"])
+      .where("s.id", "=", target.storytellerId)
+      .where("s.id", "in", ownedStorytellerIds(tx, target.userId))
       .forUpdate()
-      .executeTakeFirstOrThrow();
-    const columns = storytellerColumns(fields);
+      .executeTakeFirst();
+    if (!current) return { ok: false, problem: "not-found" };
     const newEmail = (columns.email ?? "").toLowerCase() !== (current.email ?? "").toLowerCase();
     const needsSmsConsent = columns.delivery_method === "sms" && (current.delivery_method !== "sms" || columns.phone_e164 !== current.phone_e164);
     await tx
@@ -139,21 +188,21 @@ export async function updateStoryteller(
         ...(needsSmsConsent ? { sms_consent: "none" as const } : {}),
         updated_at: now,
       })
-      .where("id", "=", storytellerId)
+      .where("id", "=", current.id)
       .execute();
-    const rule = { firstPromptDate: schedule.firstPromptDate, frequency: schedule.frequency, timeZone: columns.time_zone };
     const changed = rule.firstPromptDate !== current.first_prompt_date || rule.frequency !== current.frequency || rule.timeZone !== current.time_zone;
     await tx
       .updateTable("schedules")
       .set({ first_prompt_date: rule.firstPromptDate, frequency: rule.frequency, ...(changed ? { next_send_at: nextSendAt(rule, now) } : {}), updated_at: now })
-      .where("storyteller_id", "=", storytellerId)
+      .where("storyteller_id", "=", current.id)
       .execute();
-    return { needsSmsConsent };
+    if (needsSmsConsent) await requestSmsConsent(tx, services.config, current.id, now);
+    return { ok: true, storytellerId: current.id };
   });
 }
 
-/** Pausing stops scheduled sends (the tick skips the row); resuming picks the next date after now. */
-export async function setPaused(db: DbOrTx, userId: string, storytellerId: string, paused: boolean, now = new Date()) {
+/** Pausing stops scheduled sends (the tick skips the row); resuming picks the next date after now. False for anyone but the owner. */
+export async function setPaused(db: DbOrTx, userId: string, storytellerId: string, paused: boolean, now = new Date()): Promise<boolean> {
   const row = await db
     .selectFrom("schedules as sc")
     .innerJoin("storytellers as s", "s.id", "sc.storyteller_id")
@@ -161,7 +210,7 @@ export async function setPaused(db: DbOrTx, userId: string, storytellerId: strin
     .where("sc.storyteller_id", "=", storytellerId)
     .where("sc.storyteller_id", "in", ownedStorytellerIds(db, userId))
     .executeTakeFirst();
-  if (!row) throw new Response(null, { status: 404 });
+  if (!row) return false;
   await db
     .updateTable("schedules")
     .set(
@@ -171,4 +220,17 @@ export async function setPaused(db: DbOrTx, userId: string, storytellerId: strin
     )
     .where("storyteller_id", "=", storytellerId)
     .execute();
+  return true;
+}
+
+/**
+ * Deletes a Storyteller the user owns (false for anyone else). Prompts, schedule, deliveries,
+ * answers and group links go with the row (foreign keys cascade); then the recordings in storage.
+ */
+export async function deleteStoryteller(services: Pick<AnswerServices, "db" | "storage">, userId: string, storytellerId: string): Promise<boolean> {
+  // Checked first: deleteWithAnswerFiles removes the recordings of whatever Storyteller it is given.
+  const owned = await services.db.selectFrom("storytellers").select("id").where("id", "=", storytellerId).where("id", "in", ownedStorytellerIds(services.db, userId)).executeTakeFirst();
+  if (!owned) return false;
+  await deleteWithAnswerFiles(services, { storytellerId }, (tx) => tx.deleteFrom("storytellers").where("id", "=", storytellerId).execute());
+  return true;
 }

@@ -1,6 +1,9 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/client";
 import type { Language } from "../../db/schema";
+import type { AppContext } from "~/context.server";
+import { memberGroupIds, ownedStorytellerIds } from "./access.server";
+import { deleteWithAnswerFiles } from "./answer.server";
 
 /**
  * Creates the account unless the address already has one (any letter case). The email is confirmed
@@ -58,20 +61,40 @@ export async function updatePreferences(db: DbOrTx, userId: string, preferences:
     .execute();
 }
 
-/** Counts for the profile page, in one query. */
+/** The language the user reads pages and emails in (the language menu saves it when signed in). */
+export async function updateLanguage(db: DbOrTx, userId: string, language: Language) {
+  await db.updateTable("users").set({ language, updated_at: new Date() }).where("id", "=", userId).execute();
+}
+
+/** The storage key of the user's profile photo, or null when they have none. */
+export async function profilePhotoKey(db: DbOrTx, userId: string) {
+  const row = await db.selectFrom("users").select("profile_pic_key").where("id", "=", userId).executeTakeFirst();
+  return row?.profile_pic_key ?? null;
+}
+
+/** Counts for the profile page, in one query: own Storytellers, groups, and their non-private answers. */
 export async function getProfileCounts(db: DbOrTx, userId: string) {
   const row = await db
     .selectNoFrom((eb) => [
-      eb.selectFrom("storytellers").select(sql<number>`count(*)::int`.as("n")).where("owner_id", "=", userId).as("storytellers"),
-      eb.selectFrom("group_members").select(sql<number>`count(*)::int`.as("n")).where("user_id", "=", userId).as("groups"),
+      eb.selectFrom(ownedStorytellerIds(db, userId).as("own")).select(sql<number>`count(*)::int`.as("n")).as("storytellers"),
+      eb.selectFrom(memberGroupIds(db, userId).as("member_of")).select(sql<number>`count(*)::int`.as("n")).as("groups"),
       eb
         .selectFrom("answers")
-        .innerJoin("storytellers", "storytellers.id", "answers.storyteller_id")
         .select(sql<number>`count(*)::int`.as("n"))
-        .where("storytellers.owner_id", "=", userId)
+        .where("answers.storyteller_id", "in", ownedStorytellerIds(db, userId))
         .where("answers.is_private", "=", false)
         .as("answers"),
     ])
     .executeTakeFirstOrThrow();
   return { storytellers: Number(row.storytellers ?? 0), groups: Number(row.groups ?? 0), answers: Number(row.answers ?? 0) };
+}
+
+/**
+ * Deletes the account and everything it owns (the database cascades), then the recordings of its
+ * Storytellers and its photo from storage, once no row points at them.
+ */
+export async function deleteUserAccount(services: Pick<AppContext, "db" | "storage">, userId: string) {
+  const photo = await profilePhotoKey(services.db, userId);
+  await deleteWithAnswerFiles(services, { ownerId: userId }, (tx) => tx.deleteFrom("users").where("id", "=", userId).execute());
+  if (photo) await services.storage.delete(photo);
 }

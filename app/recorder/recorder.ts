@@ -22,7 +22,7 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
     (text[key] ?? key).replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? ""));
 
   // The question was opened: a POST, because opening a link (mail scanners do) must change nothing.
-  // (`.data` asks Remix for the action's data alone, as its own fetchers do, not the whole page.)
+  // (`.data` asks React Router for the action's data alone, as its own fetchers do, not the whole page.)
   void fetch(`${location.pathname}.data`, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
@@ -74,7 +74,10 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
     if (recording && !window.confirm(say("rerecordConfirm"))) return;
     try {
       const stream = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true } });
-      const [mimeType, audioBitsPerSecond] = FORMATS.find(([type]) => MediaRecorder.isTypeSupported(type)) ?? ["", 64_000];
+      // No destructuring here: esbuild cannot lower it for Safari 13, whose destructuring is buggy.
+      const format = FORMATS.find((candidate) => MediaRecorder.isTypeSupported(candidate[0])) ?? ["", 64_000];
+      const mimeType = format[0];
+      const audioBitsPerSecond = format[1];
       recorder = new MediaRecorder(stream, mimeType ? { mimeType, audioBitsPerSecond } : { audioBitsPerSecond });
       const saved: Saved = { key: token, mimeType: recorder.mimeType || mimeType, chunks: [], durationMs: 0, savedAt: Date.now(), finished: false };
       const startedAt = Date.now();

@@ -1,5 +1,5 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { useParams } from "@remix-run/react";
+import type { LoaderArgs } from "~/context.server";
+import { useParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { type ContentSection, ContentPage } from "~/components/content-page";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -20,7 +20,7 @@ const namespaceOf = (page: string | undefined) => (page && Object.hasOwn(content
 export const handle: NamespaceHandle = { i18n: ({ params }) => [namespaceOf(params.page) ?? "common"] };
 export const meta = titleFromLoader;
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export async function loader({ request, context, params }: LoaderArgs) {
   const ns = namespaceOf(params.page);
   // Any other single-segment path is an unknown page: the 404 page, in place.
   if (!ns) throw new Response(null, { status: 404, statusText: "Not Found" });

@@ -1,5 +1,5 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Link } from "@remix-run/react";
+import type { LoaderArgs } from "~/context.server";
+import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { titleFromLoader } from "~/utils/meta";
@@ -9,7 +9,7 @@ import { useRootData } from "~/utils/root-data";
 export const handle = { i18n: ["home"] };
 export const meta = titleFromLoader;
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderArgs) {
   return { title: await pageTitle(request, context, "metaTitle", "home") };
 }
 

@@ -1,7 +1,8 @@
+import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { data, redirect } from "react-router";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { loginSchema } from "~/auth/forms";
 import { requestSignInCode } from "~/auth/limits.server";
@@ -16,7 +17,7 @@ import { pageTitle } from "~/utils/page-title.server";
 export const handle = { i18n: ["auth"] };
 export const meta = titleFromLoader;
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderArgs) {
   if (await getSessionUser(request, context)) throw redirect("/dashboard");
   const { error, setCookie } = await readSignInState(context, request);
   return data(
@@ -25,7 +26,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
-export function action({ request, context }: ActionFunctionArgs) {
+export function action({ request, context }: ActionArgs) {
   return requestSignInCode(context, request);
 }
 

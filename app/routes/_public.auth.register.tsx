@@ -1,7 +1,8 @@
+import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { data, redirect } from "react-router";
+import { Form, Link, useActionData, useLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 import { registerSchema } from "~/auth/forms";
@@ -12,7 +13,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Field, FieldErrors } from "~/components/forms";
 import { i18nServer } from "~/i18n/i18next.server";
 import { registerUser } from "~/models/user.server";
-import { readFormData } from "~/utils/form-data.server";
+import { readForm } from "~/utils/request-body.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { flashToast } from "~/utils/toast.server";
@@ -20,7 +21,7 @@ import { flashToast } from "~/utils/toast.server";
 export const handle = { i18n: ["auth"] };
 export const meta = titleFromLoader;
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderArgs) {
   if (await getSessionUser(request, context)) throw redirect("/dashboard");
   // "My Stories" from a record page fills in what we know about the Storyteller.
   const params = new URL(request.url).searchParams;
@@ -28,8 +29,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { title: await pageTitle(request, context, "register.title", "auth"), defaults };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await readFormData(request), { schema: registerSchema });
+export async function action({ request, context }: ActionArgs) {
+  const submission = parseWithZod(await readForm(request), { schema: registerSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const limited = await checkSignInLimits(context, submission.value.email, "registerPerIp");
   if (limited) return data({ result: submission.reply({ formErrors: ["errors.rateLimited"] }) }, { status: 429, headers: limited });

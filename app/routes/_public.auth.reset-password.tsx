@@ -1,7 +1,7 @@
+import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData } from "@remix-run/react";
+import { Form, useActionData } from "react-router";
 import { useTranslation } from "react-i18next";
 import { loginSchema } from "~/auth/forms";
 import { requestSignInCode } from "~/auth/limits.server";
@@ -13,12 +13,12 @@ import { pageTitle } from "~/utils/page-title.server";
 export const handle = { i18n: ["auth"] };
 export const meta = titleFromLoader;
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderArgs) {
   return { title: await pageTitle(request, context, "reset.title", "auth") };
 }
 
 // There are no passwords: "Can't sign in?" sends a fresh code and link, exactly like logging in.
-export function action({ request, context }: ActionFunctionArgs) {
+export function action({ request, context }: ActionArgs) {
   return requestSignInCode(context, request);
 }
 

@@ -1,21 +1,22 @@
+import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { data, redirect } from "react-router";
+import { Form, Link, useActionData, useLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
 import { verifySchema } from "~/auth/forms";
 import { getSessionUser } from "~/auth/session.server";
 import { readSignInState, verifySignIn } from "~/auth/sign-in.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Field, FieldErrors, FormAlert } from "~/components/forms";
-import { readFormData } from "~/utils/form-data.server";
+import { readForm } from "~/utils/request-body.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleFromLoader;
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderArgs) {
   if (await getSessionUser(request, context)) throw redirect("/dashboard");
   const { email, error, setCookie } = await readSignInState(context, request);
   return data(
@@ -24,8 +25,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await readFormData(request);
+export async function action({ request, context }: ActionArgs) {
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: verifySchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const limit = await context.rateLimit("verifyPerIp", context.clientIp);

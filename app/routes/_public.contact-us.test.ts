@@ -1,13 +1,13 @@
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "../../tests/db";
-import { formRequest, makeTestContext } from "../../tests/context";
+import { formRequest, makeTestContext , routeArgs } from "../../tests/context";
 import { action } from "./_public.contact-us";
 
 const database = useTestDatabase();
 
 const callAction = (fields: Record<string, string>, clientIp = "192.0.2.1", headers: Record<string, string> = {}) =>
-  action({ request: formRequest("/contact-us", fields, headers), context: { ...makeTestContext(database), clientIp }, params: {} });
+  action({ request: formRequest("/contact-us", fields, headers), context: { ...makeTestContext(database), clientIp }, params: {}, ...routeArgs });
 
 const valid = { name: "Meera", email: "meera@example.com", message: "I love this idea, thank you for building it." };
 

@@ -1,7 +1,8 @@
+import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { data } from "react-router";
+import { Form, useActionData, useNavigation } from "react-router";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -12,7 +13,7 @@ import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { email, text } from "~/utils/validation";
-import { readFormData } from "~/utils/form-data.server";
+import { readForm } from "~/utils/request-body.server";
 
 export const handle = { i18n: ["contact"] };
 export const meta = titleFromLoader;
@@ -23,12 +24,12 @@ const contactSchema = z.object({
   message: text(10, 5000),
 });
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderArgs) {
   return { title: await pageTitle(request, context, "title", "contact") };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await readFormData(request);
+export async function action({ request, context }: ActionArgs) {
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: contactSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   // Counted after validation, so correcting a typo never uses up someone's messages.

@@ -1,5 +1,5 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Link } from "@remix-run/react";
+import type { LoaderArgs } from "~/context.server";
+import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { type ContentSection, ContentPage } from "~/components/content-page";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -9,7 +9,7 @@ import { pageTitle } from "~/utils/page-title.server";
 export const handle = { i18n: ["registered-texts"] };
 export const meta = titleFromLoader;
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderArgs) {
   return { title: await pageTitle(request, context, "title", "registered-texts") };
 }
 

@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserSession } from "~/auth/session.server";
 import { signCapability } from "~/services/tokens.server";
 import { CookieJar } from "../../tests/cookie-jar";
-import { makeTestContext } from "../../tests/context";
+import { makeTestContext , routeArgs } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
 import { jobsFor } from "../../tests/jobs";
-import { action as viewAction, loader as viewLoader } from "./dashboard.recipient.$id";
+import { action as viewAction, loader as viewLoader } from "./dashboard.recipient.$id/route";
 import { loader as mediaLoader } from "./media.answer.$answerId";
 import { loader as shareAudioLoader } from "./s.$token.audio";
 import { headers as sharePageHeaders, loader as sharePageLoader } from "./s.$token";
@@ -129,11 +129,11 @@ async function outcome(run: () => Promise<unknown>) {
 const statusOf = async (run: () => Promise<unknown>) => (await outcome(run)).status;
 
 const listen = (jar: CookieJar | null, answerId: string, headers: Record<string, string> = {}) =>
-  outcome(() => mediaLoader({ request: get(jar, `/media/answer/${answerId}`, headers), context: context(), params: { answerId } })) as Promise<Response>;
+  outcome(() => mediaLoader({ request: get(jar, `/media/answer/${answerId}`, headers), context: context(), params: { answerId }, ...routeArgs })) as Promise<Response>;
 const download = (jar: CookieJar | null, answerId: string) =>
-  outcome(() => mediaLoader({ request: get(jar, `/media/answer/${answerId}?download=1`), context: context(), params: { answerId } })) as Promise<Response>;
+  outcome(() => mediaLoader({ request: get(jar, `/media/answer/${answerId}?download=1`), context: context(), params: { answerId }, ...routeArgs })) as Promise<Response>;
 const act = (jar: CookieJar, storytellerId: string, fields: Record<string, string>) =>
-  outcome(() => viewAction({ request: post(jar, storytellerId, fields), context: context(), params: { id: storytellerId } }));
+  outcome(() => viewAction({ request: post(jar, storytellerId, fields), context: context(), params: { id: storytellerId }, ...routeArgs }));
 
 /** What a loader returned with `data(value, init)`. */
 function unwrap<T>(result: unknown) {
@@ -143,11 +143,11 @@ function unwrap<T>(result: unknown) {
 
 async function sharePage(token: string) {
   return unwrap<{ kind: string; title: string; prompt?: string; firstName?: string; audioUrl?: string }>(
-    await sharePageLoader({ request: get(null, `/s/${token}?lng=en`), context: context(), params: { token } }),
+    await sharePageLoader({ request: get(null, `/s/${token}?lng=en`), context: context(), params: { token }, ...routeArgs }),
   );
 }
 const shareAudio = (token: string, headers: Record<string, string> = {}) =>
-  outcome(() => shareAudioLoader({ request: get(null, `/s/${token}/audio`, headers), context: context(), params: { token } })) as Promise<Response>;
+  outcome(() => shareAudioLoader({ request: get(null, `/s/${token}/audio`, headers), context: context(), params: { token }, ...routeArgs })) as Promise<Response>;
 
 async function answerState(a: { id: string; promptId: string }) {
   const [row, prompt, links, deliveries] = await Promise.all([
@@ -183,10 +183,10 @@ describe("authorization matrix: who may do what with an answer", () => {
   const run: Record<Action, (f: Family, jar: CookieJar, a: { id: string }) => Promise<number>> = {
     listen: async (_f, jar, a) => (await listen(jar, a.id)).status,
     download: async (_f, jar, a) => (await download(jar, a.id)).status,
-    share: (f, jar, a) => statusOf(() => viewAction({ request: post(jar, f.storytellerId, { intent: "answer-share", answerId: a.id }), context: context(), params: { id: f.storytellerId } })),
-    "stop sharing": (f, jar, a) => statusOf(() => viewAction({ request: post(jar, f.storytellerId, { intent: "answer-unshare", answerId: a.id }), context: context(), params: { id: f.storytellerId } })),
-    delete: (f, jar, a) => statusOf(() => viewAction({ request: post(jar, f.storytellerId, { intent: "answer-delete", answerId: a.id, confirm: "on" }), context: context(), params: { id: f.storytellerId } })),
-    "re-record": (f, jar, a) => statusOf(() => viewAction({ request: post(jar, f.storytellerId, { intent: "answer-rerecord", answerId: a.id, confirm: "on" }), context: context(), params: { id: f.storytellerId } })),
+    share: (f, jar, a) => statusOf(() => viewAction({ request: post(jar, f.storytellerId, { intent: "answer-share", answerId: a.id }), context: context(), params: { id: f.storytellerId }, ...routeArgs })),
+    "stop sharing": (f, jar, a) => statusOf(() => viewAction({ request: post(jar, f.storytellerId, { intent: "answer-unshare", answerId: a.id }), context: context(), params: { id: f.storytellerId }, ...routeArgs })),
+    delete: (f, jar, a) => statusOf(() => viewAction({ request: post(jar, f.storytellerId, { intent: "answer-delete", answerId: a.id, confirm: "on" }), context: context(), params: { id: f.storytellerId }, ...routeArgs })),
+    "re-record": (f, jar, a) => statusOf(() => viewAction({ request: post(jar, f.storytellerId, { intent: "answer-rerecord", answerId: a.id, confirm: "on" }), context: context(), params: { id: f.storytellerId }, ...routeArgs })),
   };
 
   for (const role of Object.keys(allowed) as Role[]) {
@@ -253,7 +253,7 @@ describe("authorization matrix: who may do what with an answer", () => {
     expect(await answerState(a)).toMatchObject({ exists: true, rerecordRequested: false, links: [] });
 
     // The Sent tab says "Answered (private)" and carries neither its words nor a link.
-    const view = await viewLoader({ request: get(f.owner.jar, `/dashboard/recipient/${f.storytellerId}?sent=true`), context: context(), params: { id: f.storytellerId } });
+    const view = await viewLoader({ request: get(f.owner.jar, `/dashboard/recipient/${f.storytellerId}?sent=true`), context: context(), params: { id: f.storytellerId }, ...routeArgs });
     const sent = view.sent.find((p) => p.answer_id === a.id)!;
     expect(sent).toMatchObject({ is_private: true, transcript: null, share_url: null });
     expect(JSON.stringify(view)).not.toContain("Only for me");
@@ -321,7 +321,7 @@ describe("listening and downloading", () => {
     const transcribed = await answer(f.storytellerId, { transcript: "We lived by the river." });
     const pending = await answer(f.storytellerId);
     await act(f.owner.jar, f.storytellerId, { intent: "answer-share", answerId: transcribed.id });
-    const view = await viewLoader({ request: get(f.collaborator.jar, `/dashboard/recipient/${f.storytellerId}?sent=true`), context: context(), params: { id: f.storytellerId } });
+    const view = await viewLoader({ request: get(f.collaborator.jar, `/dashboard/recipient/${f.storytellerId}?sent=true`), context: context(), params: { id: f.storytellerId }, ...routeArgs });
     expect(view.canManage).toBe(false);
     const byAnswer = (id: string) => view.sent.find((p) => p.answer_id === id)!;
     expect(byAnswer(transcribed.id)).toMatchObject({ transcript: "We lived by the river.", transcript_status: "done", share_url: expect.stringMatching(/^http:\/\/localhost:3000\/s\/[\w-]+\.[\w-]+\.[\w-]+$/) });
@@ -352,7 +352,7 @@ describe("delete", () => {
     expect((await listen(f.owner.jar, a.id)).status).toBe(404);
 
     // The prompt stays, as "Not Answered".
-    const view = await viewLoader({ request: get(f.owner.jar, "/x"), context: context(), params: { id: f.storytellerId } });
+    const view = await viewLoader({ request: get(f.owner.jar, "/x"), context: context(), params: { id: f.storytellerId }, ...routeArgs });
     expect(view.sent.find((p) => p.id === a.promptId)).toMatchObject({ answer_id: null });
     // Deleting again: nothing there any more.
     expect((await act(f.owner.jar, f.storytellerId, { intent: "answer-delete", answerId: a.id, confirm: "on" })).status).toBe(404);

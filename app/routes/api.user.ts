@@ -1,8 +1,8 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderArgs } from "~/context.server";
 import { getSessionUser } from "~/auth/session.server";
 
 /** The signed-in user (SPEC's shape), or 401. */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderArgs) {
   const user = await getSessionUser(request, context);
   const headers = { "Cache-Control": "private, no-store" };
   if (!user) return Response.json({ error: "Unauthorized" }, { status: 401, headers });

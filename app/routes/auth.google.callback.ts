@@ -1,6 +1,6 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderArgs } from "~/context.server";
 import { authenticateWithGoogle } from "~/auth/google.server";
 
-export function loader({ request, context }: LoaderFunctionArgs) {
+export function loader({ request, context }: LoaderArgs) {
   return authenticateWithGoogle(context, request);
 }

@@ -1,8 +1,9 @@
-import { type ActionFunctionArgs, redirect } from "@remix-run/node";
+import type { ActionArgs } from "~/context.server";
+import { redirect } from "react-router";
 import { authenticateWithGoogle } from "~/auth/google.server";
 
 // A POST (the "Continue with Google" form), so another site cannot start a sign-in for someone.
-export function action({ request, context }: ActionFunctionArgs) {
+export function action({ request, context }: ActionArgs) {
   return authenticateWithGoogle(context, request);
 }
 

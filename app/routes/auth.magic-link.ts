@@ -1,8 +1,8 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderArgs } from "~/context.server";
 import { verifySignIn } from "~/auth/sign-in.server";
 
 // The emailed link. It only works in the browser that asked for the code (the sign-in in progress
 // lives behind that browser's cookie), so a mail scanner opening it changes nothing.
-export function loader({ request, context }: LoaderFunctionArgs) {
+export function loader({ request, context }: LoaderArgs) {
   return verifySignIn(context, request);
 }

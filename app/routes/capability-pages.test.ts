@@ -4,10 +4,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { signCapability } from "~/services/tokens.server";
-import { formRequest, makeTestContext } from "../../tests/context";
+import { formRequest, makeTestContext , routeArgs } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
 import { loader as photoLoader } from "./record.$token.photo";
-import { headers as recordHeaders, loader as recordLoader } from "./record.$token";
+import { action as recordAction, headers as recordHeaders, loader as recordLoader } from "./record.$token/route";
 import { action as unsubscribeAction, loader as unsubscribeLoader } from "./unsubscribe.$token";
 
 const database = useTestDatabase();
@@ -64,7 +64,7 @@ function unwrap<T>(result: unknown) {
 
 const getRecord = async (token: string) =>
   unwrap<{ kind: string; title: string; prompt?: string; askerName?: string | null; photoUrl?: string | null }>(
-    await recordLoader({ request: new Request(`http://localhost:3000/record/${token}`), context: context(), params: { token } }),
+    await recordLoader({ request: new Request(`http://localhost:3000/record/${token}`), context: context(), params: { token }, ...routeArgs }),
   );
 
 function tamper(token: string) {
@@ -160,7 +160,7 @@ describe("record page loader", () => {
 describe("record page photo", () => {
   const getPhoto = async (token: string) => {
     try {
-      return (await photoLoader({ request: new Request(`http://localhost:3000/record/${token}/photo`), context: context(), params: { token } })) as Response;
+      return (await photoLoader({ request: new Request(`http://localhost:3000/record/${token}/photo`), context: context(), params: { token }, ...routeArgs })) as Response;
     } catch (thrown) {
       if (thrown instanceof Response) return thrown;
       throw thrown;
@@ -195,15 +195,39 @@ describe("record page photo", () => {
   });
 });
 
+describe("record page forms", () => {
+  const post = async (token: string, fields: Record<string, string>) =>
+    unwrap<{ ok: boolean; error?: string; skipped?: boolean }>(await recordAction({ request: formRequest(`/record/${token}`, fields), context: context(), params: { token }, ...routeArgs }));
+  const promptRow = (id: string) => database.db.selectFrom("prompts").select(["opened_at", "skipped_at"]).where("id", "=", id).executeTakeFirstOrThrow();
+
+  it("takes only its own intents: anything else is a 400 that changes nothing", async () => {
+    const owner = await createUser("Ravi");
+    const prompt = await createPrompt(await createStoryteller(owner.id));
+    const token = await recordToken(prompt.id);
+    for (const fields of [{ intent: "skipped", confirm: "on" }, { intent: "" }, {}] as Record<string, string>[]) {
+      expect(await post(token, fields)).toMatchObject({ status: 400, data: { ok: false, error: "upload.missing" } });
+    }
+    expect(await promptRow(prompt.id)).toEqual({ opened_at: null, skipped_at: null });
+
+    expect(await post(token, { intent: "opened" })).toMatchObject({ status: 200, data: { ok: true } });
+    expect(await post(token, { intent: "skip", confirm: "on" })).toMatchObject({ status: 200, data: { ok: true, skipped: true } });
+    const row = await promptRow(prompt.id);
+    expect(row.opened_at).toBeInstanceOf(Date);
+    expect(row.skipped_at).toBeInstanceOf(Date);
+    // A send to someone needs an answer first; an empty address is named as such.
+    expect(await post(token, { intent: "send-to-someone", to: "" })).toMatchObject({ status: 400, data: { ok: false, sendError: "share.invalidAddress" } });
+  });
+});
+
 describe("unsubscribe page", () => {
   const unsubscribedAt = async (id: string) =>
     (await database.db.selectFrom("storytellers").select("unsubscribed_at").where("id", "=", id).executeTakeFirstOrThrow()).unsubscribed_at;
 
   const getPage = async (token: string) =>
     unwrap<{ found: boolean; address?: string; askerName?: string; already?: boolean }>(
-      await unsubscribeLoader({ request: new Request(`http://localhost:3000/unsubscribe/${token}`), context: context(), params: { token } }),
+      await unsubscribeLoader({ request: new Request(`http://localhost:3000/unsubscribe/${token}`), context: context(), params: { token }, ...routeArgs }),
     );
-  const submitForm = (token: string) => unsubscribeAction({ request: formRequest(`/unsubscribe/${token}`, {}), context: context(), params: { token } });
+  const submitForm = (token: string) => unsubscribeAction({ request: formRequest(`/unsubscribe/${token}`, {}), context: context(), params: { token }, ...routeArgs });
   /** RFC 8058: what a mail client sends, with no cookie and no Sec-Fetch-Site. */
   const oneClick = (token: string) =>
     unsubscribeAction({
@@ -214,6 +238,7 @@ describe("unsubscribe page", () => {
       }),
       context: context(),
       params: { token },
+      ...routeArgs,
     }).then((result) => unwrap<{ ok: boolean }>(result));
 
   it("only shows what will stop on GET, however often it is opened", async () => {
@@ -271,7 +296,7 @@ describe("unsubscribe page", () => {
     const token = await unsubscribeToken(id);
     const body = new FormData();
     body.set("List-Unsubscribe", "One-Click");
-    const result = await unsubscribeAction({ request: new Request(`http://localhost:3000/unsubscribe/${token}`, { method: "POST", body }), context: context(), params: { token } });
+    const result = await unsubscribeAction({ request: new Request(`http://localhost:3000/unsubscribe/${token}`, { method: "POST", body }), context: context(), params: { token }, ...routeArgs });
     expect(unwrap(result).status).toBe(200);
     expect(await unsubscribedAt(id)).toBeInstanceOf(Date);
   });

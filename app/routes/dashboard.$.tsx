@@ -1,10 +1,10 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderArgs } from "~/context.server";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 
 // Unknown dashboard paths: signed-out visitors go to log in; signed-in ones get the 404 page inside
 // the dashboard layout.
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderArgs) {
   await requireUser(request, context);
   throw new Response(null, { status: 404, statusText: "Not Found" });
 }

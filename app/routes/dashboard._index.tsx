@@ -1,5 +1,5 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import type { LoaderArgs } from "~/context.server";
+import { Link, useLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -10,8 +10,8 @@ import { pageTitle } from "~/utils/page-title.server";
 export const handle = { i18n: ["storytellers"] };
 export const meta = titleFromLoader;
 
-// Every dashboard loader checks sign-in itself: Remix runs the layout's loader in parallel, not first.
-export async function loader({ request, context }: LoaderFunctionArgs) {
+// Every dashboard loader checks sign-in itself: React Router runs the layout's loader in parallel, not first.
+export async function loader({ request, context }: LoaderArgs) {
   const user = await requireUser(request, context);
   return { title: await pageTitle(request, context, "dashboard.storytellers.title"), storytellers: await listStorytellerCards(context.db, user.id) };
 }

@@ -1,5 +1,5 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import type { LoaderArgs } from "~/context.server";
+import { Link, useLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -11,7 +11,7 @@ import { useRootData } from "~/utils/root-data";
 export const handle = { i18n: ["storytellers"] };
 export const meta = titleFromLoader;
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderArgs) {
   const user = await requireUser(request, context);
   return { title: await pageTitle(request, context, "board.title", "storytellers"), maxColumns: BOARD_MAX_COLUMNS, ...(await getBoard(context.db, user.id)) };
 }

@@ -1,5 +1,5 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import type { LoaderArgs } from "~/context.server";
+import { Link, useLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -12,7 +12,7 @@ export const handle = { i18n: ["responses"] };
 export const meta = titleFromLoader;
 
 /** The answers the signed-in user recorded as a Storyteller, with their own (even private) audio. */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderArgs) {
   const user = await requireUser(request, context);
   return { title: await pageTitle(request, context, "myStories.title", "responses"), stories: await getMyStories(context.db, user) };
 }

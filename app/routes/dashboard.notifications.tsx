@@ -1,11 +1,14 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useLoaderData, useNavigation } from "@remix-run/react";
+import type { LoaderArgs, ActionArgs } from "~/context.server";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, useLoaderData, useNavigation } from "react-router";
 import { useTranslation } from "react-i18next";
+import { z } from "zod";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { NotificationEntry, toNotificationView } from "~/components/notification-bell";
+import { NotificationEntry } from "~/components/notification-bell";
 import { listNotifications, markRead, unreadCount } from "~/models/notification.server";
-import { readFormData } from "~/utils/form-data.server";
+import { log } from "~/services/logger.server";
+import { readForm } from "~/utils/request-body.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -15,27 +18,31 @@ export const meta = titleFromLoader;
 const PAGE_ITEMS = 50;
 const SELF = "/dashboard/notifications";
 
+/** The page's one button ("Mark all as read"). */
+const Intent = { markAllRead: "markAllRead" } as const;
+const schema = z.discriminatedUnion("intent", [z.object({ intent: z.literal(Intent.markAllRead) })]);
+
 /** The bell's page: the newest 50 notifications with their links, reachable and usable without JavaScript. */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderArgs) {
   const user = await requireUser(request, context);
   const [notifications, unread] = await Promise.all([listNotifications(context.db, user.id, PAGE_ITEMS), unreadCount(context.db, user.id)]);
   return {
     title: await pageTitle(request, context, "notifications.title"),
-    notifications: notifications.map(toNotificationView),
+    notifications,
     unread,
     now: new Date().toISOString(),
   };
 }
 
 /** "Mark all as read": a plain form post, back to this page with a toast. */
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionArgs) {
   const user = await requireUser(request, context);
-  const form = await readFormData(request);
-  if (form.get("intent") !== "markAllRead") throw new Response("Bad Request", { status: 400 });
+  const submission = parseWithZod(await readForm(request), { schema });
+  if (submission.status !== "success") throw new Response("Bad Request", { status: 400 });
   try {
     await markRead(context.db, user.id, "all");
   } catch (error) {
-    console.error("[notifications] could not mark all read:", (error as Error).message);
+    log.error({ module: "notifications", err: error }, "could not mark all read");
     return redirectWithToast(request, context, SELF, { type: "error", key: "notifications.markFailed" });
   }
   return redirectWithToast(request, context, SELF, { type: "success", key: "notifications.markedAllRead" });
@@ -54,7 +61,7 @@ export default function Notifications() {
         </div>
         {unread > 0 ? (
           <Form method="post">
-            <button type="submit" name="intent" value="markAllRead" className="btn-secondary" disabled={busy}>
+            <button type="submit" name="intent" value={Intent.markAllRead} className="btn-secondary" disabled={busy}>
               {t("notifications.markAllRead")}
             </button>
           </Form>

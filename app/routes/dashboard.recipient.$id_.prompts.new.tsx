@@ -1,27 +1,31 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FieldErrors } from "~/components/forms";
+import { FieldErrors, replyErrors } from "~/components/forms";
 import { PromptPicker } from "~/components/prompt-picker";
-import { promptsSchema } from "~/models/onboarding";
+import type { LoaderArgs, ActionArgs } from "~/context.server";
+import { getPromptLibrary, libraryQueueItems } from "~/models/prompt-library.server";
 import { addPrompts } from "~/models/prompt.server";
-import { getPromptLibrary } from "~/models/prompt-library.server";
 import { getVisibleStoryteller } from "~/models/storyteller.server";
-import { readFormData } from "~/utils/form-data.server";
+import { log } from "~/services/logger.server";
+import { idParam } from "~/utils/ids";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
+import { promptsSchema } from "~/utils/prompt-schema";
+import { readForm } from "~/utils/request-body.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { idParam } from "~/utils/ids";
 
 export const handle = { i18n: ["storytellers"] };
 export const meta = titleFromLoader;
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+const notFound = () => new Response(null, { status: 404 });
+
+export async function loader({ request, context, params }: LoaderArgs) {
   const user = await requireUser(request, context);
   const storyteller = await getVisibleStoryteller(context.db, user.id, idParam(params.id));
+  if (!storyteller) throw notFound();
   return {
     title: await pageTitle(request, context, "add.title", "storytellers"),
     storyteller: { id: storyteller.id, nickname: storyteller.nickname },
@@ -29,32 +33,29 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, context, params }: ActionFunctionArgs) {
+/** Also the Add New Prompt dialog's action (add-prompt-dialog.tsx): its errors show as this page's do. */
+export async function action({ request, context, params }: ActionArgs) {
   const user = await requireUser(request, context);
   const storytellerId = idParam(params.id);
-  const submission = parseWithZod(await readFormData(request), { schema: promptsSchema });
-  if (submission.status !== "success") return data({ errors: Object.values(submission.error ?? {}).flat().filter(Boolean) as string[] }, { status: 400 });
+  const submission = parseWithZod(await readForm(request), { schema: promptsSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const { libraryPromptIds, customPrompts } = submission.value;
-  if (!libraryPromptIds.length && !customPrompts.length) return data({ errors: ["storytellers:toast.noneSelected"] }, { status: 400 });
+  if (!libraryPromptIds.length && !customPrompts.length) return data({ result: submission.reply({ formErrors: ["storytellers:toast.noneSelected"] }) }, { status: 400 });
 
   const storyteller = await getVisibleStoryteller(context.db, user.id, storytellerId);
-  const library = libraryPromptIds.length
-    ? await context.db.selectFrom("library_prompts").select(["id", "text_en", "text_hi"]).where("id", "in", libraryPromptIds).orderBy("category_id").orderBy("position").execute()
-    : [];
-  const items = [
-    ...library.map((p) => ({ text: storyteller.language === "hi" ? p.text_hi : p.text_en, libraryPromptId: p.id })),
-    ...customPrompts.map((text) => ({ text, libraryPromptId: null })),
-  ];
+  if (!storyteller) throw notFound();
+  const items = [...(await libraryQueueItems(context.db, libraryPromptIds, storyteller.language)), ...customPrompts.map((text) => ({ text, libraryPromptId: null }))];
   const back = `/dashboard/recipient/${storytellerId}`;
+  let result: Awaited<ReturnType<typeof addPrompts>>;
   try {
-    const { added } = await addPrompts(context.db, user.id, storytellerId, items);
-    if (added === 0) return data({ errors: ["storytellers:toast.alreadyScheduled"] }, { status: 400 });
-    return redirectWithToast(request, context, back, { type: "success", key: "storytellers:toast.promptsAdded" });
+    result = await addPrompts(context.db, user.id, storytellerId, items);
   } catch (error) {
-    if (error instanceof Response) throw error;
-    console.error("[prompts] could not add:", (error as Error).message);
+    log.error({ module: "prompts", err: error }, "could not add");
     return redirectWithToast(request, context, back, { type: "error", key: "storytellers:toast.promptsNotAdded" });
   }
+  if (!result) throw notFound();
+  if (result.added === 0) return data({ result: submission.reply({ formErrors: ["storytellers:toast.alreadyScheduled"] }) }, { status: 400 });
+  return redirectWithToast(request, context, back, { type: "success", key: "storytellers:toast.promptsAdded" });
 }
 
 /** A page (works without JavaScript): categories, many prompts at once, plus your own. */
@@ -66,7 +67,7 @@ export default function AddPrompts() {
     <section className="flex max-w-3xl flex-col gap-5">
       <h1 className="text-2xl font-bold">{t("add.heading", { name: storyteller.nickname })}</h1>
       <Form method="post" className="flex flex-col gap-4">
-        <FieldErrors id="add-prompts-errors" errors={actionData?.errors} />
+        <FieldErrors id="add-prompts-errors" errors={replyErrors(actionData?.result)} />
         <PromptPicker library={library} />
         <div className="flex gap-3">
           <button type="submit" className="btn-primary">

@@ -1,37 +1,40 @@
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
+import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { z } from "zod";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FieldErrors } from "~/components/forms";
+import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { queueTestPrompt } from "~/models/delivery.server";
 import { numberHasOptedOut } from "~/models/sms-consent.server";
-import { readFormData } from "~/utils/form-data.server";
+import { getAccount } from "~/models/user.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { usOrCanadianE164 } from "~/utils/phone.server";
+import { readForm } from "~/utils/request-body.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta = titleFromLoader;
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderArgs) {
   const user = await requireUser(request, context);
-  const { phone_e164 } = await context.db.selectFrom("users").select("phone_e164").where("id", "=", user.id).executeTakeFirstOrThrow();
+  const { phone_e164 } = await getAccount(context.db, user.id);
   return { title: await pageTitle(request, context, "testPage.title"), email: user.email, phone: phone_e164 ?? "" };
 }
 
 const formSchema = z.object({ channel: z.enum(["email", "sms"]), phone: z.string().trim().max(30).optional() });
 
-/** Validated on the server only: two fields, no client validation code to ship. */
-export async function action({ request, context }: ActionFunctionArgs) {
+/** Validated on the server only: two fields, no client validation code to ship. Every refusal is about the number. */
+export async function action({ request, context }: ActionArgs) {
   const user = await requireUser(request, context);
-  const parsed = formSchema.safeParse(Object.fromEntries(await readFormData(request)));
-  if (!parsed.success) return data({ errors: { phone: ["testPage.phoneRequired"] } }, { status: 400 });
-  const { channel, phone } = parsed.data;
+  const submission = parseWithZod(await readForm(request), { schema: formSchema });
+  const refuse = (key: string) => data({ result: submission.reply({ fieldErrors: { phone: [key] } }) }, { status: 400 });
+  if (submission.status !== "success") return refuse("testPage.phoneRequired");
+  const { channel, phone } = submission.value;
   const phoneE164 = channel === "sms" ? usOrCanadianE164(phone ?? "") : null;
-  if (channel === "sms" && !phoneE164) return data({ errors: { phone: ["testPage.phoneRequired"] } }, { status: 400 });
-  if (phoneE164 && (await numberHasOptedOut(context.db, phoneE164))) return data({ errors: { phone: ["testPage.optedOut"] } }, { status: 400 });
+  if (channel === "sms" && !phoneE164) return refuse("testPage.phoneRequired");
+  if (phoneE164 && (await numberHasOptedOut(context.db, phoneE164))) return refuse("testPage.optedOut");
   const limit = await context.rateLimit("testSendsPerUser", user.id);
   if (!limit.allowed) return redirectWithToast(request, context, "/dashboard/testpage", { type: "error", key: "testPage.tooMany" });
   await queueTestPrompt(context.db, context.config, user, phoneE164 ? { channel: "sms", phoneE164 } : { channel: "email" });
@@ -41,7 +44,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function TestPage() {
   const { t } = useTranslation();
   const { email, phone } = useLoaderData<typeof loader>();
-  const errors = useActionData<typeof action>()?.errors;
+  const errors = useActionData<typeof action>()?.result.error;
   return (
     <section className="flex max-w-xl flex-col gap-4">
       <h1 className="text-2xl font-bold">{t("testPage.title")}</h1>
@@ -70,7 +73,7 @@ export default function TestPage() {
             aria-invalid={errors?.phone ? true : undefined}
             aria-describedby={errors?.phone ? "test-phone-error" : undefined}
           />
-          <FieldErrors id="test-phone-error" errors={errors?.phone} />
+          <FieldErrors id="test-phone-error" errors={errors?.phone ?? undefined} />
         </div>
         <button type="submit" className="btn-primary self-start">
           {t("testPage.submit")}

@@ -1,12 +1,12 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Outlet, useLoaderData } from "@remix-run/react";
+import type { LoaderArgs } from "~/context.server";
+import { Outlet, useLoaderData } from "react-router";
 import { requireUser } from "~/auth/session.server";
 import { DashboardSidebar } from "~/components/dashboard-sidebar";
 import { DashboardTopbar } from "~/components/dashboard-topbar";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getSidebarCounts } from "~/models/sidebar.server";
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderArgs) {
   const user = await requireUser(request, context);
   const counts = await getSidebarCounts(context.db, user.id);
   return { user: { firstName: user.first_name, email: user.email }, counts, appName: context.config.APP_NAME };

@@ -1,5 +1,5 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import type { LoaderArgs } from "~/context.server";
+import { useLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -12,7 +12,7 @@ export const handle = { i18n: ["account"] };
 export const meta = titleFromLoader;
 
 // Only one's own nickname: anyone else's is a 404 (nicknames are not secret, but profiles are).
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export async function loader({ request, context, params }: LoaderArgs) {
   const user = await requireUser(request, context);
   if (params.nickname !== user.nickname) throw new Response(null, { status: 404 });
   return { title: await pageTitle(request, context, "profile.edit", "account"), account: await getAccount(context.db, user.id) };

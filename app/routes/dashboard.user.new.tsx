@@ -1,14 +1,15 @@
+import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData } from "@remix-run/react";
+import { data } from "react-router";
+import { Form, useActionData } from "react-router";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Field, FieldErrors } from "~/components/forms";
 import { inviteToHeirloom } from "~/models/invitation.server";
-import { readFormData } from "~/utils/form-data.server";
+import { readForm } from "~/utils/request-body.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -19,14 +20,14 @@ export const meta = titleFromLoader;
 
 const inviteSchema = z.object({ email: email() });
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderArgs) {
   await requireUser(request, context);
   return { title: await pageTitle(request, context, "invite.title", "account") };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionArgs) {
   const user = await requireUser(request, context);
-  const submission = parseWithZod(await readFormData(request), { schema: inviteSchema });
+  const submission = parseWithZod(await readForm(request), { schema: inviteSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const limit = await context.rateLimit("invitesPerUser", user.id);
   if (!limit.allowed) return data({ result: submission.reply({ formErrors: ["errors.rateLimited"] }) }, { status: 429 });

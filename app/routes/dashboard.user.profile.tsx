@@ -1,5 +1,5 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import type { LoaderArgs } from "~/context.server";
+import { Link, useLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -10,7 +10,7 @@ import { pageTitle } from "~/utils/page-title.server";
 export const handle = { i18n: ["account"] };
 export const meta = titleFromLoader;
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderArgs) {
   const user = await requireUser(request, context);
   const [account, counts] = await Promise.all([getAccount(context.db, user.id), getProfileCounts(context.db, user.id)]);
   return { title: await pageTitle(request, context, "profile.title", "account"), account, counts };

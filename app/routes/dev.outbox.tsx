@@ -1,18 +1,30 @@
-import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import type { LoaderArgs, ActionArgs } from "~/context.server";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { redirect } from "react-router";
+import { Form, useLoaderData } from "react-router";
 import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
+import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { handleInboundSms } from "~/models/sms-consent.server";
 import { listOutboxMessages, queueSms } from "~/services/outbox.server";
-import { readFormData } from "~/utils/form-data.server";
+import { readForm } from "~/utils/request-body.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 
 export const meta = titleFromLoader;
 
+/** A reply typed under a text: the number it went to and what the Storyteller would text back. */
+const replySchema = z.object({
+  from: z.string().regex(/^\+[1-9]\d{6,14}$/),
+  body: z
+    .string()
+    .transform((body) => body.slice(0, 160))
+    .refine((body) => body.trim().length > 0),
+});
+
 // Only while mail or SMS goes to the built-in outbox, and only to this machine: otherwise 404.
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderArgs) {
   const channels = [...(context.config.mailUsesOutbox ? ["email" as const] : []), ...(context.config.smsUsesOutbox ? ["sms" as const] : [])];
   if (!channels.length || !context.fromLoopback) throw new Response(null, { status: 404 });
   const messages = await listOutboxMessages(context.db, channels);
@@ -26,12 +38,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
  * Stands in for a Storyteller texting back (YES, STOP, HELP) while texts go to the outbox: the same
  * handler as Twilio's inbound webhook, and its answer lands in the outbox too.
  */
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionArgs) {
   if (!context.config.smsUsesOutbox || !context.fromLoopback) throw new Response(null, { status: 404 });
-  const form = await readFormData(request);
-  const from = String(form.get("from") ?? "");
-  const body = String(form.get("body") ?? "").slice(0, 160);
-  if (!/^\+[1-9]\d{6,14}$/.test(from) || !body.trim()) throw new Response("Bad Request", { status: 400 });
+  const submission = parseWithZod(await readForm(request), { schema: replySchema });
+  if (submission.status !== "success") throw new Response("Bad Request", { status: 400 });
+  const { from, body } = submission.value;
   const reply = await handleInboundSms(context.db, context.config, { from, body });
   if (reply) await queueSms(context.db, { to: from, text: reply });
   return redirect("/dev/outbox");

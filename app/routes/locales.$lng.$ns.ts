@@ -1,9 +1,9 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderArgs } from "~/context.server";
 import { isSupportedLanguage } from "~/i18n/config";
 import { resources } from "~/i18n/resources.server";
 
 /** Translations for the browser, for namespaces a client-side navigation needs. */
-export function loader({ params }: LoaderFunctionArgs) {
+export function loader({ params }: LoaderArgs) {
   const { lng, ns } = params;
   if (!isSupportedLanguage(lng) || !ns || !Object.hasOwn(resources[lng], ns)) {
     throw new Response(null, { status: 404 });

@@ -1,4 +1,5 @@
-import { data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
+import type { LoaderArgs } from "~/context.server";
+import { data, redirect } from "react-router";
 import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
@@ -6,7 +7,7 @@ import { pageTitle } from "~/utils/page-title.server";
 export const meta = titleFromLoader;
 
 // While MAINTENANCE_MODE is on, server/http.ts sends every page here and this answers 503.
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderArgs) {
   if (!context.config.MAINTENANCE_MODE) throw redirect("/");
   const title = await pageTitle(request, context, "errors.maintenance.title");
   return data({ title }, { status: 503, headers: { "Retry-After": "600", "Cache-Control": "no-store" } });

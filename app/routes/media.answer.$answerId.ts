@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderArgs } from "~/context.server";
 import { getSessionUser } from "~/auth/session.server";
 import { answerForListener, serveAnswerAudio } from "~/models/share.server";
 
@@ -7,7 +7,7 @@ import { answerForListener, serveAnswerAudio } from "~/models/share.server";
  * the Storyteller and the question. Only for the owner and the Storyteller's group; anyone else,
  * signed in or not, and every private answer, gets a 404.
  */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export async function loader({ request, context, params }: LoaderArgs) {
   const user = await getSessionUser(request, context);
   const answer = user ? await answerForListener(context.db, user.id, params.answerId!) : null;
   if (!answer) throw new Response(null, { status: 404 });

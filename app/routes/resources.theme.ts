@@ -1,12 +1,13 @@
-import { type ActionFunctionArgs, redirect } from "@remix-run/node";
+import type { ActionArgs } from "~/context.server";
+import { redirect } from "react-router";
 import { safeRedirectPath } from "~/auth/session.server";
 import { getThemeSettings, serializeThemeSettings, themeSettingsSchema } from "~/utils/theme.server";
 import { flashToast } from "~/utils/toast.server";
-import { readFormData } from "~/utils/form-data.server";
+import { readForm } from "~/utils/request-body.server";
 
 /** Saves theme settings (mode, direction, colour) in the `settings` cookie. */
-export async function action({ request, context }: ActionFunctionArgs) {
-  const form = Object.fromEntries(await readFormData(request));
+export async function action({ request, context }: ActionArgs) {
+  const form = Object.fromEntries(await readForm(request));
   const current = await getThemeSettings(request);
   const settings = themeSettingsSchema.parse({ ...current, ...form });
   const headers = new Headers();

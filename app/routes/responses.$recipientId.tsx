@@ -1,5 +1,5 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import type { LoaderArgs } from "~/context.server";
+import { useLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -12,9 +12,10 @@ export const handle = { i18n: ["responses"] };
 export const meta = titleFromLoader;
 
 /** A bare, printable page of a Storyteller's questions and answers (transcripts). */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export async function loader({ request, context, params }: LoaderArgs) {
   const user = await requireUser(request, context);
   const stories = await getStories(context.db, user, params.recipientId!);
+  if (!stories) throw new Response(null, { status: 404 });
   const t = await getServerT(request, context, "responses");
   return { title: `${t("title", { name: stories.firstName })} · ${context.config.APP_NAME}`, ...stories };
 }

@@ -1,10 +1,9 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import type { LoaderArgs } from "~/context.server";
+import { Link, useLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getServerT } from "~/i18n/i18next.server";
-import { capabilityPageHeaders } from "~/models/capability-links.server";
-import { verifyCapability } from "~/services/tokens.server";
+import { capabilityPageHeaders, storytellerForRegisterToken } from "~/models/capability-links.server";
 import { titleFromLoader } from "~/utils/meta";
 
 export const handle = { i18n: ["responses"] };
@@ -16,14 +15,9 @@ export const headers = () => capabilityPageHeaders;
  * link the record page gave (`?t=`) learns anything about the Storyteller; anyone else, for any id,
  * gets the same generic page.
  */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export async function loader({ request, context, params }: LoaderArgs) {
   const t = await getServerT(request, context, "responses");
-  const token = new URL(request.url).searchParams.get("t") ?? "";
-  const storytellerId = token ? await verifyCapability(context.config, "register", token) : null;
-  const storyteller =
-    storytellerId && storytellerId === params.recipientId
-      ? await context.db.selectFrom("storytellers").select(["first_name", "email"]).where("id", "=", storytellerId).executeTakeFirst()
-      : undefined;
+  const storyteller = await storytellerForRegisterToken(context, new URL(request.url).searchParams.get("t") ?? "", params.recipientId);
   if (!storyteller) return { title: `${t("register.genericTitle")} · ${context.config.APP_NAME}`, storyteller: null };
   const registerUrl = `/auth/register?${new URLSearchParams({ firstName: storyteller.first_name, ...(storyteller.email ? { email: storyteller.email } : {}) })}`;
   return { title: `${t("register.title")} · ${context.config.APP_NAME}`, storyteller: { firstName: storyteller.first_name, registerUrl } };

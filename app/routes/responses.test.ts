@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { makeTestContext } from "../../tests/context";
+import { makeTestContext , routeArgs } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
 import { createStoryteller, createUser } from "../../tests/factories";
 import { createUserSession } from "~/auth/session.server";
@@ -37,7 +37,7 @@ async function storiesFixture() {
 describe("/responses/{recipientId}", () => {
   it("shows the owner every question, and private answers only as 'private'", async () => {
     const { owner, storyteller } = await storiesFixture();
-    const page = await responsesLoader({ request: await signedIn(owner.id, `/responses/${storyteller.id}`), context: context(), params: { recipientId: storyteller.id } });
+    const page = await responsesLoader({ request: await signedIn(owner.id, `/responses/${storyteller.id}`), context: context(), params: { recipientId: storyteller.id }, ...routeArgs });
     expect(page.firstName).toBe("Kamla");
     expect(page.stories.map((s) => [s.question, s.state, s.transcript])).toEqual([
       ["Tell me about your village.", "answered", "We had a well by the temple."],
@@ -48,20 +48,20 @@ describe("/responses/{recipientId}", () => {
 
   it("shows the Storyteller's own account their private answers too", async () => {
     const { storytellerAccount, storyteller } = await storiesFixture();
-    const page = await responsesLoader({ request: await signedIn(storytellerAccount.id, `/responses/${storyteller.id}`), context: context(), params: { recipientId: storyteller.id } });
+    const page = await responsesLoader({ request: await signedIn(storytellerAccount.id, `/responses/${storyteller.id}`), context: context(), params: { recipientId: storyteller.id }, ...routeArgs });
     expect(page.stories.find((s) => s.question === "What did you sing at weddings?")).toMatchObject({ state: "answered", transcript: "A song only for me." });
   });
 
   it("is a 404 for anyone else", async () => {
     const { storyteller } = await storiesFixture();
     const stranger = await createUser(database.db);
-    await expect(responsesLoader({ request: await signedIn(stranger.id, `/responses/${storyteller.id}`), context: context(), params: { recipientId: storyteller.id } })).rejects.toMatchObject({ status: 404 });
+    await expect(responsesLoader({ request: await signedIn(stranger.id, `/responses/${storyteller.id}`), context: context(), params: { recipientId: storyteller.id }, ...routeArgs })).rejects.toMatchObject({ status: 404 });
   });
 });
 
 describe("/responses/register/{recipientId}", () => {
   const load = (recipientId: string, token?: string) =>
-    registerLoader({ request: new Request(`http://localhost:3000/responses/register/${recipientId}${token ? `?t=${token}` : ""}`), context: context(), params: { recipientId } });
+    registerLoader({ request: new Request(`http://localhost:3000/responses/register/${recipientId}${token ? `?t=${token}` : ""}`), context: context(), params: { recipientId }, ...routeArgs });
 
   it("greets the Storyteller by name and fills in the sign-up form, only with the link from their record page", async () => {
     const { storyteller } = await storiesFixture();
@@ -90,7 +90,7 @@ describe("/responses/register/{recipientId}", () => {
 describe("/dashboard/mystories", () => {
   it("lists the answers the user recorded as a Storyteller, private ones too, and lets only them play the private one", async () => {
     const { owner, storytellerAccount } = await storiesFixture();
-    const page = await myStoriesLoader({ request: await signedIn(storytellerAccount.id, "/dashboard/mystories"), context: context(), params: {} });
+    const page = await myStoriesLoader({ request: await signedIn(storytellerAccount.id, "/dashboard/mystories"), context: context(), params: {}, ...routeArgs });
     expect(page.stories.map((s) => [s.question, s.askerName, s.isPrivate]).sort()).toEqual([
       ["Tell me about your village.", "Ravi", false],
       ["What did you sing at weddings?", "Ravi", true],
@@ -110,19 +110,19 @@ describe("who counts as the Storyteller", () => {
     // The owner points the Storyteller at their own address, then at someone else's.
     for (const email of [owner.email, stranger.email]) {
       await database.db.updateTable("storytellers").set({ email }).where("id", "=", storyteller.id).execute();
-      const mine = await myStoriesLoader({ request: await signedIn(owner.id, "/dashboard/mystories"), context: context(), params: {} });
+      const mine = await myStoriesLoader({ request: await signedIn(owner.id, "/dashboard/mystories"), context: context(), params: {}, ...routeArgs });
       expect(mine.stories).toEqual([]);
     }
     const secret = await database.db.selectFrom("answers").select("id").where("is_private", "=", true).where("storyteller_id", "=", storyteller.id).executeTakeFirstOrThrow();
     expect(await answerForListener(database.db, owner.id, secret.id)).toBeNull();
     expect(await answerForListener(database.db, stranger.id, secret.id)).toBeNull();
-    await expect(responsesLoader({ request: await signedIn(stranger.id, `/responses/${storyteller.id}`), context: context(), params: { recipientId: storyteller.id } })).rejects.toMatchObject({ status: 404 });
-    const ownerView = await responsesLoader({ request: await signedIn(owner.id, `/responses/${storyteller.id}`), context: context(), params: { recipientId: storyteller.id } });
+    await expect(responsesLoader({ request: await signedIn(stranger.id, `/responses/${storyteller.id}`), context: context(), params: { recipientId: storyteller.id }, ...routeArgs })).rejects.toMatchObject({ status: 404 });
+    const ownerView = await responsesLoader({ request: await signedIn(owner.id, `/responses/${storyteller.id}`), context: context(), params: { recipientId: storyteller.id }, ...routeArgs });
     expect(ownerView.stories.find((s) => s.question === "What did you sing at weddings?")).toMatchObject({ state: "private", transcript: null });
   });
 
   it("answers a malformed id with 404, not an error", async () => {
     const { owner } = await storiesFixture();
-    await expect(responsesLoader({ request: await signedIn(owner.id, "/responses/nope"), context: context(), params: { recipientId: "nope" } })).rejects.toMatchObject({ status: 404 });
+    await expect(responsesLoader({ request: await signedIn(owner.id, "/responses/nope"), context: context(), params: { recipientId: "nope" }, ...routeArgs })).rejects.toMatchObject({ status: 404 });
   });
 });

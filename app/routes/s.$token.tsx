@@ -1,5 +1,6 @@
-import { data, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import type { LoaderArgs } from "~/context.server";
+import { data, type HeadersFunction } from "react-router";
+import { useLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getServerT } from "~/i18n/i18next.server";
@@ -13,7 +14,7 @@ export const handle = { i18n: ["share"], standalone: true };
 export const meta = titleFromLoader;
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export async function loader({ request, context, params }: LoaderArgs) {
   const t = await getServerT(request, context, "share");
   const answer = await answerForShareToken(context, params.token!);
   if (!answer) {

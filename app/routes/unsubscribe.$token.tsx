@@ -1,5 +1,6 @@
-import { type ActionFunctionArgs, data, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import type { LoaderArgs, ActionArgs } from "~/context.server";
+import { data, type HeadersFunction } from "react-router";
+import { Form, useActionData, useLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getServerT } from "~/i18n/i18next.server";
@@ -11,7 +12,7 @@ export const meta = titleFromLoader;
 export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => (actionHeaders.has("Cache-Control") ? actionHeaders : loaderHeaders);
 
 /** GET only shows what will stop: mail scanners open links, and opening must change nothing. */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export async function loader({ request, context, params }: LoaderArgs) {
   const t = await getServerT(request, context, "delivery");
   const storyteller = await storytellerForUnsubscribeToken(context, params.token!);
   const title = `${t("unsubscribe.title")} · ${context.config.APP_NAME}`;
@@ -27,7 +28,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
  * cookie; the path is exempt from the CSRF check, the signed token is the authority). Both get the
  * page saying "Unsubscribed successfully" (or "Unsubscription failed" with a 404).
  */
-export async function action({ context, params }: ActionFunctionArgs) {
+export async function action({ context, params }: ActionArgs) {
   const storyteller = await storytellerForUnsubscribeToken(context, params.token!);
   if (!storyteller) return data({ ok: false as const }, { status: 404, headers: capabilityPageHeaders });
   await unsubscribeStoryteller(context, storyteller.id);

@@ -1,5 +1,7 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
+import type { ActionArgs } from "~/context.server";
 import { z } from "zod";
+import { markEmailUndeliverable } from "~/models/email-bounces.server";
+import { readJson } from "~/utils/request-body.server";
 import { applyProviderStatus } from "~/services/outbox.server";
 import { verifyPostmarkWebhook } from "~/services/webhooks.server";
 
@@ -20,22 +22,16 @@ const PERMANENT_BOUNCES = new Set(["HardBounce", "BadEmailAddress", "ManuallyDea
  * Postmark's bounce and spam-complaint webhook: the address is marked undeliverable on every
  * Storyteller using it, so nothing more is sent there, and the owner sees why.
  */
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionArgs) {
   verifyPostmarkWebhook(request, context.config);
-  const parsed = eventSchema.safeParse(await request.json().catch(() => null));
+  const parsed = eventSchema.safeParse(await readJson(request));
   if (!parsed.success) return new Response(null, { status: 400 });
   const event = parsed.data;
   const address = event.Email ?? event.Recipient;
   const permanent = event.RecordType === "SpamComplaint" || (event.RecordType === "Bounce" && (event.Inactive === true || PERMANENT_BOUNCES.has(event.Type ?? "")));
   if (!permanent || !address) return new Response(null, { status: 204 });
 
-  const now = new Date();
-  await context.db
-    .updateTable("storytellers")
-    .set({ email_undeliverable_at: now, updated_at: now })
-    .where((eb) => eb(eb.fn("lower", ["email"]), "=", address.toLowerCase()))
-    .where("email_undeliverable_at", "is", null)
-    .execute();
+  await markEmailUndeliverable(context.db, address);
   if (event.MessageID) {
     const reason = event.RecordType === "SpamComplaint" ? "Marked as spam by the recipient" : `Bounced: ${event.Description ?? event.Type}`;
     await applyProviderStatus(context.db, { outboxId: null, providerMessageId: event.MessageID, failed: true, reason: reason.slice(0, 300) });

@@ -7,7 +7,7 @@ import { classifyReply, requestSmsConsent } from "~/models/sms-consent.server";
 import { createOutboxMail } from "~/services/mail.server";
 import { queueEmail, queueSms, sendOutboxMessage } from "~/services/outbox.server";
 import type { SmsService } from "~/services/sms.server";
-import { makeTestContext } from "../../tests/context";
+import { makeTestContext , routeArgs } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
 import { action as postmarkAction } from "./webhooks.postmark";
 import { action as inboundAction } from "./webhooks.twilio.inbound";
@@ -84,7 +84,7 @@ function twilioRequest(path: string, params: Record<string, string>, options: { 
 }
 
 const inbound = (params: Record<string, string>, options: Parameters<typeof twilioRequest>[2] = {}, context = twilioContext()) =>
-  inboundAction({ request: twilioRequest("/webhooks/twilio/inbound", params, options), context, params: {} });
+  inboundAction({ request: twilioRequest("/webhooks/twilio/inbound", params, options), context, params: {}, ...routeArgs });
 
 const text = (from: string, body: string) => inbound({ From: from, Body: body, To: twilioEnv.TWILIO_FROM_NUMBER, MessageSid: "SM" + randomBytes(16).toString("hex"), AccountSid: twilioEnv.TWILIO_ACCOUNT_SID });
 
@@ -420,7 +420,7 @@ describe("Twilio status callback", () => {
   const message = (id: string) => database.db.selectFrom("outbox_messages").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
   const delivery = (id: string) => database.db.selectFrom("deliveries").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
   const callback = (messageId: string, params: Record<string, string>, options: Parameters<typeof twilioRequest>[2] = {}) =>
-    statusAction({ request: twilioRequest(`/webhooks/twilio/status?m=${messageId}`, params, options), context: twilioContext(), params: {} });
+    statusAction({ request: twilioRequest(`/webhooks/twilio/status?m=${messageId}`, params, options), context: twilioContext(), params: {}, ...routeArgs });
   const newSid = () => "SM" + randomBytes(16).toString("hex");
 
   it("marks an undelivered text and its delivery failed, with Twilio's error code", async () => {
@@ -512,7 +512,7 @@ describe("Postmark webhook", () => {
       body: typeof body === "string" ? body : JSON.stringify(body),
     });
   const post = (body: unknown, authorization?: string | null, context = postmarkContext()) =>
-    postmarkAction({ request: postmarkRequest(body, authorization), context, params: {} });
+    postmarkAction({ request: postmarkRequest(body, authorization), context, params: {}, ...routeArgs });
 
   const bounce = (email: string, overrides: Record<string, unknown> = {}) => ({
     RecordType: "Bounce",

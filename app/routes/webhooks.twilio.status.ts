@@ -1,9 +1,9 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
+import type { ActionArgs } from "~/context.server";
 import { applyProviderStatus } from "~/services/outbox.server";
 import { verifiedTwilioParams } from "~/services/webhooks.server";
 
 /** Twilio's status callback for each text we send (`?m=` is our outbox id, set when sending). */
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionArgs) {
   const params = await verifiedTwilioParams(request, context.config);
   const outboxId = new URL(request.url).searchParams.get("m");
   if (!params.MessageSid || !params.MessageStatus) return new Response(null, { status: 400 });

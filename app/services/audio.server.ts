@@ -69,7 +69,8 @@ export function resetFfmpegAvailability() {
 /**
  * Transcodes any audio file ffmpeg reads into AAC in an M4A (MP4) file that every browser plays,
  * iOS Safari included: mono, 64 kbit/s, the index at the front so playback starts before the
- * whole file arrives. `output` is overwritten.
+ * whole file arrives. The copy carries none of the input's metadata (a device may write where and on
+ * what it recorded), no chapters and no encoder tags. `output` is overwritten.
  */
 export async function transcodeToM4a(input: string, output: string, options: { timeoutMs?: number } = {}): Promise<void> {
   await run(
@@ -78,6 +79,7 @@ export async function transcodeToM4a(input: string, output: string, options: { t
       ...["-hide_banner", "-nostdin", "-loglevel", "error", "-y"],
       ...["-i", input],
       ...["-vn", "-ac", "1", "-c:a", "aac", "-b:a", "64k", "-movflags", "+faststart"],
+      ...["-map_metadata", "-1", "-map_chapters", "-1", "-fflags", "+bitexact", "-flags:a", "+bitexact"],
       ...["-f", "ipod", output],
     ],
     options.timeoutMs ?? TRANSCODE_TIMEOUT_MS,

@@ -1,5 +1,6 @@
 import { ServerClient } from "postmark";
 import type { Config } from "~/config.server";
+import { log } from "./logger.server";
 import { isPermanentStatus, PermanentSendError } from "./send-errors.server";
 
 export type MailMessage = {
@@ -32,7 +33,7 @@ export function createOutboxMail(options: { print: boolean }): MailService {
     name: "outbox",
     async send(message) {
       if (options.print) {
-        console.log(`[outbox] email to ${message.to}: ${message.subject}\n${message.text}\n`);
+        log.info({ module: "outbox" }, `email to ${message.to}: ${message.subject}\n${message.text}`);
       }
       return `outbox-${message.id}`;
     },

@@ -2,7 +2,7 @@ import { type Db, type DbOrTx, inTransaction } from "../../db/client";
 import type { OutboxMessage } from "../../db/schema";
 import type { MailService } from "~/services/mail.server";
 import type { SmsService } from "~/services/sms.server";
-import { enqueueJob } from "~/utils/jobs.server";
+import { enqueueJob } from "./jobs.server";
 import { PermanentSendError, sendErrorReason } from "./send-errors.server";
 import { isUuid } from "~/utils/ids";
 
@@ -18,8 +18,6 @@ export type OutgoingSms = { to: string; text: string };
 
 /** When to send and whether the outbox__send job is queued for it (a delivery's job sends its own). */
 export type QueueOptions = { runAt?: Date; withJob?: boolean };
-
-export const MAX_SEND_ATTEMPTS = 10;
 
 /** Stores the email and queues its send job in one transaction (or in the caller's). */
 export async function queueEmail(db: DbOrTx, email: OutgoingEmail, options: QueueOptions = {}): Promise<string> {
@@ -45,7 +43,7 @@ async function queueMessage(
 ): Promise<string> {
   return inTransaction(db, async (tx) => {
     const { id } = await tx.insertInto("outbox_messages").values(row).returning("id").executeTakeFirstOrThrow();
-    if (withJob) await enqueueJob(tx, "outbox__send", { messageId: id }, { maxAttempts: MAX_SEND_ATTEMPTS, runAt });
+    if (withJob) await enqueueJob(tx, "outbox__send", { messageId: id }, { runAt });
     return id;
   });
 }

@@ -1,5 +1,6 @@
 import twilio from "twilio";
 import type { Config } from "~/config.server";
+import { log } from "./logger.server";
 import { isPermanentStatus, PermanentSendError } from "./send-errors.server";
 
 export type SmsMessage = { id: string; to: string; text: string };
@@ -16,7 +17,7 @@ export function createOutboxSms(options: { print: boolean }): SmsService {
   return {
     name: "outbox",
     async send(message) {
-      if (options.print) console.log(`[outbox] text to ${message.to}: ${message.text}\n`);
+      if (options.print) log.info({ module: "outbox" }, `text to ${message.to}: ${message.text}`);
       return `outbox-${message.id}`;
     },
     async findSent(message) {

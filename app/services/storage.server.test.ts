@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, open, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { Readable } from "node:stream";
 import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
-import { Readable } from "node:stream";
 import { GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { completeConfig, parseEnv } from "~/config.server";
@@ -26,7 +26,15 @@ function* chunksOf(data: Uint8Array, chunk: number) {
   for (let offset = 0; offset < data.byteLength; offset += chunk) yield Buffer.from(data.subarray(offset, offset + chunk));
 }
 
-type Backend = { storage: StorageService; files: () => Promise<string[]>; close: () => Promise<void> };
+type Backend = {
+  storage: StorageService;
+  files: () => Promise<string[]>;
+  /** The object's bytes read from the disk or the bucket directly, not through the storage service. */
+  read: (key: string) => Promise<Buffer>;
+  /** Where an unfinished put keeps what it has received so far (storage.server.ts's `.part` files and S3 spool directories). */
+  partFiles: () => Promise<string[]>;
+  close: () => Promise<void>;
+};
 
 const backends: Record<"local" | "s3", () => Promise<Backend & { s3?: Awaited<ReturnType<typeof startFakeS3>> }>> = {
   async local() {
@@ -34,16 +42,26 @@ const backends: Record<"local" | "s3", () => Promise<Backend & { s3?: Awaited<Re
     return {
       storage: createLocalStorage(root),
       files: async () => (await readdir(root, { recursive: true })).map(String),
+      read: (key) => readFile(path.join(root, key)),
+      partFiles: async () => (await readdir(root, { recursive: true })).map(String).filter((file) => file.endsWith(".part")).map((file) => path.join(root, file)),
       close: () => rm(root, { recursive: true, force: true }),
     };
   },
   async s3() {
     const s3 = await startFakeS3();
+    const client = new S3Client(s3ClientConfig(s3.config));
     return {
       s3,
       storage: createS3Storage(s3.config),
       files: async () => (await readdir(s3.directory, { recursive: true })).map(String),
-      close: s3.close,
+      read: async (key) => Buffer.from(await (await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: key }))).Body!.transformToByteArray()),
+      // The spool file PutObject is sent from once its length is known (other test files may spool at the same time).
+      partFiles: async () =>
+        (await readdir(os.tmpdir())).filter((name) => name.startsWith("heirloom-upload-")).map((name) => path.join(os.tmpdir(), name, "body")),
+      close: async () => {
+        client.destroy();
+        await s3.close();
+      },
     };
   },
 };
@@ -85,20 +103,49 @@ describe.each(["local", "s3"] as const)("%s storage", (kind) => {
     expect(await storage.head("answers/never-written.m4a")).toBeNull();
   });
 
-  it("streams a 3 MB Node stream in, produced chunk by chunk", async () => {
+  /** How many of `data`'s bytes an unfinished put has written so far (waiting up to 2 s for the first). */
+  async function bytesReceivedSoFar(data: Uint8Array) {
+    const deadline = Date.now() + 2000;
+    for (;;) {
+      for (const file of await backend.partFiles()) {
+        const handle = await open(file, "r").catch(() => null);
+        if (!handle) continue;
+        try {
+          const head = Buffer.alloc(64);
+          const { bytesRead } = await handle.read(head, 0, 64, 0);
+          const { size } = await handle.stat();
+          if (bytesRead === 64 && head.equals(data.subarray(0, 64))) return size;
+        } finally {
+          await handle.close();
+        }
+      }
+      if (Date.now() > deadline) return 0;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  it("streams a 3 MB Node stream in as it arrives, and shows the object only once it is complete", async () => {
     const data = randomBytes(3 * 1024 * 1024 + 17);
-    let produced = 0;
+    const chunks = [...chunksOf(data, 64 * 1024)];
+    let beforeTheLastChunk: { received: number; visible: unknown } | undefined;
     const source = Readable.from(
-      (function* () {
-        for (const chunk of chunksOf(data, 64 * 1024)) {
-          produced += 1;
+      (async function* () {
+        for (const [index, chunk] of chunks.entries()) {
+          if (index === chunks.length - 1) {
+            beforeTheLastChunk = { received: await bytesReceivedSoFar(data), visible: await storage.head("answers/stream-node.webm") };
+          }
           yield chunk;
         }
       })(),
     );
     const result = await storage.putStream("answers/stream-node.webm", source, "audio/webm");
-    expect(produced).toBe(Math.ceil(data.byteLength / (64 * 1024)));
+    // Written as it came (a storage holding the body until the end would have nothing yet), but not readable half-done.
+    expect(beforeTheLastChunk?.received).toBeGreaterThan(0);
+    expect(beforeTheLastChunk?.received).toBeLessThan(data.byteLength);
+    expect(beforeTheLastChunk?.visible).toBeNull();
     expect(result).toEqual({ size: data.byteLength });
+    expect((await backend.read("answers/stream-node.webm")).equals(data)).toBe(true);
+    expect((await backend.files()).filter((file) => file.endsWith(".part"))).toEqual([]);
     expect(await storage.head("answers/stream-node.webm")).toEqual({ size: data.byteLength });
     const found = await storage.get("answers/stream-node.webm");
     expect(found?.size).toBe(data.byteLength);
@@ -253,7 +300,15 @@ describe("createStorageService", () => {
       const storage = createStorageService(configFor(fake.config));
       expect(storage.name).toBe("s3");
       await storage.put("photos/p.jpg", new Uint8Array([7]), "image/jpeg");
-      expect(await storage.head("photos/p.jpg")).toEqual({ size: 1 });
+      // In the bucket itself, as another client sees it.
+      const other = new S3Client(s3ClientConfig(fake.config));
+      try {
+        const object = await other.send(new GetObjectCommand({ Bucket: fake.bucket, Key: "photos/p.jpg" }));
+        expect([...(await object.Body!.transformToByteArray())]).toEqual([7]);
+        expect(object.ContentType).toBe("image/jpeg");
+      } finally {
+        other.destroy();
+      }
     } finally {
       await fake.close();
     }

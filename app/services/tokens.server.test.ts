@@ -1,4 +1,5 @@
-import { randomUUID } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
+import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { TEST_SESSION_SECRET } from "../../tests/context";
 import { type CapabilityPurpose, signCapability, verifyCapability } from "./tokens.server";
@@ -60,6 +61,14 @@ describe("capability tokens", () => {
     const token = await signCapability(otherConfig, "unsubscribe", subject);
     expect(await verifyCapability(otherConfig, "unsubscribe", token)).toBe(subject);
     expect(await verifyCapability(config, "unsubscribe", token)).toBeNull();
+  });
+
+  it("keeps accepting links signed before the keys module existed", async () => {
+    // The derivation decision 009 shipped with; record links sent then must keep working.
+    const legacyKey = createHmac("sha256", TEST_SESSION_SECRET).update("heirloom capability tokens v1").digest();
+    const subject = randomUUID();
+    const token = await new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setIssuer("heirloom").setAudience("record").setSubject(subject).setIssuedAt().sign(legacyKey);
+    expect(await verifyCapability(config, "record", token)).toBe(subject);
   });
 
   it("refuses a subject that is not a uuid", async () => {

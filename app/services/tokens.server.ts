@@ -1,27 +1,17 @@
-import { createHmac } from "node:crypto";
 import { errors, jwtVerify, SignJWT } from "jose";
 import type { Config } from "~/config.server";
 import { isUuid } from "~/utils/ids";
+import { capabilityTokenKey } from "./keys.server";
 
 /**
  * Capability links (record, unsubscribe, share): a JWT whose audience names the one thing it allows
  * and whose subject is an opaque row id. Callers check the row still exists on every use, so deleting
- * it revokes the link. The signing key is derived from SESSION_SECRET: changing that secret voids
- * every link already sent.
+ * it revokes the link. The signing key is derived from SESSION_SECRET (keys.server.ts): changing that
+ * secret voids every link already sent.
  */
 export type CapabilityPurpose = "record" | "unsubscribe" | "share" | "register";
 
 const ISSUER = "heirloom";
-const keys = new Map<string, Uint8Array>();
-
-function keyFor(config: Pick<Config, "SESSION_SECRET">): Uint8Array {
-  let key = keys.get(config.SESSION_SECRET);
-  if (!key) {
-    key = new Uint8Array(createHmac("sha256", config.SESSION_SECRET).update("heirloom capability tokens v1").digest());
-    keys.set(config.SESSION_SECRET, key);
-  }
-  return key;
-}
 
 /** Unsubscribe links must keep working well past the 60 days the law asks for. */
 // A register link (record page → "My Stories" without an account) only needs to outlive a visit.
@@ -31,14 +21,14 @@ export async function signCapability(config: Pick<Config, "SESSION_SECRET">, pur
   const jwt = new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setIssuer(ISSUER).setAudience(purpose).setSubject(subject).setIssuedAt(now);
   const days = LIFETIME_DAYS[purpose];
   if (days) jwt.setExpirationTime(new Date(now.getTime() + days * 86_400_000));
-  return jwt.sign(keyFor(config));
+  return jwt.sign(capabilityTokenKey(config));
 }
 
 /** The subject (a row id) of a valid token for this purpose, or null (tampered, expired, another purpose, not a JWT). */
 export async function verifyCapability(config: Pick<Config, "SESSION_SECRET">, purpose: CapabilityPurpose, token: string, now = new Date()): Promise<string | null> {
   if (token.length > 1000) return null;
   try {
-    const { payload } = await jwtVerify(token, keyFor(config), { issuer: ISSUER, audience: purpose, algorithms: ["HS256"], currentDate: now });
+    const { payload } = await jwtVerify(token, capabilityTokenKey(config), { issuer: ISSUER, audience: purpose, algorithms: ["HS256"], currentDate: now });
     return typeof payload.sub === "string" && isUuid(payload.sub) ? payload.sub : null;
   } catch (error) {
     if (error instanceof errors.JOSEError || error instanceof TypeError) return null;

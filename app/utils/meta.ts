@@ -1,5 +1,5 @@
-import type { MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse } from "@remix-run/react";
+import type { MetaFunction } from "react-router";
+import { isRouteErrorResponse } from "react-router";
 
 type RootMetaData = { appName?: string; errorTitles?: Record<"notFound" | "serverError" | "maintenance", string> };
 type Matches = Parameters<MetaFunction>[0]["matches"];

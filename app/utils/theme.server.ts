@@ -1,4 +1,4 @@
-import { createCookie } from "@remix-run/node";
+import { createCookie } from "react-router";
 import { z } from "zod";
 import { defaultThemeSettings, type ThemeSettings, themeColors, themeDirections, themeModes } from "./theme";
 

@@ -1,6 +1,7 @@
-import { createCookieSessionStorage, redirect } from "@remix-run/node";
+import { createCookieSessionStorage, redirect } from "react-router";
 import { z } from "zod";
 import type { AppContext } from "~/context.server";
+import { cookieSecret } from "~/services/keys.server";
 
 const MAX_TOASTS = 5;
 
@@ -14,15 +15,15 @@ export const toastSchema = z.object({
 export type Toast = z.infer<typeof toastSchema>;
 export type ToastInput = Omit<Toast, "id">;
 
-function toastStorage(secret: string) {
+function toastStorage(config: AppContext["config"]) {
   return createCookieSessionStorage({
-    cookie: { name: "toast", path: "/", sameSite: "lax", httpOnly: true, secrets: [secret], secure: false },
+    cookie: { name: "toast", path: "/", sameSite: "lax", httpOnly: true, secrets: [cookieSecret(config)], secure: false },
   });
 }
 
 /** Adds a toast to the flash cookie; returns the Set-Cookie header value. */
 export async function flashToast(request: Request, context: Pick<AppContext, "config">, toast: ToastInput): Promise<string> {
-  const storage = toastStorage(context.config.SESSION_SECRET);
+  const storage = toastStorage(context.config);
   const session = await storage.getSession(request.headers.get("Cookie"));
   const queued = z.array(toastSchema).catch([]).parse(session.get("toasts") ?? []);
   const next = [...queued, { ...toast, id: crypto.randomUUID() }].slice(-MAX_TOASTS);
@@ -44,7 +45,7 @@ export async function redirectWithToast(
 
 /** Reads (and so clears) the pending toasts. */
 export async function takeToasts(request: Request, context: Pick<AppContext, "config">) {
-  const storage = toastStorage(context.config.SESSION_SECRET);
+  const storage = toastStorage(context.config);
   const session = await storage.getSession(request.headers.get("Cookie"));
   const toasts = z.array(toastSchema).catch([]).parse(session.get("toasts") ?? []);
   return { toasts, setCookie: toasts.length ? await storage.commitSession(session) : null };

@@ -1,4 +1,4 @@
-import { useLocation } from "@remix-run/react";
+import { useLocation } from "react-router";
 import { useEffect, useRef } from "react";
 
 /** A <details> menu stays open across client-side navigations unless told otherwise: close it. */

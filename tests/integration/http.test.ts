@@ -4,12 +4,13 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { ServerBuild } from "@remix-run/node";
+import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signCapability } from "~/services/tokens.server";
 import { createHttpApp } from "../../server/http";
 import { makeTestContext } from "../context";
 import { useTestDatabase } from "../db";
+import { createStoryteller, createUser } from "../factories";
 
 // The production build served by the real Express app, on a test database.
 const database = useTestDatabase();
@@ -54,7 +55,8 @@ describe("HTTP server", () => {
     const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
     expect(nonce).toBeTruthy();
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(response.headers.get("referrer-policy")).toBeTruthy();
+    // Ordinary pages tell other sites nothing but our origin; capability pages say less (below).
+    expect(response.headers.get("referrer-policy")).toBe("same-origin");
     const html = await response.text();
     const scripts = [...html.matchAll(/<script(?![^>]*type="application\/json")[^>]*>/g)].map((m) => m[0]);
     expect(scripts.length).toBeGreaterThan(0);
@@ -133,13 +135,9 @@ describe("HTTP server", () => {
   });
 
   it("unsubscribes by one-click with no cookie, and from the page's own form that posts Origin: null", async () => {
-    const owner = await database.db.insertInto("users").values({ email: `o-${Date.now()}@example.com`, first_name: "Priya", nickname: "priya" }).returning("id").executeTakeFirstOrThrow();
+    const owner = await createUser(database.db, { first_name: "Priya" });
     const make = async () => {
-      const { id } = await database.db
-        .insertInto("storytellers")
-        .values({ owner_id: owner.id, nickname: "Nani", first_name: "Kamla", delivery_method: "email", email: `n-${Math.random()}@example.com`, time_zone: "UTC" })
-        .returning("id")
-        .executeTakeFirstOrThrow();
+      const { id } = await createStoryteller(database.db, { ownerId: owner.id, timeZone: "UTC", prompts: [] });
       return { id, token: await signCapability(makeTestContext(database).config, "unsubscribe", id) };
     };
     const unsubscribedAt = async (id: string) => (await database.db.selectFrom("storytellers").select("unsubscribed_at").where("id", "=", id).executeTakeFirstOrThrow()).unsubscribed_at;
@@ -152,11 +150,17 @@ describe("HTTP server", () => {
       body: "List-Unsubscribe=One-Click",
     });
     expect(oneClick.status).toBe(200);
+    expect(oneClick.headers.get("referrer-policy")).toBe("no-referrer");
     expect(await oneClick.text()).toContain("Unsubscribed successfully");
     expect(await unsubscribedAt(mailClient.id)).not.toBeNull();
 
-    // The page is sent with Referrer-Policy: no-referrer, so the browser's form post says Origin: null.
+    // The page is sent with Referrer-Policy: no-referrer (its URL is the token: no Referer may carry
+    // it off-site), once, in place of the site-wide value; so the browser's form post says Origin: null.
     const page = await make();
+    const shown = await fetch(`${base}/unsubscribe/${page.token}`);
+    expect(shown.status).toBe(200);
+    expect(shown.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(shown.headers.get("cache-control")).toBe("no-store");
     const viaPage = await fetch(`${base}/unsubscribe/${page.token}`, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin", Origin: "null" },
@@ -183,13 +187,27 @@ describe("HTTP server", () => {
       body: "{",
     });
     expect(notAForm.status).toBe(400);
-    const badRedirect = await fetch(`${base}/resources/language`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ lng: "hi", redirectTo: "/\t/evil.example" }),
-    });
-    expect(badRedirect.headers.get("location")).toBe("/");
+  });
+
+  it("sends the language switch back only to a page of this site", async () => {
+    const switchTo = async (redirectTo: string) => {
+      const response = await fetch(`${base}/resources/language`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ lng: "hi", redirectTo }),
+      });
+      expect(response.status, redirectTo).toBe(302);
+      return response.headers.get("location")!;
+    };
+    // Unchecked, the first three come out of URL parsing as "//evil.example…", a Location that leaves
+    // the site; the rest point at another host too and must not land on some path of ours instead.
+    for (const hostile of ["//evil.example//evil.example/x", "https://evil.example//evil.example", "/.//evil.example", "//evil.example/x", "/\t/evil.example", "/\\evil.example"]) {
+      const location = await switchTo(hostile);
+      expect(location, hostile).toBe("/");
+      expect(new URL(location, base).origin, hostile).toBe(new URL(base).origin);
+    }
+    expect(await switchTo("/faqs?x=1")).toBe("/faqs?x=1");
   });
 
   it("sends /maintenance home while maintenance mode is off", async () => {

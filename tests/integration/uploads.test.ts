@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { ServerBuild } from "@remix-run/node";
+import type { ServerBuild } from "react-router";
 import { Upload } from "tus-js-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signCapability } from "~/services/tokens.server";

@@ -1,0 +1,64 @@
+import { type FieldMetadata, getInputProps, getSelectProps } from "@conform-to/react";
+import type { Ref } from "react";
+import { useTranslation } from "react-i18next";
+import { Field, FieldErrors, LanguageOptions, SelectField, TimeZoneOptions } from "~/components/forms";
+import { deliveryMethods, frequencies } from "~/utils/storyteller-schema";
+
+// The Storyteller form's parts, for any conform form whose schema includes storytellerShape and/or
+// scheduleShape (~/utils/storyteller-schema): adding a Storyteller, editing one, Add Group. They
+// render fields only; the form, its layout and its buttons belong to the page.
+
+type Meta = FieldMetadata<unknown>;
+
+export type StorytellerFieldsMeta = Record<"nickname" | "firstName" | "relationship" | "deliveryMethod" | "email" | "phone" | "timeZone" | "language", Meta>;
+
+/** Who the Storyteller is and how questions reach them. */
+export function StorytellerFields({ fields, timeZones, timeZoneRef }: { fields: StorytellerFieldsMeta; timeZones: string[]; timeZoneRef?: Ref<HTMLSelectElement> }) {
+  const { t } = useTranslation("storytellers");
+  return (
+    <>
+      <Field label={t("fields.nickname")} hint={t("fields.nicknameHint")} inputProps={getInputProps(fields.nickname, { type: "text" })} errors={fields.nickname.errors} />
+      <Field label={t("fields.firstName")} inputProps={getInputProps(fields.firstName, { type: "text" })} errors={fields.firstName.errors} />
+      <Field label={t("fields.relationship")} hint={t("fields.relationshipHint")} inputProps={getInputProps(fields.relationship, { type: "text" })} errors={fields.relationship.errors} />
+      <fieldset className="flex flex-col gap-2">
+        <legend className="mb-1 font-medium">{t("fields.deliveryMethod")}</legend>
+        {deliveryMethods.map((method) => (
+          <label key={method} className="flex items-center gap-2">
+            <input type="radio" name={fields.deliveryMethod.name} value={method} defaultChecked={(fields.deliveryMethod.initialValue ?? "email") === method} />
+            {t(`fields.delivery.${method}`)}
+          </label>
+        ))}
+        <FieldErrors id={`${fields.deliveryMethod.id}-error`} errors={fields.deliveryMethod.errors} />
+      </fieldset>
+      <Field label={t("fields.email")} hint={t("fields.emailHint")} inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "off" }} errors={fields.email.errors} />
+      <Field label={t("fields.phone")} hint={t("fields.phoneHint")} inputProps={{ ...getInputProps(fields.phone, { type: "tel" }), autoComplete: "off" }} errors={fields.phone.errors} />
+      <SelectField label={t("fields.timeZone")} selectProps={getSelectProps(fields.timeZone)} errors={fields.timeZone.errors} selectRef={timeZoneRef}>
+        <TimeZoneOptions zones={timeZones} />
+      </SelectField>
+      <SelectField label={t("fields.language")} selectProps={getSelectProps(fields.language)}>
+        <LanguageOptions />
+      </SelectField>
+    </>
+  );
+}
+
+export type ScheduleFieldsMeta = Record<"firstPromptDate" | "frequency", Meta>;
+
+/** When the first question goes (not before `minDate`, when given) and how often the next ones follow. */
+export function ScheduleFields({ fields, minDate }: { fields: ScheduleFieldsMeta; minDate?: string }) {
+  const { t } = useTranslation("storytellers");
+  return (
+    <>
+      <Field label={t("fields.firstPromptDate")} inputProps={{ ...getInputProps(fields.firstPromptDate, { type: "date" }), min: minDate }} errors={fields.firstPromptDate.errors} />
+      <fieldset className="flex flex-col gap-2">
+        <legend className="mb-1 font-medium">{t("fields.frequency")}</legend>
+        {frequencies.map((frequency) => (
+          <label key={frequency} className="flex items-center gap-2">
+            <input type="radio" name={fields.frequency.name} value={frequency} defaultChecked={(fields.frequency.initialValue ?? "weekly") === frequency} />
+            {t(`frequency.${frequency}`)}
+          </label>
+        ))}
+      </fieldset>
+    </>
+  );
+}

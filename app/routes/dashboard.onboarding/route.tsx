@@ -1,0 +1,64 @@
+import { useTranslation } from "react-i18next";
+import { useActionData, useLoaderData } from "react-router";
+import { requireUser } from "~/auth/session.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import type { LoaderArgs, ActionArgs } from "~/context.server";
+import { getDraft, todayIn } from "~/models/onboarding.server";
+import { getPromptLibrary } from "~/models/prompt-library.server";
+import { titleFromLoader } from "~/utils/meta";
+import { pageTitle } from "~/utils/page-title.server";
+import { readForm } from "~/utils/request-body.server";
+import { timeZoneNames } from "~/utils/time-zones";
+import type { Step } from "./schema";
+import { submitStep } from "./server";
+import { PromptsStepForm, ScheduleStepForm, WhoStepForm } from "./steps";
+
+export const handle = { i18n: ["storytellers"] };
+export const meta = titleFromLoader;
+
+const stepOf = (request: Request) => Math.min(3, Math.max(1, Number(new URL(request.url).searchParams.get("step")) || 1)) as Step;
+
+export async function loader({ request, context }: LoaderArgs) {
+  const user = await requireUser(request, context);
+  const step = stepOf(request);
+  const draft = await getDraft(context.db, user.id);
+  const language = draft.who?.language ?? user.language;
+  return {
+    title: await pageTitle(request, context, "onboarding.title", "storytellers"),
+    step,
+    draft,
+    library: step === 2 ? await getPromptLibrary(context.db, language) : [],
+    timeZones: step === 1 ? timeZoneNames() : [],
+    defaultTimeZone: user.language === "hi" ? "Asia/Kolkata" : "America/New_York",
+    today: todayIn(draft.who?.timeZone ?? "UTC"),
+  };
+}
+
+export async function action({ request, context }: ActionArgs) {
+  const user = await requireUser(request, context);
+  return submitStep[stepOf(request)]({ request, context, userId: user.id, formData: await readForm(request) });
+}
+
+export default function Onboarding() {
+  const { t } = useTranslation("storytellers");
+  const { step, draft, library, timeZones, defaultTimeZone, today } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const lastResult = actionData && "result" in actionData ? actionData.result : undefined;
+  return (
+    <section className="mx-auto flex max-w-3xl flex-col gap-6">
+      <h1 className="text-2xl font-bold">{t("onboarding.title")}</h1>
+      <ol className="flex gap-2 text-sm" aria-label={t("onboarding.progress")}>
+        {[1, 2, 3].map((n) => (
+          <li key={n} aria-current={n === step ? "step" : undefined} className="rounded-full border border-line px-3 py-1 aria-[current=step]:bg-primary aria-[current=step]:text-white">
+            {t(`onboarding.steps.${n}`)}
+          </li>
+        ))}
+      </ol>
+      {step === 1 ? <WhoStepForm draft={draft.who} timeZones={timeZones} defaultTimeZone={defaultTimeZone} lastResult={lastResult} /> : null}
+      {step === 2 ? <PromptsStepForm draft={draft.prompts} library={library} lastResult={lastResult} /> : null}
+      {step === 3 ? <ScheduleStepForm draft={draft} today={today} lastResult={lastResult} /> : null}
+    </section>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;

@@ -1,0 +1,62 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect } from "react-router";
+import type { AppContext } from "~/context.server";
+import { createStorytellerFromDraft, getDraft, saveDraftStep, todayIn } from "~/models/onboarding.server";
+import { checkStorytellerFields } from "~/models/storyteller.server";
+import { log } from "~/services/logger.server";
+import { redirectWithToast } from "~/utils/toast.server";
+import { Intent, type Step, stepSchemas } from "./schema";
+
+// One handler per step of the wizard: each parses its step's post once, goes back, or refuses it
+// with conform's reply, or keeps the answers (the last one creates the Storyteller).
+
+type StepArgs = { request: Request; context: AppContext; userId: string; formData: FormData };
+
+const stepUrl = (step: number) => `/dashboard/onboarding?step=${step}`;
+const refuse = (result: SubmissionResult<string[]>) => data({ result }, { status: 400 });
+
+async function who({ context, userId, formData }: StepArgs) {
+  const submission = parseWithZod(formData, { schema: stepSchemas[1] });
+  if (submission.status !== "success") return refuse(submission.reply());
+  if (submission.value.intent === Intent.back) return redirect(stepUrl(1));
+  const { intent: _next, ...who } = submission.value;
+  const checked = checkStorytellerFields(who);
+  if (!checked.ok) return refuse(submission.reply({ fieldErrors: checked.fieldErrors }));
+  await saveDraftStep(context.db, userId, "who", who);
+  return redirect(stepUrl(2));
+}
+
+async function prompts({ context, userId, formData }: StepArgs) {
+  const submission = parseWithZod(formData, { schema: stepSchemas[2] });
+  if (submission.status !== "success") return refuse(submission.reply());
+  if (submission.value.intent === Intent.back) return redirect(stepUrl(1));
+  const { intent: _next, ...prompts } = submission.value;
+  await saveDraftStep(context.db, userId, "prompts", prompts);
+  return redirect(stepUrl(3));
+}
+
+async function schedule({ request, context, userId, formData }: StepArgs) {
+  const submission = parseWithZod(formData, { schema: stepSchemas[3] });
+  if (submission.status !== "success") return refuse(submission.reply());
+  if (submission.value.intent === Intent.back) return redirect(stepUrl(2));
+  const { intent: _submit, ...schedule } = submission.value;
+  const draft = await getDraft(context.db, userId);
+  if (!draft.who) return redirect(stepUrl(1));
+  if (schedule.firstPromptDate < todayIn(draft.who.timeZone)) {
+    return refuse(submission.reply({ fieldErrors: { firstPromptDate: ["storytellers:errors.dateInPast"] } }));
+  }
+  await saveDraftStep(context.db, userId, "schedule", schedule);
+  let created: Awaited<ReturnType<typeof createStorytellerFromDraft>>;
+  try {
+    created = await createStorytellerFromDraft(context, userId, { who: draft.who, prompts: draft.prompts ?? { libraryPromptIds: [], customPrompts: [] }, schedule });
+  } catch (error) {
+    log.error({ module: "onboarding", err: error }, "could not add storyteller");
+    return redirectWithToast(request, context, stepUrl(3), { type: "error", key: "storytellers:toast.notAdded" });
+  }
+  // A first step saved before the server's checks applied to it: back there, where Next checks it again.
+  if (!created.ok) return redirect(stepUrl(1));
+  return redirectWithToast(request, context, "/dashboard", { type: "success", key: "storytellers:toast.added" });
+}
+
+export const submitStep = { 1: who, 2: prompts, 3: schedule } satisfies Record<Step, (args: StepArgs) => Promise<unknown>>;

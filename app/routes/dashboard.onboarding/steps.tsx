@@ -1,0 +1,141 @@
+import { getFormProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
+import { Form } from "react-router";
+import { FieldErrors, TextareaField } from "~/components/forms";
+import type { LibraryCategory } from "~/components/prompt-picker";
+import { ScheduleFields, StorytellerFields } from "~/components/storyteller-fields";
+import { type PromptsInput, promptsSchema } from "~/utils/prompt-schema";
+import { type ScheduleInput, scheduleSchema, type StorytellerInput, storytellerSchema } from "~/utils/storyteller-schema";
+import { currentZoneName } from "~/utils/time-zones";
+import { Intent } from "./schema";
+
+// The wizard's three steps. In the browser each form checks its fields with the schema the server
+// checks them with (./schema.ts wraps the same ones with the buttons' intents).
+
+type Result = SubmissionResult<string[]> | undefined;
+type Draft = { who?: StorytellerInput; prompts?: PromptsInput; schedule?: ScheduleInput };
+
+function StepButtons({ back, last }: { back: boolean; last?: boolean }) {
+  const { t } = useTranslation("storytellers");
+  return (
+    <div className="flex gap-3">
+      {back ? (
+        // formNoValidate: going back never needs the current step to be valid.
+        <button type="submit" name="intent" value={Intent.back} formNoValidate className="btn-secondary">
+          {t("onboarding.back")}
+        </button>
+      ) : null}
+      <button type="submit" name="intent" value={last ? Intent.submit : Intent.next} className="btn-primary">
+        {last ? t("onboarding.submit") : t("onboarding.next")}
+      </button>
+    </div>
+  );
+}
+
+export function WhoStepForm({ draft, timeZones, defaultTimeZone, lastResult }: { draft?: StorytellerInput; timeZones: string[]; defaultTimeZone: string; lastResult: Result }) {
+  const [form, fields] = useForm({
+    lastResult,
+    constraint: getZodConstraint(storytellerSchema),
+    shouldValidate: "onBlur",
+    // Errors clear while typing, so nothing shifts under the pointer when the field loses focus.
+    shouldRevalidate: "onInput",
+    defaultValue: { language: "en", deliveryMethod: "email", timeZone: defaultTimeZone, ...draft },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: storytellerSchema }),
+  });
+  // With JavaScript, a first visit starts from the browser's own time zone.
+  const zoneRef = useRef<HTMLSelectElement>(null);
+  useEffect(() => {
+    const browserZone = currentZoneName(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    if (!draft?.timeZone && zoneRef.current && timeZones.includes(browserZone)) zoneRef.current.value = browserZone;
+  }, [draft?.timeZone, timeZones]);
+  return (
+    <Form method="post" action="?step=1" {...getFormProps(form)} className="grid gap-5 min-[700px]:grid-cols-2">
+      <FieldErrors id={form.errorId} errors={form.errors} />
+      <StorytellerFields fields={fields} timeZones={timeZones} timeZoneRef={zoneRef} />
+      <div className="min-[700px]:col-span-2">
+        <StepButtons back={false} />
+      </div>
+    </Form>
+  );
+}
+
+export function PromptsStepForm({ draft, library, lastResult }: { draft?: PromptsInput; library: LibraryCategory[]; lastResult: Result }) {
+  const { t } = useTranslation("storytellers");
+  const [form, fields] = useForm({
+    lastResult,
+    constraint: getZodConstraint(promptsSchema),
+    shouldValidate: "onSubmit",
+    defaultValue: { customPrompts: draft?.customPrompts.join("\n") ?? "", libraryPromptIds: (draft?.libraryPromptIds ?? []).map(String) },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: promptsSchema }),
+  });
+  // After a refused submission, the boxes ticked in it (not only the saved ones) stay ticked.
+  const picked = new Set([fields.libraryPromptIds.initialValue ?? []].flat().map(Number));
+  const customErrors = Object.entries(form.allErrors)
+    .filter(([name]) => name.startsWith("customPrompts"))
+    .flatMap(([, errors]) => errors);
+  return (
+    <Form method="post" action="?step=2" {...getFormProps(form)} className="flex flex-col gap-5">
+      <p className="text-muted">{t("onboarding.promptsIntro")}</p>
+      {library.map((category) => (
+        <details key={category.id} className="rounded-lg border border-line bg-panel p-4" open={category.prompts.some((p) => picked.has(p.id))}>
+          <summary className="cursor-pointer font-semibold">{category.name}</summary>
+          <ul className="mt-3 flex flex-col gap-2">
+            {category.prompts.map((prompt) => (
+              <li key={prompt.id}>
+                <label className="flex items-start gap-2">
+                  <input type="checkbox" name="libraryPromptIds" value={prompt.id} defaultChecked={picked.has(prompt.id)} className="mt-1" />
+                  <span>{prompt.text}</span>
+                </label>
+              </li>
+            ))}
+          </ul>
+        </details>
+      ))}
+      <TextareaField label={t("fields.customPrompts")} textareaProps={getTextareaProps(fields.customPrompts)} errors={customErrors.length ? customErrors : undefined} />
+      <p className="-mt-3 text-sm text-muted">{t("fields.customPromptsHint")}</p>
+      <StepButtons back />
+    </Form>
+  );
+}
+
+export function ScheduleStepForm({ draft, today, lastResult }: { draft: Draft; today: string; lastResult: Result }) {
+  const { t } = useTranslation("storytellers");
+  const [form, fields] = useForm({
+    lastResult,
+    constraint: getZodConstraint(scheduleSchema),
+    shouldValidate: "onBlur",
+    // Errors clear while typing, so nothing shifts under the pointer when the field loses focus.
+    shouldRevalidate: "onInput",
+    defaultValue: { firstPromptDate: today, frequency: "weekly", ...draft.schedule },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: scheduleSchema }),
+  });
+  const promptCount = (draft.prompts?.libraryPromptIds.length ?? 0) + (draft.prompts?.customPrompts.length ?? 0);
+  return (
+    <Form method="post" action="?step=3" {...getFormProps(form)} className="flex flex-col gap-5">
+      <FieldErrors id={form.errorId} errors={form.errors} />
+      <ScheduleFields fields={fields} minDate={today} />
+      {draft.who ? (
+        <section aria-labelledby="review" className="rounded-lg border border-line bg-panel p-4">
+          <h2 id="review" className="mb-2 font-semibold">
+            {t("onboarding.review")}
+          </h2>
+          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+            <dt className="text-muted">{t("fields.nickname")}</dt>
+            <dd>{draft.who.nickname}</dd>
+            <dt className="text-muted">{t("fields.deliveryMethod")}</dt>
+            <dd>
+              {t(`fields.delivery.${draft.who.deliveryMethod}`)} · {draft.who.deliveryMethod === "email" ? draft.who.email : draft.who.phone}
+            </dd>
+            <dt className="text-muted">{t("fields.timeZone")}</dt>
+            <dd>{draft.who.timeZone}</dd>
+            <dt className="text-muted">{t("onboarding.promptCount")}</dt>
+            <dd>{promptCount}</dd>
+          </dl>
+        </section>
+      ) : null}
+      <StepButtons back last />
+    </Form>
+  );
+}

@@ -1,0 +1,64 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useFetcher, useLocation } from "react-router";
+import { FieldErrors, replyErrors } from "~/components/forms";
+import { type LibraryCategory, PromptPicker } from "~/components/prompt-picker";
+
+/**
+ * "Add New Prompt": a link to its own page, which with JavaScript opens the same form in a dialog
+ * instead (loaded from, and posted to, that page's route: dashboard.recipient.$id_.prompts.new).
+ */
+export function AddPromptButton({ storytellerId }: { storytellerId: string }) {
+  const { t } = useTranslation("storytellers");
+  const href = `/dashboard/recipient/${storytellerId}/prompts/new`;
+  const dialog = useRef<HTMLDialogElement>(null);
+  const loader = useFetcher<{ library: LibraryCategory[] }>();
+  const submitter = useFetcher<{ result?: SubmissionResult<string[]> }>();
+  const location = useLocation();
+  const [open, setOpen] = useState(false);
+
+  useEffect(() => {
+    if (open) dialog.current?.showModal();
+    else dialog.current?.close();
+  }, [open]);
+  // A successful add redirects back here: close the dialog once the page has moved on.
+  useEffect(() => setOpen(false), [location.key]);
+
+  return (
+    <>
+      <Link
+        to={href}
+        className="btn-primary"
+        onClick={(event) => {
+          event.preventDefault();
+          if (loader.state === "idle" && !loader.data) loader.load(href);
+          setOpen(true);
+        }}
+      >
+        {t("view.addPrompt")}
+      </Link>
+      <dialog ref={dialog} onClose={() => setOpen(false)} aria-labelledby="add-prompt-title" className="m-auto w-[min(40rem,95vw)] rounded-xl border border-line bg-surface p-6 text-ink backdrop:bg-black/40">
+        <h2 id="add-prompt-title" className="mb-4 text-xl font-bold">
+          {t("add.title")}
+        </h2>
+        {loader.data ? (
+          <submitter.Form method="post" action={href} className="flex flex-col gap-4">
+            <FieldErrors id="add-dialog-errors" errors={replyErrors(submitter.data?.result)} />
+            <PromptPicker library={loader.data.library} idPrefix="dialog-" />
+            <div className="flex gap-3">
+              <button type="submit" className="btn-primary" disabled={submitter.state !== "idle"}>
+                {t("add.submit")}
+              </button>
+              <button type="button" className="btn-secondary" onClick={() => setOpen(false)}>
+                {t("view.cancel")}
+              </button>
+            </div>
+          </submitter.Form>
+        ) : (
+          <p role="status">{t("add.loading")}</p>
+        )}
+      </dialog>
+    </>
+  );
+}

@@ -1,0 +1,96 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { Link, useLoaderData, useSearchParams } from "react-router";
+import { requireUser } from "~/auth/session.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import type { LoaderArgs, ActionArgs } from "~/context.server";
+import { idParam } from "~/utils/ids";
+import { titleFromLoader } from "~/utils/meta";
+import { readForm } from "~/utils/request-body.server";
+import { useRootData } from "~/utils/root-data";
+import { redirectWithToast } from "~/utils/toast.server";
+import { AddPromptButton } from "./add-prompt-dialog";
+import { DeliveryState } from "./delivery-state";
+import { PromptQueue } from "./scheduled-tab";
+import { actionSchema, Intent } from "./schema";
+import { SentPrompts } from "./sent-tab";
+import { performIntent, storytellerPage } from "./server";
+
+export const handle = { i18n: ["storytellers"] };
+export const meta = titleFromLoader;
+
+const notFound = () => new Response(null, { status: 404 });
+
+export async function loader({ request, context, params }: LoaderArgs) {
+  const user = await requireUser(request, context);
+  const page = await storytellerPage(context, user.id, idParam(params.id));
+  if (!page) throw notFound();
+  return page;
+}
+
+export async function action({ request, context, params }: ActionArgs) {
+  const user = await requireUser(request, context);
+  const storytellerId = idParam(params.id);
+  const submission = parseWithZod(await readForm(request), { schema: actionSchema });
+  if (submission.status !== "success") {
+    // The one field typed here is an edited question: its problem is told like the edit's other outcomes.
+    if (submission.payload.intent === Intent.edit && submission.error?.text) {
+      return redirectWithToast(request, context, `/dashboard/recipient/${storytellerId}`, { type: "error", key: "storytellers:toast.editFailed" });
+    }
+    // Buttons only, nothing to show beside a field: an unknown intent or a malformed post is a plain 400.
+    throw new Response("Bad Request", { status: 400 });
+  }
+  const response = await performIntent({ request, context, userId: user.id, storytellerId }, submission.value);
+  if (!response) throw notFound();
+  return response;
+}
+
+export default function StorytellerView() {
+  const { t } = useTranslation("storytellers");
+  const { storyteller, queued, sent, nextPrompt, lastSent, canManage } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const locale = useRootData()?.locale ?? "en";
+  const showSent = params.get("sent") === "true";
+  return (
+    <section className="flex flex-col gap-6">
+      <header className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold">{storyteller.nickname}</h1>
+          <p className="text-muted">
+            {[storyteller.relationship, t(`fields.delivery.${storyteller.delivery_method}`), storyteller.frequency ? t(`frequency.${storyteller.frequency}`) : null].filter(Boolean).join(" · ")}
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <AddPromptButton storytellerId={storyteller.id} />
+          {canManage ? (
+            <Link to={`/dashboard/recipient/${storyteller.id}/edit`} className="btn-secondary">
+              {t("view.editStoryteller")}
+            </Link>
+          ) : null}
+        </div>
+      </header>
+      <DeliveryState storyteller={storyteller} canManage={canManage} locale={locale} />
+      <dl className="grid gap-4 min-[700px]:grid-cols-2">
+        <div className="rounded-xl border border-line bg-panel p-4">
+          <dt className="font-medium">{t("card.nextPrompt")}</dt>
+          <dd className="text-muted">{nextPrompt?.text ?? t("card.noneQueued")}</dd>
+        </div>
+        <div className="rounded-xl border border-line bg-panel p-4">
+          <dt className="font-medium">{t("card.lastSent")}</dt>
+          <dd className="text-muted">{lastSent?.text ?? t("card.noneSent")}</dd>
+        </div>
+      </dl>
+      <nav aria-label={t("view.tabs")} className="flex gap-2 border-b border-line">
+        <Link to="?" aria-current={!showSent ? "page" : undefined} className="border-b-2 border-transparent px-3 py-2 aria-[current=page]:border-primary aria-[current=page]:font-semibold">
+          {t("view.scheduled")} ({queued.length})
+        </Link>
+        <Link to="?sent=true" aria-current={showSent ? "page" : undefined} className="border-b-2 border-transparent px-3 py-2 aria-[current=page]:border-primary aria-[current=page]:font-semibold">
+          {t("view.sent")} ({sent.length})
+        </Link>
+      </nav>
+      {showSent ? <SentPrompts prompts={sent} locale={locale} canManage={canManage} /> : <PromptQueue prompts={queued} />}
+    </section>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;

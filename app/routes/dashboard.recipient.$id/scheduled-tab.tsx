@@ -1,0 +1,124 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Form, Link, useFetcher, useSearchParams } from "react-router";
+import { Intent } from "./schema";
+
+type QueuedPrompt = { id: string; text: string };
+
+function IntentButton({ intent, promptId, label, disabled }: { intent: typeof Intent.moveUp | typeof Intent.moveDown | typeof Intent.sendNow; promptId: string; label: string; disabled?: boolean }) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="promptId" value={promptId} />
+      <button type="submit" name="intent" value={intent} disabled={disabled} className="rounded px-2 py-1 text-sm hover:bg-line/60 disabled:opacity-40">
+        {label}
+      </button>
+    </Form>
+  );
+}
+
+/**
+ * The Scheduled tab: the queue in sending order. Every action is a plain form post; editing and
+ * deleting open in place through the URL (?edit= / ?delete=), so they work without JavaScript.
+ */
+export function PromptQueue({ prompts: saved }: { prompts: QueuedPrompt[] }) {
+  const { t } = useTranslation("storytellers");
+  const [params] = useSearchParams();
+  const editing = params.get("edit");
+  const deleting = params.get("delete");
+  const { prompts, draggable, dragProps } = useDragToReorder(saved);
+  if (!prompts.length) return <p className="text-muted">{t("view.emptyQueue")}</p>;
+  return (
+    <ol className="flex flex-col gap-2" aria-label={t("view.queue")}>
+      {prompts.map((prompt, index) => (
+        <li key={prompt.id} className="rounded-lg border border-line bg-panel p-3 data-[dragging=true]:opacity-50" data-testid="queued-prompt" draggable={draggable} {...dragProps(prompt.id)}>
+          {editing === prompt.id ? (
+            <Form method="post" className="flex flex-col gap-2">
+              <input type="hidden" name="promptId" value={prompt.id} />
+              <label htmlFor={`edit-${prompt.id}`} className="font-medium">
+                {t("view.editLabel")}
+              </label>
+              <textarea id={`edit-${prompt.id}`} name="text" defaultValue={prompt.text} required minLength={5} maxLength={300} className="input" />
+              <div className="flex gap-2">
+                <button type="submit" name="intent" value={Intent.edit} className="btn-primary">
+                  {t("view.save")}
+                </button>
+                <Link to="?" className="btn-secondary">
+                  {t("view.cancel")}
+                </Link>
+              </div>
+            </Form>
+          ) : (
+            <p>
+              <span className="me-2 text-muted">{index + 1}.</span>
+              {prompt.text}
+            </p>
+          )}
+          {deleting === prompt.id ? (
+            <Form method="post" className="mt-2 flex flex-wrap items-center gap-2 rounded border border-danger p-2">
+              <input type="hidden" name="promptId" value={prompt.id} />
+              <span>{t("view.confirmDelete")}</span>
+              <button type="submit" name="intent" value={Intent.delete} className="btn-danger">
+                {t("view.delete")}
+              </button>
+              <Link to="?" className="btn-secondary">
+                {t("view.cancel")}
+              </Link>
+            </Form>
+          ) : null}
+          <div className="mt-2 flex flex-wrap gap-1">
+            <IntentButton intent={Intent.moveUp} promptId={prompt.id} label={t("view.moveUp")} disabled={index === 0} />
+            <IntentButton intent={Intent.moveDown} promptId={prompt.id} label={t("view.moveDown")} disabled={index === prompts.length - 1} />
+            <Link to={`?edit=${prompt.id}`} className="rounded px-2 py-1 text-sm hover:bg-line/60">
+              {t("view.edit")}
+            </Link>
+            <Link to={`?delete=${prompt.id}`} className="rounded px-2 py-1 text-sm hover:bg-line/60">
+              {t("view.delete")}
+            </Link>
+            <IntentButton intent={Intent.sendNow} promptId={prompt.id} label={t("view.sendNow")} />
+          </div>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/**
+ * Drag and drop, when JavaScript runs: posts the place intent the server understands, and
+ * shows the new order at once (the buttons remain for keyboards and for pages without JavaScript).
+ */
+function useDragToReorder(saved: QueuedPrompt[]) {
+  const fetcher = useFetcher();
+  const [hydrated, setHydrated] = useState(false);
+  const [dragging, setDragging] = useState<string | null>(null);
+  useEffect(() => setHydrated(true), []);
+
+  let prompts = saved;
+  const pending = fetcher.formData;
+  if (pending?.get("intent") === Intent.place) {
+    const moved = saved.find((p) => p.id === pending.get("promptId"));
+    const rest = saved.filter((p) => p !== moved);
+    const before = rest.findIndex((p) => p.id === pending.get("beforeId"));
+    if (moved) prompts = [...rest.slice(0, before < 0 ? rest.length : before), moved, ...rest.slice(before < 0 ? rest.length : before)];
+  }
+
+  const dragProps = (id: string) => ({
+    "data-dragging": dragging === id,
+    onDragStart: (event: React.DragEvent) => {
+      event.dataTransfer.effectAllowed = "move";
+      setDragging(id);
+    },
+    onDragEnd: () => setDragging(null),
+    onDragOver: (event: React.DragEvent) => event.preventDefault(),
+    onDrop: (event: React.DragEvent) => {
+      event.preventDefault();
+      if (!dragging || dragging === id) return;
+      const from = prompts.findIndex((p) => p.id === dragging);
+      const to = prompts.findIndex((p) => p.id === id);
+      // Dropped on a later item: it goes after that item; on an earlier one: before it.
+      const beforeId = from < to ? (prompts[to + 1]?.id ?? "") : id;
+      fetcher.submit({ intent: Intent.place, promptId: dragging, beforeId }, { method: "post" });
+      setDragging(null);
+    },
+  });
+  return { prompts, draggable: hydrated, dragProps };
+}

@@ -1,0 +1,208 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Form, useFetcher } from "react-router";
+import { Intent } from "./schema";
+
+type SentPrompt = {
+  id: string;
+  text: string;
+  sent_at: Date | string | null;
+  skipped_at: Date | string | null;
+  rerecord_requested_at?: Date | string | null;
+  answer_id: string | null;
+  is_private: boolean | null;
+  transcript?: string | null;
+  transcript_status?: "pending" | "done" | "none" | "failed" | null;
+  share_url?: string | null;
+  delivery_status: string | null;
+  delivery_error: string | null;
+};
+
+/**
+ * The Sent tab: each sent prompt with its date and whether it was answered, skipped or not
+ * answered. An answer (unless private) gets a player, its transcript and its actions; all of them
+ * are plain links and form posts, and JavaScript only adds the share sheet or copying the link.
+ */
+export function SentPrompts({ prompts, locale, canManage = false }: { prompts: SentPrompt[]; locale: string; canManage?: boolean }) {
+  const { t } = useTranslation("storytellers");
+  if (!prompts.length) return <p className="text-muted">{t("view.nothingSent")}</p>;
+  const format = new Intl.DateTimeFormat(locale === "hi" ? "hi-IN" : "en-US", { dateStyle: "medium", timeZone: "UTC" });
+  return (
+    <ul className="flex flex-col gap-2">
+      {prompts.map((prompt) => {
+        const status = prompt.answer_id ? (prompt.is_private ? "answeredPrivate" : "answered") : prompt.skipped_at ? "skipped" : "notAnswered";
+        return (
+          <li key={prompt.id} id={`prompt-${prompt.id}`} className="rounded-lg border border-line bg-panel p-3" data-testid="sent-prompt">
+            <p>{prompt.text}</p>
+            <p className="mt-1 text-sm text-muted">
+              {prompt.sent_at ? format.format(new Date(prompt.sent_at)) : null} · {t(`view.status.${status}`)}
+            </p>
+            {prompt.delivery_status === "failed" ? (
+              <p className="mt-1 text-sm text-danger">{t("delivery.statusFailed", { reason: prompt.delivery_error ?? "" })}</p>
+            ) : prompt.delivery_status === "sending" ? (
+              <p className="mt-1 text-sm text-muted">{t("delivery.statusSending")}</p>
+            ) : null}
+            {prompt.rerecord_requested_at ? <p className="mt-1 text-sm text-muted">{t("answers.rerecordPending")}</p> : null}
+            {prompt.answer_id && !prompt.is_private ? <AnswerPanel answerId={prompt.answer_id} prompt={prompt} canManage={canManage} /> : null}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function AnswerPanel({ answerId, prompt, canManage }: { answerId: string; prompt: SentPrompt; canManage: boolean }) {
+  const { t } = useTranslation("storytellers");
+  return (
+    <div className="mt-3 flex flex-col gap-3" data-testid="answer">
+      <audio controls preload="none" src={`/media/answer/${answerId}`} aria-label={t("answers.player", { prompt: prompt.text })} className="w-full" />
+      <Transcript status={prompt.transcript_status ?? "pending"} text={prompt.transcript ?? null} />
+      <div className="flex flex-wrap items-start gap-2">
+        <ShareControl answerId={answerId} shareUrl={prompt.share_url ?? null} />
+        <a href={`/media/answer/${answerId}?download=1`} download className="btn-secondary">
+          {t("answers.download")}
+        </a>
+        {canManage ? (
+          <>
+            <ConfirmedAnswerAction answerId={answerId} intent={Intent.answerRerecord} name="rerecord" />
+            <ConfirmedAnswerAction answerId={answerId} intent={Intent.answerDelete} name="delete" danger />
+          </>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function Transcript({ status, text }: { status: NonNullable<SentPrompt["transcript_status"]>; text: string | null }) {
+  const { t } = useTranslation("storytellers");
+  if (status === "pending") return <p className="text-sm text-muted">{t("answers.transcribing")}</p>;
+  if (status === "done" && text?.trim()) {
+    return (
+      <figure className="flex flex-col gap-1" data-testid="transcript">
+        <figcaption className="text-sm font-medium">{t("answers.transcript")}</figcaption>
+        <blockquote className="whitespace-pre-line">{text}</blockquote>
+      </figure>
+    );
+  }
+  return (
+    <p className="text-sm text-muted" data-testid="transcript">
+      {t("answers.noTranscript")}
+    </p>
+  );
+}
+
+/**
+ * Share: the post makes (or reuses) the answer's link and the page shows it to copy. With
+ * JavaScript the same button opens the phone's share sheet, or copies the link where there is none.
+ */
+function ShareControl({ answerId, shareUrl }: { answerId: string; shareUrl: string | null }) {
+  const { t } = useTranslation("storytellers");
+  const fetcher = useFetcher<{ shareUrl?: string }>();
+  const [status, setStatus] = useState("");
+  const input = useRef<HTMLInputElement>(null);
+  const waitingForLink = useRef(false);
+  // The page's data is the truth (after Stop sharing there is no link, whatever the fetcher got before).
+  const url = shareUrl;
+  const inputId = `share-link-${answerId}`;
+
+  const deliver = useCallback(
+    async (link: string) => {
+      setStatus("");
+      if (typeof navigator.share === "function") {
+        try {
+          await navigator.share({ url: link });
+          return;
+        } catch (error) {
+          // Closing the share sheet is a choice, not a failure.
+          if ((error as DOMException).name === "AbortError") return;
+        }
+      }
+      try {
+        await navigator.clipboard.writeText(link);
+        setStatus(t("answers.copied"));
+      } catch {
+        input.current?.select();
+        setStatus(t("answers.copyYourself"));
+      }
+    },
+    [t],
+  );
+
+  useEffect(() => {
+    if (waitingForLink.current && fetcher.state === "idle" && fetcher.data?.shareUrl) {
+      waitingForLink.current = false;
+      void deliver(fetcher.data.shareUrl);
+    }
+  }, [fetcher.state, fetcher.data, deliver]);
+
+  // In the row of actions: the button in place, the link and the status on their own line below it.
+  return (
+    <>
+      <Form
+        method="post"
+        onSubmit={(event) => {
+          // Only runs with JavaScript; without it the form posts and the page shows the link.
+          event.preventDefault();
+          if (url) return void deliver(url);
+          waitingForLink.current = true;
+          fetcher.submit({ intent: Intent.answerShare, answerId, js: "1" }, { method: "post" });
+        }}
+      >
+        <input type="hidden" name="answerId" value={answerId} />
+        <button type="submit" name="intent" value={Intent.answerShare} className="btn-secondary" disabled={fetcher.state !== "idle"}>
+          {t("answers.share")}
+        </button>
+      </Form>
+      {url ? (
+        <div className="order-last flex basis-full flex-col items-start gap-1">
+          <label htmlFor={inputId} className="text-sm font-medium">
+            {t("answers.shareLink")}
+          </label>
+          <input ref={input} id={inputId} type="url" readOnly value={url} className="input w-full max-w-xl text-sm" onFocus={(event) => event.currentTarget.select()} />
+          <Form method="post">
+            <input type="hidden" name="answerId" value={answerId} />
+            <button type="submit" name="intent" value={Intent.answerUnshare} className="rounded px-2 py-1 text-sm underline hover:bg-line/60">
+              {t("answers.stopSharing")}
+            </button>
+          </Form>
+        </div>
+      ) : null}
+      <p role="status" className="order-last basis-full text-sm">
+        {status}
+      </p>
+    </>
+  );
+}
+
+/** Delete and Re-record: opened in place, and done only with the box ticked (the browser insists, and so does the server). */
+function ConfirmedAnswerAction({
+  answerId,
+  intent,
+  name,
+  danger = false,
+}: {
+  answerId: string;
+  intent: typeof Intent.answerDelete | typeof Intent.answerRerecord;
+  name: "delete" | "rerecord";
+  danger?: boolean;
+}) {
+  const { t } = useTranslation("storytellers");
+  const checkboxId = `${name}-confirm-${answerId}`;
+  return (
+    <details className="rounded-lg border border-line open:basis-full open:p-2">
+      <summary className="cursor-pointer px-5 py-2.5 font-semibold">{t(`answers.${name}.open`)}</summary>
+      <Form method="post" className="mt-2 flex flex-col gap-2">
+        <input type="hidden" name="answerId" value={answerId} />
+        <p>{t(`answers.${name}.explain`)}</p>
+        <div className="flex items-start gap-2">
+          <input type="checkbox" id={checkboxId} name="confirm" required className="mt-1 size-5" />
+          <label htmlFor={checkboxId}>{t(`answers.${name}.confirm`)}</label>
+        </div>
+        <button type="submit" name="intent" value={intent} className={`${danger ? "btn-danger" : "btn-primary"} self-start`}>
+          {t(`answers.${name}.submit`)}
+        </button>
+      </Form>
+    </details>
+  );
+}
+

@@ -1,0 +1,80 @@
+import { data, redirect } from "react-router";
+import type { AppContext } from "~/context.server";
+import { queueSendNow } from "~/models/delivery.server";
+import { deletePrompt, editPrompt, getStorytellerView, movePrompt, placePrompt, queuedPromptForSending } from "~/models/prompt.server";
+import { deleteAnswer, requestRerecord, shareAnswer, shareUrlFor, stopSharingAnswer } from "~/models/share.server";
+import { setPaused } from "~/models/storyteller.server";
+import { log } from "~/services/logger.server";
+import { redirectWithToast } from "~/utils/toast.server";
+import { type ActionInput, Intent } from "./schema";
+
+/** The page's data, or null when the user may not see this Storyteller. */
+export async function storytellerPage(context: AppContext, userId: string, storytellerId: string) {
+  const view = await getStorytellerView(context.db, userId, storytellerId);
+  if (!view) return null;
+  // A live share link is shown to copy (it works without JavaScript); its token is signed here, never stored.
+  const sent = await Promise.all(
+    view.sent.map(async ({ share_link_id, ...prompt }) => ({ ...prompt, share_url: share_link_id ? await shareUrlFor(context.config, share_link_id) : null })),
+  );
+  return { title: `${view.storyteller.nickname} · ${context.config.APP_NAME}`, ...view, sent, canManage: view.storyteller.owner_id === userId };
+}
+
+type IntentArgs = { request: Request; context: AppContext; userId: string; storytellerId: string };
+
+/**
+ * Does what the button asked. Null when the prompt, answer or Storyteller is not one this user may
+ * act on (the route answers 404); otherwise the response: back to the page with a toast.
+ */
+export async function performIntent({ request, context, userId, storytellerId }: IntentArgs, input: ActionInput) {
+  const back = `/dashboard/recipient/${storytellerId}`;
+  const sentTab = `${back}?sent=true`;
+  const toast = (to: string, type: "success" | "error", key: string) => redirectWithToast(request, context, to, { type, key });
+  switch (input.intent) {
+    case Intent.moveUp:
+    case Intent.moveDown:
+      return (await movePrompt(context.db, userId, storytellerId, input.promptId, input.intent === Intent.moveUp ? "up" : "down")) ? redirect(back) : null;
+    case Intent.place:
+      return (await placePrompt(context.db, userId, storytellerId, input.promptId, input.beforeId || null)) ? redirect(back) : null;
+    case Intent.edit: {
+      const result = await editPrompt(context.db, userId, storytellerId, input.promptId, input.text);
+      if (result === "not-found") return null;
+      return result === "edited" ? toast(back, "success", "storytellers:toast.edited") : toast(back, "error", "storytellers:toast.alreadyScheduled");
+    }
+    case Intent.delete:
+      return (await deletePrompt(context.db, userId, storytellerId, input.promptId)) ? toast(back, "success", "storytellers:toast.deleted") : null;
+    case Intent.pause:
+    case Intent.resume: {
+      const paused = input.intent === Intent.pause;
+      return (await setPaused(context.db, userId, storytellerId, paused)) ? toast(back, "success", `storytellers:toast.${paused ? "paused" : "resumed"}`) : null;
+    }
+    case Intent.sendNow: {
+      const prompt = await queuedPromptForSending(context.db, userId, storytellerId, input.promptId);
+      if (!prompt) return null;
+      if ((await queueSendNow(context.db, prompt.id)) === "unreachable") return toast(back, "error", "storytellers:toast.cannotSendNow");
+      return toast(back, "success", "storytellers:toast.sendNowRequested");
+    }
+    case Intent.answerShare: {
+      const shared = await shareAnswer(context, userId, storytellerId, input.answerId);
+      if (!shared) return null;
+      if (input.js) return data({ shareUrl: shared.url });
+      return toast(sentTab, "success", "storytellers:answers.toast.shared");
+    }
+    case Intent.answerUnshare:
+      return (await stopSharingAnswer(context.db, userId, storytellerId, input.answerId)) ? toast(sentTab, "success", "storytellers:answers.toast.unshared") : null;
+    case Intent.answerDelete: {
+      let deleted: boolean;
+      try {
+        deleted = await deleteAnswer(context, userId, storytellerId, input.answerId);
+      } catch (error) {
+        log.error({ module: "answers", err: error }, "delete failed");
+        return toast(sentTab, "error", "storytellers:answers.toast.deleteFailed");
+      }
+      return deleted ? toast(sentTab, "success", "storytellers:answers.toast.deleted") : null;
+    }
+    case Intent.answerRerecord: {
+      const result = await requestRerecord(context.db, userId, storytellerId, input.answerId);
+      if (result === "not-found") return null;
+      return result === "requested" ? toast(sentTab, "success", "storytellers:answers.toast.rerecordRequested") : toast(sentTab, "error", "storytellers:toast.cannotSendNow");
+    }
+  }
+}

@@ -1,0 +1,116 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, useActionData, useLoaderData } from "react-router";
+import { requireUser } from "~/auth/session.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { FieldErrors } from "~/components/forms";
+import { ScheduleFields, StorytellerFields } from "~/components/storyteller-fields";
+import type { LoaderArgs, ActionArgs } from "~/context.server";
+import { deleteStoryteller, getOwnedStoryteller, saveStoryteller, type SaveStorytellerResult } from "~/models/storyteller.server";
+import { log } from "~/services/logger.server";
+import { idParam } from "~/utils/ids";
+import { titleFromLoader } from "~/utils/meta";
+import { pageTitle } from "~/utils/page-title.server";
+import { readForm } from "~/utils/request-body.server";
+import { storytellerWithScheduleSchema } from "~/utils/storyteller-schema";
+import { timeZoneNames } from "~/utils/time-zones";
+import { redirectWithToast } from "~/utils/toast.server";
+import { editSchema, Intent } from "./schema";
+
+export const handle = { i18n: ["storytellers"] };
+export const meta = titleFromLoader;
+
+const notFound = () => new Response(null, { status: 404 });
+
+export async function loader({ request, context, params }: LoaderArgs) {
+  const user = await requireUser(request, context);
+  const storyteller = await getOwnedStoryteller(context.db, user.id, idParam(params.id));
+  if (!storyteller) throw notFound();
+  return { title: await pageTitle(request, context, "view.editStoryteller", "storytellers"), storyteller, timeZones: timeZoneNames() };
+}
+
+export async function action({ request, context, params }: ActionArgs) {
+  const user = await requireUser(request, context);
+  const current = await getOwnedStoryteller(context.db, user.id, idParam(params.id));
+  if (!current) throw notFound();
+  const submission = parseWithZod(await readForm(request), { schema: editSchema });
+  // Which of the page's two forms a refusal goes back to.
+  const form = submission.payload.intent === Intent.delete ? Intent.delete : Intent.update;
+  if (submission.status !== "success") return data({ form, result: submission.reply() }, { status: 400 });
+
+  if (submission.value.intent === Intent.delete) {
+    if (!(await deleteStoryteller(context, user.id, current.id))) throw notFound();
+    return redirectWithToast(request, context, "/dashboard", { type: "success", key: "storytellers:toast.storytellerDeleted" });
+  }
+  const { intent: _update, ...fields } = submission.value;
+  const back = `/dashboard/recipient/${current.id}`;
+  let saved: SaveStorytellerResult;
+  try {
+    saved = await saveStoryteller(context, { userId: user.id, storytellerId: current.id }, fields);
+  } catch (error) {
+    log.error({ module: "storyteller", err: error }, "update failed");
+    return redirectWithToast(request, context, back, { type: "error", key: "storytellers:toast.updateFailed" });
+  }
+  if (!saved.ok && saved.problem === "not-found") throw notFound();
+  if (!saved.ok) return data({ form, result: submission.reply({ fieldErrors: saved.fieldErrors }) }, { status: 400 });
+  return redirectWithToast(request, context, back, { type: "success", key: "storytellers:toast.updated" });
+}
+
+export default function EditStoryteller() {
+  const { t } = useTranslation("storytellers");
+  const { storyteller, timeZones } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult: actionData?.form === Intent.update ? actionData.result : undefined,
+    constraint: getZodConstraint(storytellerWithScheduleSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    defaultValue: {
+      nickname: storyteller.nickname,
+      firstName: storyteller.first_name,
+      relationship: storyteller.relationship,
+      deliveryMethod: storyteller.delivery_method,
+      email: storyteller.email ?? "",
+      phone: storyteller.phone_e164 ?? "",
+      timeZone: storyteller.time_zone,
+      language: storyteller.language,
+      firstPromptDate: storyteller.first_prompt_date,
+      frequency: storyteller.frequency,
+    },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: storytellerWithScheduleSchema }),
+  });
+  const deleteErrors = actionData?.form === Intent.delete ? actionData.result.error?.confirm : undefined;
+  return (
+    <section className="flex max-w-3xl flex-col gap-6">
+      <h1 className="text-2xl font-bold">{t("view.editStoryteller")}</h1>
+      <Form method="post" {...getFormProps(form)} className="grid gap-5 rounded-xl border border-line bg-panel p-6 min-[700px]:grid-cols-2">
+        <FieldErrors id={form.errorId} errors={form.errors} />
+        <StorytellerFields fields={fields} timeZones={timeZones} />
+        <ScheduleFields fields={fields} />
+        <div className="flex gap-3 min-[700px]:col-span-2">
+          <button type="submit" name="intent" value={Intent.update} className="btn-primary">
+            {t("view.save")}
+          </button>
+          <Link to={`/dashboard/recipient/${storyteller.id}`} className="btn-secondary">
+            {t("view.cancel")}
+          </Link>
+        </div>
+      </Form>
+      <Form method="post" className="flex flex-col gap-3 rounded-xl border border-danger p-6">
+        <h2 className="text-lg font-semibold">{t("edit.deleteTitle")}</h2>
+        <p className="text-muted">{t("edit.deleteBody", { name: storyteller.nickname })}</p>
+        <FieldErrors id="delete-storyteller-errors" errors={deleteErrors ?? undefined} />
+        <label className="flex items-center gap-2">
+          <input type="checkbox" name="confirm" required />
+          {t("edit.confirm")}
+        </label>
+        <button type="submit" name="intent" value={Intent.delete} className="btn-danger self-start">
+          {t("edit.delete")}
+        </button>
+      </Form>
+    </section>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;

@@ -1,0 +1,81 @@
+import type { JobHelpers } from "graphile-worker";
+import { sql } from "kysely";
+import { z } from "zod";
+import type { DbOrTx } from "../../db/client";
+
+type JobDefinition<P extends z.ZodType> = {
+  /** Ids only: the task loads what it needs when it runs. */
+  payload: P;
+  /** Tries before graphile-worker gives up; tasks read `helpers.job.max_attempts` for "last try". */
+  maxAttempts: number;
+  /** One queued job per thing: adding it again replaces the waiting one instead of doubling it. */
+  jobKey?: (payload: z.infer<P>) => string;
+};
+
+const define = <P extends z.ZodType>(definition: JobDefinition<P>) => definition;
+const ids = <K extends string>(key: K) => z.object({ [key]: z.uuid() } as Record<K, z.ZodUUID>);
+
+/**
+ * Every background task, in one place. Models enqueue through `enqueueJob`/`enqueueJobs`, never by
+ * naming SQL or keys themselves; `jobs/task-list.ts` binds each name to its task and checks payloads
+ * against these schemas before the task runs.
+ */
+export const jobDefinitions = {
+  outbox__send: define({ payload: ids("messageId"), maxAttempts: 10 }),
+  delivery__send: define({
+    payload: z.object({ deliveryId: z.uuid(), sendNow: z.boolean().optional() }),
+    // Transient provider failures are retried with graphile-worker's backoff.
+    maxAttempts: 8,
+    jobKey: ({ deliveryId }) => `delivery:${deliveryId}`,
+  }),
+  // A file ffmpeg cannot read fails every time: few tries.
+  answer__transcode: define({ payload: ids("answerId"), maxAttempts: 3, jobKey: ({ answerId }) => `transcode:${answerId}` }),
+  // Transient failures retry, then the answer shows "No transcription found".
+  answer__transcribe: define({ payload: ids("answerId"), maxAttempts: 5, jobKey: ({ answerId }) => `transcribe:${answerId}` }),
+  // Cron tasks (jobs/crontab.ts): a failed tick is simply the next minute's work.
+  scheduler__tick: define({ payload: z.object({}), maxAttempts: 1 }),
+  maintenance__cleanup: define({ payload: z.object({}), maxAttempts: 3 }),
+};
+
+export type JobName = keyof typeof jobDefinitions;
+export type JobPayload<K extends JobName> = z.infer<(typeof jobDefinitions)[K]["payload"]>;
+
+function specOf<K extends JobName>(name: K, payload: JobPayload<K>) {
+  const definition = jobDefinitions[name] as unknown as JobDefinition<z.ZodType<JobPayload<K>>>;
+  return { payload: definition.payload.parse(payload), jobKey: definition.jobKey?.(payload) ?? null, maxAttempts: definition.maxAttempts };
+}
+
+/**
+ * Adds a job through the given connection: called with a transaction, the job exists only if the
+ * transaction commits.
+ */
+export async function enqueueJob<K extends JobName>(db: DbOrTx, name: K, payload: JobPayload<K>, options: { runAt?: Date } = {}) {
+  const spec = specOf(name, payload);
+  await sql`
+    select graphile_worker.add_job(
+      ${name}::text,
+      ${JSON.stringify(spec.payload)}::json,
+      run_at := ${options.runAt ?? null}::timestamptz,
+      max_attempts := ${spec.maxAttempts}::int,
+      job_key := ${spec.jobKey}::text
+    )
+  `.execute(db);
+}
+
+/** Many jobs of one task in one statement (the scheduler's batches). */
+export async function enqueueJobs<K extends JobName>(db: DbOrTx, name: K, payloads: JobPayload<K>[]) {
+  if (!payloads.length) return;
+  const specs = payloads.map((payload) => specOf(name, payload));
+  await sql`
+    select count(*) from graphile_worker.add_jobs(
+      array(
+        select row(${name}::text, s.payload, null, null, ${specs[0].maxAttempts}::int, s.job_key, null, null)::graphile_worker.job_spec
+        from json_to_recordset(${JSON.stringify(specs.map((spec) => ({ payload: spec.payload, job_key: spec.jobKey })))}::json)
+          as s(payload json, job_key text)
+      )
+    )
+  `.execute(db);
+}
+
+/** A task's body: its payload already checked against the registry's schema (jobs/task-list.ts). */
+export type JobTask<K extends JobName> = (payload: JobPayload<K>, helpers: JobHelpers) => Promise<void>;

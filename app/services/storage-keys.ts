@@ -1,0 +1,11 @@
+import { randomUUID } from "node:crypto";
+
+/**
+ * Every object name in storage, chosen by the server (never from an uploaded file's name). A new
+ * recording or photo gets a new name, so a replaced one is never served from a cache.
+ */
+export const storageKeys = {
+  answerOriginal: (promptId: string, extension: string) => `answers/${promptId}/${randomUUID()}.${extension}`,
+  answerPlayable: (answerId: string) => `answers/${answerId}/playable.m4a`,
+  profilePhoto: (userId: string, extension: string) => `profile/${userId}/${randomUUID()}.${extension}`,
+};

@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { email, text } from "~/utils/validation";
+
+// General settings (app/components/profile-form.tsx), in the browser and on the server. The form is
+// shown on the account page and on /dashboard/user/{nickname}/edit, and always posts to the account
+// page, whose intent union (app/routes/dashboard.user.account/schema.ts) includes it.
+
+/** The profile form's intent, as the no-JavaScript form and the journeys post it. */
+export const PROFILE_INTENT = "general";
+
+export const profileSchema = z.object({
+  intent: z.literal(PROFILE_INTENT),
+  firstName: text(1, 50),
+  lastName: text(1, 50),
+  nickname: text(2, 30),
+  email: email(),
+  language: z.enum(["en", "hi"]),
+  phone: z.string().trim().max(30, "validation.tooLong").optional(),
+  photo: z.instanceof(File).optional(),
+});

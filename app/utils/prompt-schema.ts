@@ -1,0 +1,17 @@
+import { z } from "zod";
+
+// Questions for a Storyteller's queue, as onboarding step 2, the Add prompts page (and its dialog)
+// and editing a queued question send them: one schema for the browser and the server.
+
+export const customPromptText = z.string().trim().min(5, "validation.tooShort").max(300, "validation.tooLong");
+
+/** Library questions ticked (by id) plus your own, one per line. */
+export const promptsSchema = z.object({
+  libraryPromptIds: z.array(z.coerce.number().int().positive()).default([]),
+  customPrompts: z.preprocess(
+    (value) => (typeof value === "string" ? value.split(/\r?\n/).map((line) => line.trim()).filter(Boolean) : value),
+    z.array(customPromptText).max(100, "validation.tooLong").default([]),
+  ),
+});
+
+export type PromptsInput = z.infer<typeof promptsSchema>;

@@ -1,0 +1,128 @@
+import { createWriteStream } from "node:fs";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import busboy from "busboy";
+
+// One reader per kind of body: readForm (any form post), readMultipart (forms with files, streamed),
+// readJson (webhooks and scripts). A body that is not what it claims is the client's mistake: 400.
+
+const badRequest = () => new Response("Bad Request", { status: 400 });
+
+/** The request's form fields (url-encoded or multipart without files). */
+export async function readForm(request: Request): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    throw badRequest();
+  }
+}
+
+/** The request's JSON body, or null when it is not JSON; the caller validates its shape. */
+export async function readJson(request: Request): Promise<unknown> {
+  return request.json().catch(() => null);
+}
+
+export type MultipartFile = {
+  fieldName: string;
+  filename: string;
+  size: number;
+  /** Where the file was streamed when `folder` was given. */
+  path: string | null;
+};
+
+export type MultipartOptions = {
+  /** The only fields that may carry a file, each at most once. */
+  fileFields: string[];
+  maxFileBytes: number;
+  /** Stream files into this folder instead of keeping them in memory (as `File`s in `form`). */
+  folder?: string;
+  maxFields?: number;
+  maxFieldBytes?: number;
+};
+
+export type MultipartResult =
+  | { ok: true; form: FormData; files: MultipartFile[] }
+  | { ok: false; problem: "tooLarge" | "malformed" };
+
+/**
+ * A multipart form read part by part as it arrives: text fields (short), and the named file fields,
+ * in memory or streamed to `folder`. A file past `maxFileBytes`, or anything unexpected, ends the
+ * parse at once, so nothing unexpected or oversized is ever held.
+ */
+export function readMultipart(request: Request, options: MultipartOptions): Promise<MultipartResult> {
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { "content-type": request.headers.get("content-type") ?? "" },
+      limits: {
+        files: options.fileFields.length,
+        fileSize: options.maxFileBytes,
+        fields: options.maxFields ?? 20,
+        fieldSize: options.maxFieldBytes ?? 1000,
+      },
+    });
+  } catch {
+    return Promise.resolve({ ok: false, problem: "malformed" });
+  }
+  if (!request.body) return Promise.resolve({ ok: false, problem: "malformed" });
+  const body = Readable.fromWeb(request.body as NodeReadableStream);
+  const form = new FormData();
+  const files: MultipartFile[] = [];
+  const saving: Promise<unknown>[] = [];
+
+  return new Promise((resolve) => {
+    let settled = false;
+    const fail = (problem: "tooLarge" | "malformed") => {
+      if (settled) return;
+      settled = true;
+      body.unpipe(parser);
+      // Paused, not destroyed: destroying drops the connection before the refusal can be sent.
+      body.pause();
+      resolve({ ok: false, problem });
+    };
+
+    parser.on("field", (name, value, info) => {
+      if (info.nameTruncated || info.valueTruncated) return fail("malformed");
+      form.append(name, value);
+    });
+    parser.on("file", (fieldName, stream, info) => {
+      if (!options.fileFields.includes(fieldName) || files.some((file) => file.fieldName === fieldName)) {
+        stream.resume();
+        return fail("malformed");
+      }
+      const file: MultipartFile = { fieldName, filename: info.filename ?? "", size: 0, path: null };
+      files.push(file);
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => {
+        file.size += chunk.length;
+        if (!options.folder) chunks.push(chunk);
+      });
+      stream.on("limit", () => fail("tooLarge"));
+      const done = options.folder
+        ? pipeline(stream, createWriteStream((file.path = path.join(options.folder, `${files.length}-${fieldName}`))))
+        : new Promise<void>((resolveFile) => stream.on("end", resolveFile));
+      saving.push(
+        done.then(
+          () => {
+            if (!options.folder) form.append(fieldName, new File(chunks as Uint8Array<ArrayBuffer>[], file.filename, { type: info.mimeType }));
+          },
+          () => fail("malformed"),
+        ),
+      );
+    });
+    parser.on("filesLimit", () => fail("malformed"));
+    parser.on("fieldsLimit", () => fail("malformed"));
+    parser.on("error", () => fail("malformed"));
+    parser.on("close", () => {
+      void Promise.all(saving).then(() => {
+        if (settled) return;
+        settled = true;
+        resolve({ ok: true, form, files });
+      });
+    });
+    body.on("error", () => fail("malformed"));
+    body.pipe(parser);
+  });
+}

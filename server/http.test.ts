@@ -1,0 +1,126 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createLogger } from "~/services/logger.server";
+import { requestLog } from "./http";
+
+// The request log as an operator reads it: real Express, real HTTP, the JSON lines production writes.
+
+const lines: string[] = [];
+const destination = { write: (line: string) => void lines.push(line) };
+const logged = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+
+const TOKEN = "eyJhbGciOiJIUzI1NiJ9.eyJhdWQiOiJyZWNvcmQiLCJzdWIiOiI0MiJ9.c2lnbmF0dXJlLXNlY3JldA";
+let base = "";
+let server: Server;
+
+function app(level: string) {
+  const log = createLogger({ level, json: true, destination });
+  const application = express();
+  application.use(requestLog(log));
+  application.get("/inside", (_req, res) => {
+    log.warn("something worth a look");
+    res.send("ok");
+  });
+  application.get("/boom", (_req, res) => void res.status(500).send("no"));
+  // As express.static and the health check answer them.
+  application.get(["/healthz", "/assets/entry.client-abc123.js", "/favicon.ico"], (_req, res) => void res.send("ok"));
+  application.use((_req, res) => void res.status(404).send("not here"));
+  return application;
+}
+
+async function listen(level: string) {
+  await new Promise<void>((resolve) => {
+    server = app(level).listen(0, "127.0.0.1", () => resolve());
+  });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** The request line arrives when the response is done, just after the client has it. */
+async function get(path: string) {
+  const before = lines.length;
+  const response = await fetch(`${base}${path}`);
+  await response.text();
+  for (let i = 0; i < 20 && !lines.slice(before).some((line) => line.includes('"msg":"request"')); i++) await new Promise((r) => setTimeout(r, 10));
+  return response;
+}
+
+beforeEach(() => {
+  lines.length = 0;
+});
+
+describe("the request log at info", () => {
+  beforeAll(() => listen("info"));
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("writes one line per request with its id, method, path without the query, status and duration", async () => {
+    const response = await get("/dashboard?search=grandma%40example.com");
+    const [line] = logged();
+    expect(lines).toHaveLength(1);
+    expect(line).toMatchObject({ level: "info", msg: "request", method: "GET", path: "/dashboard", status: 404 });
+    expect(line.reqId).toBe(response.headers.get("x-request-id"));
+    expect(line.ms).toEqual(expect.any(Number));
+    expect(lines[0]).not.toContain("grandma");
+  });
+
+  it("never writes a capability token or an upload id, however the path is spelled", async () => {
+    const paths = {
+      [`/record/${TOKEN}`]: "/record/:token",
+      [`/record/${TOKEN}/audio?download=1`]: "/record/:token/audio",
+      [`/unsubscribe/${TOKEN}`]: "/unsubscribe/:token",
+      [`/s/${TOKEN}`]: "/s/:token",
+      [`/s/${TOKEN}/audio`]: "/s/:token/audio",
+      ["/uploads/3f1c2a9e-upload-id"]: "/uploads/:id",
+      [`/Record/${TOKEN}`]: "/record/:token",
+      [`/%72ecord/${TOKEN}`]: "/record/:token",
+      [`//unsubscribe/${TOKEN}`]: "/unsubscribe/:token",
+      [`/somewhere/${TOKEN}`]: "/somewhere/:token",
+    };
+    for (const [path, expected] of Object.entries(paths)) {
+      lines.length = 0;
+      await get(path);
+      expect(logged()[0]?.path, path).toBe(expected);
+    }
+    lines.length = 0;
+    for (const path of Object.keys(paths)) await get(path);
+    expect(lines.join("")).not.toContain("c2lnbmF0dXJl");
+    expect(lines.join("")).not.toContain("3f1c2a9e");
+  });
+
+  it("gives every line logged while handling a request that request's id", async () => {
+    const response = await get("/inside");
+    const [inside, request] = logged();
+    expect(inside).toMatchObject({ level: "warn", msg: "something worth a look", reqId: response.headers.get("x-request-id") });
+    expect(request).toMatchObject({ msg: "request", reqId: response.headers.get("x-request-id") });
+  });
+
+  it("raises a server error to warn", async () => {
+    await get("/boom");
+    expect(logged()[0]).toMatchObject({ level: "warn", status: 500, path: "/boom" });
+  });
+
+  it("leaves out health checks and static files that succeed, but not a missing one", async () => {
+    await get("/healthz");
+    await get("/assets/entry.client-abc123.js");
+    await get("/favicon.ico");
+    await get("/assets/entry.client-gone.js");
+    expect(logged().map((line) => [line.level, line.path, line.status])).toEqual([["info", "/assets/entry.client-gone.js", 404]]);
+  });
+});
+
+describe("the request log at debug", () => {
+  beforeAll(() => listen("debug"));
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("writes health checks and static files at debug only", async () => {
+    await get("/healthz");
+    await get("/assets/entry.client-abc123.js");
+    await get("/favicon.ico");
+    expect(logged().map((line) => [line.level, line.path])).toEqual([
+      ["debug", "/healthz"],
+      ["debug", "/assets/entry.client-abc123.js"],
+      ["debug", "/favicon.ico"],
+    ]);
+  });
+});
