@@ -8,7 +8,17 @@ const baseURL = `http://localhost:${E2E_PORT}`;
 const executablePath = process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
 const launchOptions = {
   executablePath,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"],
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--use-fake-device-for-media-stream",
+    "--use-fake-ui-for-media-stream",
+  ],
 };
 
 export default defineConfig({
@@ -34,6 +44,7 @@ export default defineConfig({
     stderr: "pipe",
     env: {
       NODE_ENV: "production",
+      ENV_FILE: "off",
       PORT: String(E2E_PORT),
       APP_URL: baseURL,
       DATA_DIR: E2E_DATA_DIR,

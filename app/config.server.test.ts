@@ -28,7 +28,9 @@ describe("parseEnv", () => {
   });
 
   it("names every variable a provider needs", () => {
-    expect(() => parseEnv({ POSTMARK_SERVER_TOKEN: "token" })).toThrow(/MAIL_FROM is required when POSTMARK_SERVER_TOKEN is set.*APP_URL/);
+    expect(() => parseEnv({ POSTMARK_SERVER_TOKEN: "token" })).toThrow(
+      /MAIL_FROM is required when POSTMARK_SERVER_TOKEN is set.*APP_URL/,
+    );
     expect(() => parseEnv({ TWILIO_ACCOUNT_SID: "AC" + "0".repeat(32) })).toThrow(/TWILIO_AUTH_TOKEN is required/);
     expect(() => parseEnv({ TWILIO_ACCOUNT_SID: "nope" })).toThrow(/TWILIO_ACCOUNT_SID must look like/);
     expect(() => parseEnv({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
@@ -36,7 +38,9 @@ describe("parseEnv", () => {
   });
 
   it("requires a session secret in production with an external database", () => {
-    expect(() => parseEnv({ NODE_ENV: "production", DATABASE_URL: "postgres://u:p@db/heirloom" })).toThrow(/SESSION_SECRET/);
+    expect(() => parseEnv({ NODE_ENV: "production", DATABASE_URL: "postgres://u:p@db/heirloom" })).toThrow(
+      /SESSION_SECRET/,
+    );
   });
 
   it("selects real providers when configured", () => {

@@ -8,7 +8,7 @@ const flag = z
   .transform((value) => ["1", "true", "on", "yes"].includes(value));
 
 /** Every environment variable Heirloom reads. README.md documents each one. */
-export const envSchema = z
+const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -34,7 +34,9 @@ export const envSchema = z
     POSTMARK_API_URL: optional(z.url()),
     POSTMARK_WEBHOOK_SECRET: optional(z.string().min(16)),
 
-    TWILIO_ACCOUNT_SID: optional(z.string().regex(/^AC[0-9a-fA-F]{32}$/, "must look like AC followed by 32 hex digits")),
+    TWILIO_ACCOUNT_SID: optional(
+      z.string().regex(/^AC[0-9a-fA-F]{32}$/, "must look like AC followed by 32 hex digits"),
+    ),
     TWILIO_AUTH_TOKEN: optional(z.string().min(16)),
     TWILIO_FROM_NUMBER: optional(z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 number like +15551234567")),
     TWILIO_API_URL: optional(z.url()),
@@ -72,7 +74,11 @@ export const envSchema = z
     requireWith("S3_SECRET_ACCESS_KEY", ["S3_ACCESS_KEY_ID"]);
     requireWith("TRANSCRIBE_URL", ["TRANSCRIBE_API_KEY"]);
     if (env.NODE_ENV === "production" && env.DATABASE_URL && !env.SESSION_SECRET) {
-      ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "is required in production with an external DATABASE_URL" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["SESSION_SECRET"],
+        message: "is required in production with an external DATABASE_URL",
+      });
     }
   });
 

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
-import type { Db } from "../db/client";
 import type { Config } from "~/config.server";
 import type { MailService } from "~/services/mail.server";
 import type { SmsService } from "~/services/sms.server";
 import type { StorageService } from "~/services/storage.server";
 import type { RateLimiter } from "~/utils/rate-limit.server";
+import type { Db } from "../db/client";
 
 /** Created once at boot (server/main.ts) and handed to every loader and action. */
 export type AppServices = {

@@ -22,7 +22,7 @@ const args = (request = new Request("http://localhost/dashboard")) => ({ request
 describe("handleError", () => {
   it("logs a failing loader's error with its stack", () => {
     allowConsoleErrors(1);
-    const failure = new Error("relation \"answers\" does not exist");
+    const failure = new Error('relation "answers" does not exist');
     handleError(failure, args());
     expect(errors).toHaveLength(1);
     expect(errors[0][0]).toMatchObject({ err: failure });

@@ -1,22 +1,22 @@
-import type { LoaderArgs } from "~/context.server";
-import { data, type LinksFunction, type MetaFunction } from "react-router";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches } from "react-router";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches } from "react-router";
+import { data, type LinksFunction, type MetaFunction } from "react-router";
 import { useChangeLanguage } from "remix-i18next/react";
 import { getSessionUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { NavigationProgress } from "~/components/navigation-progress";
 import { Toaster } from "~/components/toaster";
+import type { LoaderArgs } from "~/context.server";
 import { EmbeddedTranslations } from "~/i18n/embedded-resources";
 import { getServerT, i18nServer } from "~/i18n/i18next.server";
-import { defaultThemeSettings } from "~/utils/theme";
+import stylesheet from "~/tailwind.css?url";
 import { errorPageTitle } from "~/utils/meta";
-import { getThemeSettings } from "~/utils/theme.server";
-import { takeToasts } from "~/utils/toast.server";
 import { useNonce } from "~/utils/nonce";
 import { useRootData } from "~/utils/root-data";
-import stylesheet from "~/tailwind.css?url";
+import { defaultThemeSettings } from "~/utils/theme";
+import { getThemeSettings } from "~/utils/theme.server";
+import { takeToasts } from "~/utils/toast.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -51,7 +51,6 @@ export async function loader({ request, context }: LoaderArgs) {
   );
 }
 
-
 /**
  * A route whose handle says `{ standalone: true }` is served without React in the browser: its page
  * is complete HTML, and its loader's `scripts` (our own small bundles) are all the JavaScript it
@@ -70,7 +69,13 @@ export function Layout({ children }: { children: ReactNode }) {
   const theme = rootData?.theme ?? defaultThemeSettings;
   const locale = rootData?.locale ?? i18n.language ?? "en";
   return (
-    <html lang={locale} dir={theme.direction} data-mode={theme.mode} data-color={theme.color} className={theme.mode === "dark" ? "dark" : undefined}>
+    <html
+      lang={locale}
+      dir={theme.direction}
+      data-mode={theme.mode}
+      data-color={theme.color}
+      className={theme.mode === "dark" ? "dark" : undefined}
+    >
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

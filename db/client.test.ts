@@ -18,7 +18,8 @@ afterEach(() => {
 
 function watch() {
   unwatch = watchLogs((level, args) => {
-    const [fields, message] = typeof args[0] === "string" ? [{}, args[0]] : [args[0] as { err?: Error }, String(args[1])];
+    const [fields, message] =
+      typeof args[0] === "string" ? [{}, args[0]] : [args[0] as { err?: Error }, String(args[1])];
     seen.push({ level, message, stack: (fields as { err?: Error }).err?.stack });
     return false;
   });

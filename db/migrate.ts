@@ -1,5 +1,6 @@
 // `npm run db:migrate` (to the latest) or `npm run db:migrate -- down` (undo the last one).
-// Uses DATABASE_URL, or the embedded PostgreSQL under DATA_DIR like `npm start`.
+// Uses DATABASE_URL, or the embedded PostgreSQL under DATA_DIR like `npm start` (.env read first).
+import "../server/env-file";
 import path from "node:path";
 import { ConfigError, parseEnv } from "~/config.server";
 import { log } from "~/services/logger.server";
@@ -11,12 +12,17 @@ import { migrateDown, migrateToLatest } from "./migrator";
 
 async function main() {
   const direction = process.argv[2] ?? "up";
-  if (direction !== "up" && direction !== "down") throw new ConfigError(`Unknown direction "${direction}": use up or down`);
+  if (direction !== "up" && direction !== "down")
+    throw new ConfigError(`Unknown direction "${direction}": use up or down`);
   const env = parseEnv(process.env);
   const dataDir = path.resolve(env.DATA_DIR);
   const embedded = env.DATABASE_URL
     ? undefined
-    : await startEmbeddedPostgres({ dataDir, port: env.EMBEDDED_PG_PORT, password: loadOrCreateLocalSecrets(dataDir).EMBEDDED_PG_PASSWORD });
+    : await startEmbeddedPostgres({
+        dataDir,
+        port: env.EMBEDDED_PG_PORT,
+        password: loadOrCreateLocalSecrets(dataDir).EMBEDDED_PG_PASSWORD,
+      });
   const pool = createPool(env.DATABASE_URL ?? embedded!.url, 2);
   const db = createDb(pool);
   try {

@@ -15,11 +15,35 @@ it("migrates an empty database up, all the way down, and up again", async () => 
   const pool = createPool(withDatabase(inject("adminDatabaseUrl"), name), 2);
   const db = createDb(pool);
   const tables = async () =>
-    (await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = 'public' and table_name not like 'kysely_%' order by 1`.execute(db)).rows.map((r) => r.table_name);
+    (
+      await sql<{
+        table_name: string;
+      }>`select table_name from information_schema.tables where table_schema = 'public' and table_name not like 'kysely_%' order by 1`.execute(
+        db,
+      )
+    ).rows.map((r) => r.table_name);
   try {
     const applied = await migrateToLatest(db, pool);
     expect(applied).toContain("0001_core_tables");
-    expect(await tables()).toEqual(expect.arrayContaining(["users", "sessions", "storytellers", "schedules", "prompts", "answers", "deliveries", "notifications", "groups", "group_members", "share_links", "outbox_messages", "contact_messages", "library_prompts", "prompt_categories"]));
+    expect(await tables()).toEqual(
+      expect.arrayContaining([
+        "users",
+        "sessions",
+        "storytellers",
+        "schedules",
+        "prompts",
+        "answers",
+        "deliveries",
+        "notifications",
+        "groups",
+        "group_members",
+        "share_links",
+        "outbox_messages",
+        "contact_messages",
+        "library_prompts",
+        "prompt_categories",
+      ]),
+    );
     expect(await migrateToLatest(db, pool)).toEqual([]); // idempotent
 
     while (await migrateDown(db)) {

@@ -1,5 +1,5 @@
-import { type Kysely, type Migration, Migrator } from "kysely";
 import { Logger, runMigrations as runWorkerMigrations } from "graphile-worker";
+import { type Kysely, type Migration, Migrator } from "kysely";
 import type pg from "pg";
 import * as coreTables from "./migrations/0001_core_tables";
 import * as authFlows from "./migrations/0002_auth_flows";

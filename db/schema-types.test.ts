@@ -64,19 +64,33 @@ const SAMPLE_TEXT: Record<string, string> = {
 function kindOf(value: unknown): JsKind {
   if (value instanceof Date) return "Date";
   if (typeof value === "object" && value !== null) return "object";
-  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return typeof value as JsKind;
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean" || typeof value === "bigint")
+    return typeof value as JsKind;
   return "unknown";
 }
 
 /** `CHECK ((status = ANY (ARRAY['a'::text, 'b'::text])))` → ["a", "b"]; anything else → null. */
 function checkedLabels(definition: string, column: string): string[] | null {
-  const match = /^CHECK \(\(\(?(\w+)\)?(?:::[\w ]+)? = ANY \(\(?ARRAY\[(.*)\](?:\)::[\w ]+\[\])?\)\)\)$/.exec(definition);
+  const match = /^CHECK \(\(\(?(\w+)\)?(?:::[\w ]+)? = ANY \(\(?ARRAY\[(.*)\](?:\)::[\w ]+\[\])?\)\)\)$/.exec(
+    definition,
+  );
   if (!match || match[1] !== column) return null;
   return [...match[2].matchAll(/'((?:[^']|'')*)'::/g)].map((m) => m[1].replaceAll("''", "'"));
 }
 
 async function databaseColumns(db: DbOrTx): Promise<DbColumn[]> {
-  const { rows: columns } = await sql<{ table: string; column: string; nullable: string; default: string | null; identity: string; generated: string; udt: string; type_oid: number; typtype: string; typcategory: string }>`
+  const { rows: columns } = await sql<{
+    table: string;
+    column: string;
+    nullable: string;
+    default: string | null;
+    identity: string;
+    generated: string;
+    udt: string;
+    type_oid: number;
+    typtype: string;
+    typcategory: string;
+  }>`
     select c.table_name as table, c.column_name as column, c.is_nullable as nullable, c.column_default as default,
       c.is_identity as identity, c.is_generated as generated, c.udt_name as udt, t.oid::int as type_oid, t.typtype, t.typcategory
     from information_schema.columns c
@@ -85,7 +99,9 @@ async function databaseColumns(db: DbOrTx): Promise<DbColumn[]> {
     where c.table_schema = 'public' and c.table_name <> all(${NOT_APP_TABLES})
     order by c.table_name, c.ordinal_position`.execute(db);
   const { rows: enums } = await sql<{ type_oid: number; labels: string[] }>`
-    select enumtypid::int as type_oid, array_agg(enumlabel::text order by enumsortorder) as labels from pg_enum group by enumtypid`.execute(db);
+    select enumtypid::int as type_oid, array_agg(enumlabel::text order by enumsortorder) as labels from pg_enum group by enumtypid`.execute(
+    db,
+  );
   const { rows: checks } = await sql<{ table: string; column: string; definition: string }>`
     select cl.relname as table, a.attname as column, pg_get_constraintdef(k.oid) as definition
     from pg_constraint k
@@ -97,7 +113,9 @@ async function databaseColumns(db: DbOrTx): Promise<DbColumn[]> {
     const sample = c.typcategory === "A" ? "{}" : (SAMPLE_TEXT[c.udt] ?? "x");
     const labels =
       enums.find((e) => e.type_oid === c.type_oid)?.labels ??
-      checks.map((k) => (k.table === c.table && k.column === c.column ? checkedLabels(k.definition, c.column) : null)).find(Boolean) ??
+      checks
+        .map((k) => (k.table === c.table && k.column === c.column ? checkedLabels(k.definition, c.column) : null))
+        .find(Boolean) ??
       null;
     return {
       table: c.table,
@@ -122,10 +140,15 @@ function schemaColumns(): TsColumn[] {
   const { options } = ts.parseJsonConfigFileContent(config, ts.sys, fileURLToPath(new URL("..", import.meta.url)));
   const program = ts.createProgram([file], { ...options, types: [], noEmit: true });
   const diagnostics = ts.getPreEmitDiagnostics(program, program.getSourceFile(file));
-  if (diagnostics.length) throw new Error(`db/schema.ts does not compile: ${ts.flattenDiagnosticMessageText(diagnostics[0].messageText, "\n")}`);
+  if (diagnostics.length)
+    throw new Error(
+      `db/schema.ts does not compile: ${ts.flattenDiagnosticMessageText(diagnostics[0].messageText, "\n")}`,
+    );
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(file)!;
-  const declaration = source.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === "Database");
+  const declaration = source.statements.find(
+    (s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === "Database",
+  );
   if (!declaration) throw new Error("db/schema.ts has no `interface Database`");
 
   const typeOf = (symbol: ts.Symbol) => checker.getTypeOfSymbolAtLocation(symbol, declaration);
@@ -146,7 +169,8 @@ function schemaColumns(): TsColumn[] {
         const flags = member.flags;
         if (flags & ts.TypeFlags.Null) nullable = true;
         else if (flags & ts.TypeFlags.Undefined) kinds.add("undefined");
-        else if (flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) kinds.add(flags & ts.TypeFlags.Any ? "any" : "unknown");
+        else if (flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown))
+          kinds.add(flags & ts.TypeFlags.Any ? "any" : "unknown");
         else if (member.isStringLiteral()) {
           kinds.add("string");
           literals.push(member.value);
@@ -158,7 +182,15 @@ function schemaColumns(): TsColumn[] {
         else kinds.add("object");
       }
       const optionalOnInsert = members(insert).some((m) => m.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null));
-      columns.push({ table: table.getName(), column: column.getName(), text: checker.typeToString(select), kinds, literals, nullable, optionalOnInsert });
+      columns.push({
+        table: table.getName(),
+        column: column.getName(),
+        text: checker.typeToString(select),
+        kinds,
+        literals,
+        nullable,
+        optionalOnInsert,
+      });
     }
   }
   schemaCache = columns;
@@ -172,31 +204,43 @@ function compareSchema(dbColumns: DbColumn[], tsColumns: TsColumn[]): string[] {
   const problems: string[] = [];
   const dbTables = new Set(dbColumns.map((c) => c.table));
   const tsTables = new Set(tsColumns.map((c) => c.table));
-  for (const table of dbTables) if (!tsTables.has(table)) problems.push(`${table}: table in the migrated database but not in db/schema.ts's Database`);
-  for (const table of tsTables) if (!dbTables.has(table)) problems.push(`${table}: in db/schema.ts's Database but no migration creates it`);
+  for (const table of dbTables)
+    if (!tsTables.has(table))
+      problems.push(`${table}: table in the migrated database but not in db/schema.ts's Database`);
+  for (const table of tsTables)
+    if (!dbTables.has(table)) problems.push(`${table}: in db/schema.ts's Database but no migration creates it`);
 
   for (const db of dbColumns) {
     if (!tsTables.has(db.table)) continue;
     const name = `${db.table}.${db.column}`;
     const typed = tsColumns.find((c) => c.table === db.table && c.column === db.column);
     if (!typed) {
-      problems.push(`${name}: column in the migrated database (${db.pgType}${db.nullable ? ", nullable" : ""}) but not in db/schema.ts`);
+      problems.push(
+        `${name}: column in the migrated database (${db.pgType}${db.nullable ? ", nullable" : ""}) but not in db/schema.ts`,
+      );
       continue;
     }
     const kinds = [...typed.kinds];
     const compatible = kinds.length === 1 && (kinds[0] === db.kind || (db.kind === "object" && kinds[0] === "unknown"));
-    if (!compatible) problems.push(`${name}: ${db.pgType} comes back as ${db.kind}, but db/schema.ts types it ${typed.text}`);
-    if (db.nullable && !typed.nullable) problems.push(`${name}: nullable in the database, but db/schema.ts types it ${typed.text} (no null)`);
-    if (!db.nullable && typed.nullable) problems.push(`${name}: NOT NULL in the database, but db/schema.ts types it ${typed.text}`);
-    if (db.labels && !typed.literals.length) problems.push(`${name}: the database allows only ${quoted(db.labels)}, but db/schema.ts types it ${typed.text}`);
+    if (!compatible)
+      problems.push(`${name}: ${db.pgType} comes back as ${db.kind}, but db/schema.ts types it ${typed.text}`);
+    if (db.nullable && !typed.nullable)
+      problems.push(`${name}: nullable in the database, but db/schema.ts types it ${typed.text} (no null)`);
+    if (!db.nullable && typed.nullable)
+      problems.push(`${name}: NOT NULL in the database, but db/schema.ts types it ${typed.text}`);
+    if (db.labels && !typed.literals.length)
+      problems.push(`${name}: the database allows only ${quoted(db.labels)}, but db/schema.ts types it ${typed.text}`);
     if (db.labels && typed.literals.length) {
       const missing = db.labels.filter((label) => !typed.literals.includes(label));
       const extra = typed.literals.filter((label) => !db.labels!.includes(label));
-      if (missing.length) problems.push(`${name}: the database also allows ${quoted(missing)}, which db/schema.ts's type lacks`);
+      if (missing.length)
+        problems.push(`${name}: the database also allows ${quoted(missing)}, which db/schema.ts's type lacks`);
       if (extra.length) problems.push(`${name}: db/schema.ts allows ${quoted(extra)}, which the database refuses`);
     }
-    if (!db.labels && typed.literals.length) problems.push(`${name}: db/schema.ts allows only ${typed.text}, but the database takes any ${db.pgType}`);
-    if (typed.optionalOnInsert && !typed.nullable && !db.nullable && !db.hasDefault) problems.push(`${name}: db/schema.ts lets an insert leave it out, but it is NOT NULL with no default`);
+    if (!db.labels && typed.literals.length)
+      problems.push(`${name}: db/schema.ts allows only ${typed.text}, but the database takes any ${db.pgType}`);
+    if (typed.optionalOnInsert && !typed.nullable && !db.nullable && !db.hasDefault)
+      problems.push(`${name}: db/schema.ts lets an insert leave it out, but it is NOT NULL with no default`);
   }
   for (const typed of tsColumns) {
     if (dbTables.has(typed.table) && !dbColumns.some((c) => c.table === typed.table && c.column === typed.column)) {
@@ -238,7 +282,9 @@ describe("db/schema.ts", () => {
       await sql`alter table contact_messages drop column language`.execute(tx);
       await sql`alter table users alter column last_name drop default`.execute(tx);
       await sql`alter table deliveries drop constraint deliveries_status_check`.execute(tx);
-      await sql`alter table deliveries add check (status in ('pending', 'sending', 'sent', 'failed', 'cancelled', 'bounced'))`.execute(tx);
+      await sql`alter table deliveries add check (status in ('pending', 'sending', 'sent', 'failed', 'cancelled', 'bounced'))`.execute(
+        tx,
+      );
       await sql`create table answer_tags (answer_id uuid not null, tag text not null)`.execute(tx);
       return compareSchema(await databaseColumns(tx), schemaColumns());
     });
@@ -263,6 +309,8 @@ describe("db/schema.ts", () => {
       await sql`alter table group_members alter column role type group_role using role::group_role`.execute(tx);
       return compareSchema(await databaseColumns(tx), schemaColumns());
     });
-    expect(problems).toEqual([`group_members.role: the database also allows "viewer", which db/schema.ts's type lacks`]);
+    expect(problems).toEqual([
+      `group_members.role: the database also allows "viewer", which db/schema.ts's type lacks`,
+    ]);
   });
 });

@@ -7,7 +7,12 @@ const database = useTestDatabase();
 async function seedStoryteller() {
   const { db } = database;
   const user = await createUser(db);
-  const storyteller = await createStoryteller(db, { ownerId: user.id, email: "nani@example.com", timeZone: "Asia/Kolkata", prompts: [] });
+  const storyteller = await createStoryteller(db, {
+    ownerId: user.id,
+    email: "nani@example.com",
+    timeZone: "Asia/Kolkata",
+    prompts: [],
+  });
   return { userId: user.id, storytellerId: storyteller.id };
 }
 
@@ -30,7 +35,9 @@ describe("schema constraints", () => {
     const { storytellerId } = await seedStoryteller();
     const prompt = await createPrompt(database.db, { storytellerId, text: "Tell me about your school." });
     await createDelivery(database.db, { promptId: prompt.id, channel: "email" });
-    await expect(createDelivery(database.db, { promptId: prompt.id, channel: "email" })).rejects.toThrow(/deliveries_prompt_id_channel_purpose_key/);
+    await expect(createDelivery(database.db, { promptId: prompt.id, channel: "email" })).rejects.toThrow(
+      /deliveries_prompt_id_channel_purpose_key/,
+    );
   });
 
   it("deleting a user removes everything they own", async () => {
@@ -38,7 +45,11 @@ describe("schema constraints", () => {
     await createPrompt(database.db, { storytellerId, text: "Where did you grow up?" });
     await createSession(database.db, { userId });
     await database.db.deleteFrom("users").where("id", "=", userId).execute();
-    const left = await database.db.selectFrom("prompts").select("id").where("storyteller_id", "=", storytellerId).execute();
+    const left = await database.db
+      .selectFrom("prompts")
+      .select("id")
+      .where("storyteller_id", "=", storytellerId)
+      .execute();
     const sessions = await database.db.selectFrom("sessions").select("id_hash").where("user_id", "=", userId).execute();
     expect(left).toEqual([]);
     expect(sessions).toEqual([]);
@@ -46,6 +57,8 @@ describe("schema constraints", () => {
 
   it("refuses an email Storyteller without an email address", async () => {
     const { userId } = await seedStoryteller();
-    await expect(createStoryteller(database.db, { ownerId: userId, deliveryMethod: "email", email: null })).rejects.toThrow(/check constraint/);
+    await expect(
+      createStoryteller(database.db, { ownerId: userId, deliveryMethod: "email", email: null }),
+    ).rejects.toThrow(/check constraint/);
   });
 });

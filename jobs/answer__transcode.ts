@@ -1,4 +1,3 @@
-import type { JobTask } from "~/services/jobs.server";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -7,15 +6,16 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import { ffmpegAvailable, transcodeToM4a } from "~/services/audio.server";
+import type { JobTask } from "~/services/jobs.server";
+import { storageKeys } from "~/services/storage-keys";
 import { baseContentType } from "~/services/transcription.server";
 import type { JobDeps } from "./task-list";
-import { storageKeys } from "~/services/storage-keys";
 
 /** Where an answer's playable copy is stored. */
 export const PLAYABLE_CONTENT_TYPE = "audio/mp4";
 
 /** Recordings iOS Safari may not play: WebM and Ogg (Opus, from MediaRecorder in Chrome and Firefox). */
-export const needsPlayableCopy = (contentType: string) =>
+const needsPlayableCopy = (contentType: string) =>
   ["audio/webm", "video/webm", "audio/ogg", "audio/opus", "application/ogg"].includes(baseContentType(contentType));
 
 let reportedMissingFfmpeg = false;
@@ -41,14 +41,18 @@ export const answerTranscode =
     if (!(await ffmpegAvailable())) {
       if (!reportedMissingFfmpeg) {
         reportedMissingFfmpeg = true;
-        helpers.logger.warn("ffmpeg is not installed: WebM/Ogg answers are served as recorded (iOS Safari may not play them)");
+        helpers.logger.warn(
+          "ffmpeg is not installed: WebM/Ogg answers are served as recorded (iOS Safari may not play them)",
+        );
       }
       return;
     }
 
     const original = await storage.get(answer.storage_key);
     if (!original) {
-      helpers.logger.warn(`answer ${answerId}: the original recording ${answer.storage_key} is missing; nothing to transcode`);
+      helpers.logger.warn(
+        `answer ${answerId}: the original recording ${answer.storage_key} is missing; nothing to transcode`,
+      );
       return;
     }
 
@@ -70,7 +74,11 @@ export const answerTranscode =
         .executeTakeFirst();
       if (updated.numUpdatedRows === 0n) {
         // Deleted (or re-recorded) while we worked: drop the copy unless the row now points at it.
-        const current = await db.selectFrom("answers").select("playable_storage_key").where("id", "=", answerId).executeTakeFirst();
+        const current = await db
+          .selectFrom("answers")
+          .select("playable_storage_key")
+          .where("id", "=", answerId)
+          .executeTakeFirst();
         if (current?.playable_storage_key !== key) await storage.delete(key);
       }
     } finally {

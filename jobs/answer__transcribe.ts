@@ -10,7 +10,10 @@ import type { JobDeps } from "./task-list";
  * heard), failed (refused, or still failing on the last attempt). A transient failure before the
  * last attempt throws, so graphile-worker retries with its backoff. A deleted answer is a no-op.
  */
-export const answerTranscribe = (deps: Pick<JobDeps, "db" | "config" | "storage">, options: { transcriber?: Transcriber | null } = {}): JobTask<"answer__transcribe"> => {
+export const answerTranscribe = (
+  deps: Pick<JobDeps, "db" | "config" | "storage">,
+  options: { transcriber?: Transcriber | null } = {},
+): JobTask<"answer__transcribe"> => {
   const transcriber = options.transcriber === undefined ? createTranscriber(deps.config) : options.transcriber;
   return async (payload, helpers) => {
     const { answerId } = payload;

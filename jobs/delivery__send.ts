@@ -1,5 +1,5 @@
-import type { JobTask } from "~/services/jobs.server";
 import { sendDelivery } from "~/models/delivery.server";
+import type { JobTask } from "~/services/jobs.server";
 import type { JobDeps } from "./task-list";
 
 /** Sends one prompt delivery (see sendDelivery): re-checks, marks the prompt sent, calls the provider. */

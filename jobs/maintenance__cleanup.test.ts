@@ -32,9 +32,13 @@ it("removes expired sign-ins, sessions, email changes and week-old unfinished up
 
   await maintenanceCleanup({ db, config })({}, {} as never);
 
-  expect((await db.selectFrom("auth_flows").select("email").execute()).map((r) => r.email)).toEqual(["live@example.com"]);
+  expect((await db.selectFrom("auth_flows").select("email").execute()).map((r) => r.email)).toEqual([
+    "live@example.com",
+  ]);
   expect((await db.selectFrom("sessions").select("id_hash").execute()).map((r) => r.id_hash)).toEqual([live.id_hash]);
-  expect((await db.selectFrom("email_changes").select("user_id").execute()).map((r) => r.user_id)).toEqual([waiting.id]);
+  expect((await db.selectFrom("email_changes").select("user_id").execute()).map((r) => r.user_id)).toEqual([
+    waiting.id,
+  ]);
   expect(existsSync(path.join(config.DATA_DIR, "uploads", "abandoned"))).toBe(false);
   expect(existsSync(path.join(config.DATA_DIR, "uploads", "recent"))).toBe(true);
 });

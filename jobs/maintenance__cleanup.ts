@@ -1,5 +1,5 @@
-import type { JobTask } from "~/services/jobs.server";
 import { sql } from "kysely";
+import type { JobTask } from "~/services/jobs.server";
 import { createUploadStore } from "~/services/uploads.server";
 import type { JobDeps } from "./task-list";
 
@@ -17,9 +17,17 @@ export const maintenanceCleanup =
     await db.deleteFrom("auth_flows").where("expires_at", "<", now).execute();
     await db
       .deleteFrom("sessions")
-      .where((eb) => eb.or([eb("expires_at", "<", now), eb("last_seen_at", "<", new Date(now.getTime() - IDLE_SESSION_DAYS * 86_400_000))]))
+      .where((eb) =>
+        eb.or([
+          eb("expires_at", "<", now),
+          eb("last_seen_at", "<", new Date(now.getTime() - IDLE_SESSION_DAYS * 86_400_000)),
+        ]),
+      )
       .execute();
     await db.deleteFrom("email_changes").where("expires_at", "<", now).execute();
-    await db.deleteFrom("rate_limits").where("expire", "<", sql<string>`${now.getTime()}::bigint`).execute();
+    await db
+      .deleteFrom("rate_limits")
+      .where("expire", "<", sql<string>`${now.getTime()}::bigint`)
+      .execute();
     await createUploadStore(config).deleteExpired();
   };

@@ -21,7 +21,9 @@ it("queues one job per thing, with the registry's key and tries", async () => {
   const jobs = await jobsFor(database.db, "answer__transcribe");
   expect(jobs).toHaveLength(1);
   expect(jobs[0].key).toBe(`transcribe:${answerId}`);
-  const { rows } = await sql<{ max_attempts: number }>`select max_attempts from graphile_worker._private_jobs`.execute(database.db);
+  const { rows } = await sql<{ max_attempts: number }>`select max_attempts from graphile_worker._private_jobs`.execute(
+    database.db,
+  );
   expect(rows[0].max_attempts).toBe(jobDefinitions.answer__transcribe.maxAttempts);
 });
 

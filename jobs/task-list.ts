@@ -1,16 +1,16 @@
 import type { Task, TaskList } from "graphile-worker";
-import type { Db } from "../db/client";
 import type { Config } from "~/config.server";
+import { jobDefinitions, type JobName, type JobPayload, type JobTask } from "~/services/jobs.server";
 import type { MailService } from "~/services/mail.server";
 import type { SmsService } from "~/services/sms.server";
 import type { StorageService } from "~/services/storage.server";
-import { jobDefinitions, type JobName, type JobPayload, type JobTask } from "~/services/jobs.server";
-import { maintenanceCleanup } from "./maintenance__cleanup";
-import { outboxSend } from "./outbox__send";
-import { deliverySend } from "./delivery__send";
-import { schedulerTick } from "./scheduler__tick";
+import type { Db } from "../db/client";
 import { answerTranscode } from "./answer__transcode";
 import { answerTranscribe } from "./answer__transcribe";
+import { deliverySend } from "./delivery__send";
+import { maintenanceCleanup } from "./maintenance__cleanup";
+import { outboxSend } from "./outbox__send";
+import { schedulerTick } from "./scheduler__tick";
 
 /** Jobs run at once in the server process (sends wait on providers, so a few overlap usefully). */
 export const WORKER_CONCURRENCY = 4;

@@ -20,7 +20,15 @@ type Sample = { bootMs: number; firstPageMs: number; peakRssMb: number };
 async function boot(dataDir: string): Promise<Sample> {
   const started = performance.now();
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    env: { ...process.env, NODE_ENV: "production", PORT: String(PORT), EMBEDDED_PG_PORT: String(PG_PORT), DATA_DIR: dataDir, APP_URL: `http://localhost:${PORT}` },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+    ENV_FILE: "off",
+      PORT: String(PORT),
+      EMBEDDED_PG_PORT: String(PG_PORT),
+      DATA_DIR: dataDir,
+      APP_URL: `http://localhost:${PORT}`,
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));

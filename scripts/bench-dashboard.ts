@@ -19,7 +19,16 @@ const CONNECTIONS = 8;
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "heirloom-bench-dash-"));
 const server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-  env: { ...process.env, NODE_ENV: "production", PORT: String(PORT), EMBEDDED_PG_PORT: String(PG_PORT), DATA_DIR: dataDir, APP_URL: `http://localhost:${PORT}`, WORKER: "off" },
+  env: {
+    ...process.env,
+    NODE_ENV: "production",
+    ENV_FILE: "off",
+    PORT: String(PORT),
+    EMBEDDED_PG_PORT: String(PG_PORT),
+    DATA_DIR: dataDir,
+    APP_URL: `http://localhost:${PORT}`,
+    WORKER: "off",
+  },
   stdio: ["ignore", "ignore", "inherit"],
 });
 const exited = new Promise((resolve) => server.on("exit", resolve));
@@ -34,24 +43,53 @@ async function run(url: string, headers: Record<string, string> = {}) {
 try {
   for (let i = 0; ; i++) {
     if (i > 600) throw new Error("server did not start");
-    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const { EMBEDDED_PG_PASSWORD } = JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8"));
-  const db = createDb(createPool(`postgresql://heirloom:${encodeURIComponent(EMBEDDED_PG_PASSWORD)}@127.0.0.1:${PG_PORT}/heirloom`, 2));
-  const user = await db.insertInto("users").values({ email: "bench@example.com", first_name: "Bench", nickname: "bench" }).returning("id").executeTakeFirstOrThrow();
+  const db = createDb(
+    createPool(`postgresql://heirloom:${encodeURIComponent(EMBEDDED_PG_PASSWORD)}@127.0.0.1:${PG_PORT}/heirloom`, 2),
+  );
+  const user = await db
+    .insertInto("users")
+    .values({ email: "bench@example.com", first_name: "Bench", nickname: "bench" })
+    .returning("id")
+    .executeTakeFirstOrThrow();
   let firstId = "";
   for (let s = 0; s < 16; s++) {
     const st = await db
       .insertInto("storytellers")
-      .values({ owner_id: user.id, nickname: `Storyteller ${s + 1}`, first_name: "S", delivery_method: "email", email: `s${s}@example.com`, time_zone: "America/New_York" })
+      .values({
+        owner_id: user.id,
+        nickname: `Storyteller ${s + 1}`,
+        first_name: "S",
+        delivery_method: "email",
+        email: `s${s}@example.com`,
+        time_zone: "America/New_York",
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     firstId ||= st.id;
-    await db.insertInto("schedules").values({ storyteller_id: st.id, first_prompt_date: "2030-01-01", frequency: "weekly" }).execute();
+    await db
+      .insertInto("schedules")
+      .values({ storyteller_id: st.id, first_prompt_date: "2030-01-01", frequency: "weekly" })
+      .execute();
     await db
       .insertInto("prompts")
-      .values(Array.from({ length: 100 }, (_, i) => ({ storyteller_id: st.id, text: `Tell me about moment number ${i + 1} of your life?`, queue_position: i + 1, sent_at: i < 30 ? new Date(Date.now() - i * 86_400_000) : null })))
+      .values(
+        Array.from({ length: 100 }, (_, i) => ({
+          storyteller_id: st.id,
+          text: `Tell me about moment number ${i + 1} of your life?`,
+          queue_position: i + 1,
+          sent_at: i < 30 ? new Date(Date.now() - i * 86_400_000) : null,
+        })),
+      )
       .execute();
   }
   const [cookie] = (await createUserSession({ config: { APP_URL: base } as never }, db, user.id)).split(";");
@@ -69,9 +107,21 @@ try {
   bare.close();
   const bareRps = rows[0][1].rps;
   console.log(`${CONNECTIONS} connections, ${SECONDS} s each; 16 Storytellers × 100 prompts`);
-  console.log("page".padEnd(30), "req/s".padStart(9), "p90 ms".padStart(8), "p97.5 ms".padStart(9), "of bare".padStart(9));
+  console.log(
+    "page".padEnd(30),
+    "req/s".padStart(9),
+    "p90 ms".padStart(8),
+    "p97.5 ms".padStart(9),
+    "of bare".padStart(9),
+  );
   for (const [name, { rps, p90, p97 }] of rows) {
-    console.log(name.padEnd(30), rps.toFixed(0).padStart(9), String(p90).padStart(8), String(p97).padStart(9), `${((rps / bareRps) * 100).toFixed(1)}%`.padStart(9));
+    console.log(
+      name.padEnd(30),
+      rps.toFixed(0).padStart(9),
+      String(p90).padStart(8),
+      String(p97).padStart(9),
+      `${((rps / bareRps) * 100).toFixed(1)}%`.padStart(9),
+    );
   }
 } finally {
   server.kill("SIGTERM");

@@ -4,9 +4,9 @@
 // the server for every script the page requested with each encoding and counts the bytes sent.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import http from "node:http";
 import { chromium } from "@playwright/test";
 import { createUserSession } from "../app/auth/session.server";
 import { createDb, createPool } from "../db/client";
@@ -24,7 +24,15 @@ const pages = [
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "heirloom-bench-js-"));
 const server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-  env: { ...process.env, NODE_ENV: "production", PORT: String(PORT), EMBEDDED_PG_PORT: String(PG_PORT), DATA_DIR: dataDir, APP_URL: base },
+  env: {
+    ...process.env,
+    NODE_ENV: "production",
+    ENV_FILE: "off",
+    PORT: String(PORT),
+    EMBEDDED_PG_PORT: String(PG_PORT),
+    DATA_DIR: dataDir,
+    APP_URL: base,
+  },
   stdio: ["ignore", "ignore", "inherit"],
 });
 const exited = new Promise((resolve) => server.on("exit", resolve));
@@ -32,13 +40,22 @@ const exited = new Promise((resolve) => server.on("exit", resolve));
 try {
   for (let i = 0; ; i++) {
     if (i > 600) throw new Error("server did not start");
-    const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const { EMBEDDED_PG_PASSWORD } = JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8"));
-  const db = createDb(createPool(`postgresql://heirloom:${encodeURIComponent(EMBEDDED_PG_PASSWORD)}@127.0.0.1:${PG_PORT}/heirloom`, 1));
-  const user = await db.insertInto("users").values({ email: "bench@example.com", first_name: "Bench", nickname: "bench" }).returning("id").executeTakeFirstOrThrow();
+  const db = createDb(
+    createPool(`postgresql://heirloom:${encodeURIComponent(EMBEDDED_PG_PASSWORD)}@127.0.0.1:${PG_PORT}/heirloom`, 1),
+  );
+  const user = await db
+    .insertInto("users")
+    .values({ email: "bench@example.com", first_name: "Bench", nickname: "bench" })
+    .returning("id")
+    .executeTakeFirstOrThrow();
   const [cookie] = (await createUserSession({ config: { APP_URL: base } as never }, db, user.id)).split(";");
   await db.destroy();
 
@@ -46,7 +63,13 @@ try {
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
   });
-  console.log("page".padEnd(14), "scripts".padStart(8), "brotli KB".padStart(10), "gzip KB".padStart(9), "budget KB".padStart(10));
+  console.log(
+    "page".padEnd(14),
+    "scripts".padStart(8),
+    "brotli KB".padStart(10),
+    "gzip KB".padStart(9),
+    "budget KB".padStart(10),
+  );
   let overBudget = false;
   for (const { path: pagePath, budgetKb, signedIn } of pages) {
     const context = await browser.newContext();
@@ -91,7 +114,8 @@ function bytesSent(url: string, encoding: "br" | "gzip"): Promise<number> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { headers: { "Accept-Encoding": encoding } }, (response) => {
-        if (response.headers["content-encoding"] !== encoding) reject(new Error(`${url} was not sent with ${encoding}`));
+        if (response.headers["content-encoding"] !== encoding)
+          reject(new Error(`${url} was not sent with ${encoding}`));
         let total = 0;
         response.on("data", (chunk: Buffer) => (total += chunk.length));
         response.on("end", () => resolve(total));

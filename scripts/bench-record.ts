@@ -35,7 +35,15 @@ const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "heirloom-bench-record-"));
 const server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-  env: { ...process.env, NODE_ENV: "production", PORT: String(PORT), EMBEDDED_PG_PORT: String(PG_PORT), DATA_DIR: dataDir, APP_URL: base },
+  env: {
+    ...process.env,
+    NODE_ENV: "production",
+    ENV_FILE: "off",
+    PORT: String(PORT),
+    EMBEDDED_PG_PORT: String(PG_PORT),
+    DATA_DIR: dataDir,
+    APP_URL: base,
+  },
   stdio: ["ignore", "ignore", "inherit"],
 });
 const exited = new Promise((resolve) => server.on("exit", resolve));
@@ -46,23 +54,52 @@ let failed = false;
 try {
   for (let i = 0; ; i++) {
     if (i > 600) throw new Error("server did not start");
-    if (await fetch(`${direct}/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${direct}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const secrets = JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8"));
-  const db = createDb(createPool(`postgresql://heirloom:${encodeURIComponent(secrets.EMBEDDED_PG_PASSWORD)}@127.0.0.1:${PG_PORT}/heirloom`, 2));
+  const db = createDb(
+    createPool(
+      `postgresql://heirloom:${encodeURIComponent(secrets.EMBEDDED_PG_PASSWORD)}@127.0.0.1:${PG_PORT}/heirloom`,
+      2,
+    ),
+  );
   const config = { SESSION_SECRET: secrets.SESSION_SECRET as string };
-  const user = await db.insertInto("users").values({ email: "bench@example.com", first_name: "Asha", nickname: "bench" }).returning("id").executeTakeFirstOrThrow();
+  const user = await db
+    .insertInto("users")
+    .values({ email: "bench@example.com", first_name: "Asha", nickname: "bench" })
+    .returning("id")
+    .executeTakeFirstOrThrow();
   const storyteller = await db
     .insertInto("storytellers")
-    .values({ owner_id: user.id, nickname: "Nana", first_name: "Hari", delivery_method: "email", email: "nana@example.com", time_zone: "America/Chicago", language: "en" })
+    .values({
+      owner_id: user.id,
+      nickname: "Nana",
+      first_name: "Hari",
+      delivery_method: "email",
+      email: "nana@example.com",
+      time_zone: "America/Chicago",
+      language: "en",
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   /** A question sent just now, and the record link its email carries. */
   const sentPrompt = async (n: number) => {
     const prompt = await db
       .insertInto("prompts")
-      .values({ storyteller_id: storyteller.id, text: `What was your first home like, and who lived there with you? (${n})`, queue_position: n, created_by: user.id, sent_at: new Date() })
+      .values({
+        storyteller_id: storyteller.id,
+        text: `What was your first home like, and who lived there with you? (${n})`,
+        queue_position: n,
+        created_by: user.id,
+        sent_at: new Date(),
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     return { promptId: prompt.id, token: await signCapability(config, "record", prompt.id) };
@@ -78,7 +115,12 @@ try {
   const styles: string[] = [];
   let inlineScripts = 0;
   for (const [, tag, attributeText] of text.matchAll(/<(script|link)\b([^>]*)>/gi)) {
-    const attributes = Object.fromEntries([...attributeText.matchAll(/([\w-]+)\s*=\s*"([^"]*)"/g)].map(([, name, value]) => [name.toLowerCase(), value.replaceAll("&amp;", "&")]));
+    const attributes = Object.fromEntries(
+      [...attributeText.matchAll(/([\w-]+)\s*=\s*"([^"]*)"/g)].map(([, name, value]) => [
+        name.toLowerCase(),
+        value.replaceAll("&amp;", "&"),
+      ]),
+    );
     if (tag.toLowerCase() === "script") {
       if (attributes.src) scripts.push(attributes.src);
       else inlineScripts++;
@@ -90,7 +132,8 @@ try {
     for (const url of new Set(urls)) {
       const response = await get(new URL(url, direct).href);
       if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
-      if (response.encoding !== "br") console.log(`  note: ${url} came ${response.encoding || "uncompressed"}, not brotli`);
+      if (response.encoding !== "br")
+        console.log(`  note: ${url} came ${response.encoding || "uncompressed"}, not brotli`);
       total += response.wireBytes;
     }
     return total;
@@ -100,9 +143,15 @@ try {
   const jsOver = jsBytes > JS_BUDGET_KB * 1024;
   failed ||= jsOver;
   console.log(`Record page transfer (brotli, bytes on the wire)`);
-  console.log(`  HTML         ${kb(html.wireBytes).padStart(9)}  (${html.encoding || "uncompressed"}; ${kb(html.body.length)} decoded, ${inlineScripts} inline script${inlineScripts === 1 ? "" : "s"})`);
-  console.log(`  JS           ${kb(jsBytes).padStart(9)}  in ${scripts.length} script${scripts.length === 1 ? "" : "s"}; budget ${JS_BUDGET_KB} KB: ${jsOver ? "OVER" : "ok"}`);
-  console.log(`  CSS          ${kb(cssBytes).padStart(9)}  in ${styles.length} stylesheet${styles.length === 1 ? "" : "s"}`);
+  console.log(
+    `  HTML         ${kb(html.wireBytes).padStart(9)}  (${html.encoding || "uncompressed"}; ${kb(html.body.length)} decoded, ${inlineScripts} inline script${inlineScripts === 1 ? "" : "s"})`,
+  );
+  console.log(
+    `  JS           ${kb(jsBytes).padStart(9)}  in ${scripts.length} script${scripts.length === 1 ? "" : "s"}; budget ${JS_BUDGET_KB} KB: ${jsOver ? "OVER" : "ok"}`,
+  );
+  console.log(
+    `  CSS          ${kb(cssBytes).padStart(9)}  in ${styles.length} stylesheet${styles.length === 1 ? "" : "s"}`,
+  );
   console.log(`  total        ${kb(html.wireBytes + jsBytes + cssBytes).padStart(9)}`);
   for (const url of [...scripts, ...styles]) console.log(`    ${url}`);
 
@@ -123,20 +172,36 @@ try {
       `(RTT ${throttling.rttMs} ms, ${((throttling.throughputKbps ?? 0) / 1024).toFixed(1)} Mbps, CPU ×${throttling.cpuSlowdownMultiplier}), ` +
       `Chromium ${lhr.environment.hostUserAgent.match(/Chrome\/([\d.]+)/)?.[1]}, median of ${runs.length} run${runs.length === 1 ? "" : "s"} by LCP`,
   );
-  console.log(`  performance   ${scoreOf(lhr, "performance")}${eachRun(runs.map((run) => String(scoreOf(run, "performance"))))}`);
-  console.log(`  accessibility ${scoreOf(lhr, "accessibility")}${eachRun(runs.map((run) => String(scoreOf(run, "accessibility"))))}`);
-  console.log(`  LCP           ${(lcp / 1000).toFixed(2)} s${eachRun(runs.map((run) => (lcpOf(run) / 1000).toFixed(2)))}; budget ${LCP_BUDGET_MS / 1000} s: ${lcp <= LCP_BUDGET_MS ? "ok" : "OVER"}`);
+  console.log(
+    `  performance   ${scoreOf(lhr, "performance")}${eachRun(runs.map((run) => String(scoreOf(run, "performance"))))}`,
+  );
+  console.log(
+    `  accessibility ${scoreOf(lhr, "accessibility")}${eachRun(runs.map((run) => String(scoreOf(run, "accessibility"))))}`,
+  );
+  console.log(
+    `  LCP           ${(lcp / 1000).toFixed(2)} s${eachRun(runs.map((run) => (lcpOf(run) / 1000).toFixed(2)))}; budget ${LCP_BUDGET_MS / 1000} s: ${lcp <= LCP_BUDGET_MS ? "ok" : "OVER"}`,
+  );
   console.log(`  TBT           ${Math.round(audit("total-blocking-time"))} ms`);
   console.log(`  CLS           ${audit("cumulative-layout-shift").toFixed(3)}`);
   console.log(`  byte weight   ${kb(audit("total-byte-weight"))}`);
-  console.log(`  benchmark     ${runs.map((run) => Math.round(run.environment.benchmarkIndex)).join(", ")} (Lighthouse's CPU index of this machine, per run)`);
-  const a11yFailures = (lhr.categories.accessibility?.auditRefs ?? []).filter((ref) => ref.weight > 0 && lhr.audits[ref.id]?.score === 0);
+  console.log(
+    `  benchmark     ${runs.map((run) => Math.round(run.environment.benchmarkIndex)).join(", ")} (Lighthouse's CPU index of this machine, per run)`,
+  );
+  const a11yFailures = (lhr.categories.accessibility?.auditRefs ?? []).filter(
+    (ref) => ref.weight > 0 && lhr.audits[ref.id]?.score === 0,
+  );
   for (const ref of a11yFailures) console.log(`  accessibility failure: ${ref.id} (${lhr.audits[ref.id].title})`);
   for (const warning of lhr.runWarnings) console.log(`  warning: ${warning}`);
   // A request still open keeps Lighthouse waiting for a quiet network (up to 45 s): name it.
-  const requests = (lhr.audits["network-requests"]?.details as { items?: { url: string; resourceType?: string; finished?: boolean }[] } | undefined)?.items ?? [];
+  const requests =
+    (
+      lhr.audits["network-requests"]?.details as
+        { items?: { url: string; resourceType?: string; finished?: boolean }[] } | undefined
+    )?.items ?? [];
   for (const request of requests.filter((r) => r.finished === false)) {
-    console.log(`  never finished in Chromium: ${request.resourceType ?? "request"} ${new URL(request.url).pathname.replace(page.token, "{token}")}`);
+    console.log(
+      `  never finished in Chromium: ${request.resourceType ?? "request"} ${new URL(request.url).pathname.replace(page.token, "{token}")}`,
+    );
   }
 
   // 3. 20 five-minute uploads at once.
@@ -160,19 +225,31 @@ try {
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   peak = Math.max(peak, rssKb());
-  const failures = results.flatMap((result, i) => (result.status === "rejected" ? [`upload ${i + 1}: ${(result.reason as Error).message}`] : []));
+  const failures = results.flatMap((result, i) =>
+    result.status === "rejected" ? [`upload ${i + 1}: ${(result.reason as Error).message}`] : [],
+  );
   const answers = await db
     .selectFrom("answers")
     .select(["duration_ms", "byte_size"])
-    .where("prompt_id", "in", uploads.map((u) => u.promptId))
+    .where(
+      "prompt_id",
+      "in",
+      uploads.map((u) => u.promptId),
+    )
     .execute();
   await db.destroy();
   const uploadsFailed = failures.length > 0 || answers.length !== UPLOADS;
   failed ||= uploadsFailed;
-  console.log(`\n${UPLOADS} uploads at once through tus, ${CHUNK_BYTES / 1024} KB PATCHes; each a ${Math.floor(WAV_SECONDS / 60)}:${String(WAV_SECONDS % 60).padStart(2, "0")} WAV (8 kHz 16-bit mono PCM, ${mb(wav.length)})`);
-  console.log(`  server RSS    baseline ${mb(baseline * 1024)}, peak ${mb(peak * 1024)} (+${mb((peak - baseline) * 1024)}; ${samples} samples every 100 ms)`);
+  console.log(
+    `\n${UPLOADS} uploads at once through tus, ${CHUNK_BYTES / 1024} KB PATCHes; each a ${Math.floor(WAV_SECONDS / 60)}:${String(WAV_SECONDS % 60).padStart(2, "0")} WAV (8 kHz 16-bit mono PCM, ${mb(wav.length)})`,
+  );
+  console.log(
+    `  server RSS    baseline ${mb(baseline * 1024)}, peak ${mb(peak * 1024)} (+${mb((peak - baseline) * 1024)}; ${samples} samples every 100 ms)`,
+  );
   console.log(`  all finished  in ${seconds.toFixed(1)} s (${mb((wav.length * UPLOADS) / seconds)}/s)`);
-  console.log(`  answers       ${answers.length} of ${UPLOADS} in the database${answers.length ? `, durations ${Math.min(...answers.map((a) => a.duration_ms ?? 0)) / 1000}–${Math.max(...answers.map((a) => a.duration_ms ?? 0)) / 1000} s` : ""}: ${uploadsFailed ? "FAILED" : "ok"}`);
+  console.log(
+    `  answers       ${answers.length} of ${UPLOADS} in the database${answers.length ? `, durations ${Math.min(...answers.map((a) => a.duration_ms ?? 0)) / 1000}–${Math.max(...answers.map((a) => a.duration_ms ?? 0)) / 1000} s` : ""}: ${uploadsFailed ? "FAILED" : "ok"}`,
+  );
   for (const failure of failures) console.log(`  ${failure}`);
 } finally {
   server.kill("SIGTERM");
@@ -185,11 +262,20 @@ type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>["lhr"];
 
 /** One Lighthouse run (performance and accessibility) in a fresh headless Chromium. */
 async function runLighthouse(url: string): Promise<Lhr> {
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM,
+    chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"],
+  });
   try {
-    const result = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility"] });
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["performance", "accessibility"],
+    });
     if (!result) throw new Error("Lighthouse returned nothing");
-    if (result.lhr.runtimeError) throw new Error(`Lighthouse: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
+    if (result.lhr.runtimeError)
+      throw new Error(`Lighthouse: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
     return result.lhr;
   } finally {
     chrome.kill();
@@ -219,7 +305,11 @@ async function upload(token: string, file: Buffer) {
   const headers = { "Tus-Resumable": "1.0.0", "Sec-Fetch-Site": "same-origin" };
   const created = await fetch(`${direct}/uploads`, {
     method: "POST",
-    headers: { ...headers, "Upload-Length": String(file.length), "Upload-Metadata": `token ${Buffer.from(token).toString("base64")},private ${Buffer.from("0").toString("base64")}` },
+    headers: {
+      ...headers,
+      "Upload-Length": String(file.length),
+      "Upload-Metadata": `token ${Buffer.from(token).toString("base64")},private ${Buffer.from("0").toString("base64")}`,
+    },
   });
   const location = created.headers.get("location");
   if (created.status !== 201 || !location) throw new Error(`create answered ${created.status} ${await created.text()}`);
@@ -231,7 +321,7 @@ async function upload(token: string, file: Buffer) {
     });
     const body = await response.text();
     if (response.status !== 204) throw new Error(`PATCH at ${offset} answered ${response.status} ${body}`);
-    if (offset + CHUNK_BYTES >= file.length && !response.headers.get("heirloom-answer")) throw new Error("the last PATCH named no answer");
+    if (offset + CHUNK_BYTES >= file.length && !response.headers.get("heirloom-answer"))
+      throw new Error("the last PATCH named no answer");
   }
 }
-

@@ -45,14 +45,22 @@ try {
   for (const zone of daytime) if (!byOffset.has(now.setZone(zone).offset)) byOffset.set(now.setZone(zone).offset, zone);
   const zones = [...byOffset.values(), ...daytime.filter((z) => ![...byOffset.values()].includes(z))].slice(0, ZONES);
 
-  const owner = await db.insertInto("users").values({ email: "bench-owner@example.com", first_name: "Bench", nickname: "bench" }).returning("id").executeTakeFirstOrThrow();
+  const owner = await db
+    .insertInto("users")
+    .values({ email: "bench-owner@example.com", first_name: "Bench", nickname: "bench" })
+    .returning("id")
+    .executeTakeFirstOrThrow();
   const seedStart = performance.now();
   await sql`
     insert into storytellers (owner_id, nickname, first_name, delivery_method, email, time_zone)
     select ${owner.id}, 'Nana', 'Nana', 'email', 'st' || g || '@example.com', (${zones}::text[])[1 + g % ${zones.length}]
     from generate_series(1, ${COUNT}) g`.execute(db);
-  await sql`insert into schedules (storyteller_id, first_prompt_date, frequency, next_send_at) select id, '2026-01-01', 'daily', ${now.toJSDate()} from storytellers`.execute(db);
-  await sql`insert into prompts (storyteller_id, text, queue_position) select id, 'What is your favourite memory from childhood?', 1 from storytellers`.execute(db);
+  await sql`insert into schedules (storyteller_id, first_prompt_date, frequency, next_send_at) select id, '2026-01-01', 'daily', ${now.toJSDate()} from storytellers`.execute(
+    db,
+  );
+  await sql`insert into prompts (storyteller_id, text, queue_position) select id, 'What is your favourite memory from childhood?', 1 from storytellers`.execute(
+    db,
+  );
   await sql`analyze`.execute(db);
   console.log(`seeded ${COUNT} Storytellers in ${zones.length} zones in ${seconds(performance.now() - seedStart)}`);
 
@@ -61,21 +69,41 @@ try {
   const planText = plan.rows.map((r: Record<string, string>) => r["QUERY PLAN"]).join("\n");
   console.log(`\ntick query plan:\n${planText}\n`);
 
-  const config = completeConfig(parseEnv({ NODE_ENV: "production", APP_URL: "https://heirloom.example" }), { SESSION_SECRET: "bench-secret-bench-secret-bench-secret-0123" });
-  const deps = { db, config, storage: createLocalStorage(path.join(dataDir, "files")), mail: createOutboxMail({ print: false }), sms: createOutboxSms({ print: false }) };
+  const config = completeConfig(parseEnv({ NODE_ENV: "production", APP_URL: "https://heirloom.example" }), {
+    SESSION_SECRET: "bench-secret-bench-secret-bench-secret-0123",
+  });
+  const deps = {
+    db,
+    config,
+    storage: createLocalStorage(path.join(dataDir, "files")),
+    mail: createOutboxMail({ print: false }),
+    sms: createOutboxSms({ print: false }),
+  };
 
   const tickStart = performance.now();
   const tick = await runSchedulerTick(deps, new Date());
   const enqueueMs = performance.now() - tickStart;
-  console.log(`tick: ${tick.schedules} schedules, ${tick.deliveries} deliveries enqueued in ${seconds(enqueueMs)} (${Math.round(tick.deliveries / (enqueueMs / 1000))}/s)`);
+  console.log(
+    `tick: ${tick.schedules} schedules, ${tick.deliveries} deliveries enqueued in ${seconds(enqueueMs)} (${Math.round(tick.deliveries / (enqueueMs / 1000))}/s)`,
+  );
 
   const sendStart = performance.now();
-  const runner = await run({ pgPool: pool, taskList: createTaskList(deps), concurrency: WORKER_CONCURRENCY, noHandleSignals: true, pollInterval: 500, logger: undefined, noPreparedStatements: false });
+  const runner = await run({
+    pgPool: pool,
+    taskList: createTaskList(deps),
+    concurrency: WORKER_CONCURRENCY,
+    noHandleSignals: true,
+    pollInterval: 500,
+    logger: undefined,
+    noPreparedStatements: false,
+  });
   runner.events.on("job:error", ({ error }) => console.error("job failed:", (error as Error).message));
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const { rows } = await sql<{ sent: string; other: string }>`
-      select count(*) filter (where status = 'sent') as sent, count(*) filter (where status not in ('sent', 'pending', 'sending')) as other from deliveries`.execute(db);
+      select count(*) filter (where status = 'sent') as sent, count(*) filter (where status not in ('sent', 'pending', 'sending')) as other from deliveries`.execute(
+      db,
+    );
     if (Number(rows[0].sent) + Number(rows[0].other) >= tick.deliveries) {
       if (rows[0].other !== "0") console.log(`${rows[0].other} deliveries did not end as sent`);
       break;
@@ -84,7 +112,9 @@ try {
   const sendMs = performance.now() - sendStart;
   await runner.stop();
   const outbox = await sql<{ n: string }>`select count(*) as n from outbox_messages where status = 'sent'`.execute(db);
-  console.log(`sending: ${outbox.rows[0].n} emails sent through the outbox in ${seconds(sendMs)} (${Math.round(Number(outbox.rows[0].n) / (sendMs / 1000))}/s, ${WORKER_CONCURRENCY} at a time)`);
+  console.log(
+    `sending: ${outbox.rows[0].n} emails sent through the outbox in ${seconds(sendMs)} (${Math.round(Number(outbox.rows[0].n) / (sendMs / 1000))}/s, ${WORKER_CONCURRENCY} at a time)`,
+  );
   console.log(`total from due to all sent: ${seconds(enqueueMs + sendMs)}; peak RSS of this process: ${mb(peakRss)}`);
   const usesIndex = planText.includes("schedules_due_idx") && !/Seq Scan on schedules/.test(planText);
   console.log(`tick query uses schedules_due_idx: ${usesIndex ? "yes" : "NO"}`);

@@ -12,7 +12,17 @@ import { readFileSync, writeFileSync } from "node:fs";
 
 const LOCK = "package-lock.json";
 const OSES = ["android", "darwin", "freebsd", "linux", "netbsd", "openbsd", "openharmony", "sunos", "win32", "aix"];
-const CPUS = { arm64: "arm64", x64: "x64", ia32: "ia32", arm: "arm", loong64: "loong64", ppc64: "ppc64", riscv64: "riscv64", s390x: "s390x", wasm32: "wasm32" };
+const CPUS = {
+  arm64: "arm64",
+  x64: "x64",
+  ia32: "ia32",
+  arm: "arm",
+  loong64: "loong64",
+  ppc64: "ppc64",
+  riscv64: "riscv64",
+  s390x: "s390x",
+  wasm32: "wasm32",
+};
 
 const check = process.argv.includes("--check");
 
@@ -29,7 +39,9 @@ let lock;
 try {
   lock = JSON.parse(readFileSync(LOCK, "utf8"));
 } catch (error) {
-  console.error(`complete-lockfile: cannot read ${LOCK} (${error.message}); run it from the project folder after \`npm install\``);
+  console.error(
+    `complete-lockfile: cannot read ${LOCK} (${error.message}); run it from the project folder after \`npm install\``,
+  );
   process.exit(1);
 }
 
@@ -61,14 +73,18 @@ if (check) {
     process.exit(0);
   }
   const names = [...missing].map(([key, entry]) => `${key.slice("node_modules/".length)}@${entry.version}`);
-  console.error(`complete-lockfile: ${LOCK} lacks ${missing.size} other-platform optional packages: ${names.join(", ")}`);
+  console.error(
+    `complete-lockfile: ${LOCK} lacks ${missing.size} other-platform optional packages: ${names.join(", ")}`,
+  );
   console.error("complete-lockfile: run `npm run lockfile` and commit package-lock.json");
   process.exit(1);
 }
 
 if (missing.size) {
   for (const [key, entry] of missing) packages[key] = entry;
-  lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))));
+  lock.packages = Object.fromEntries(
+    Object.entries(packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))),
+  );
   writeFileSync(LOCK, JSON.stringify(lock, null, 2) + "\n");
   console.log(`complete-lockfile: recorded ${missing.size} other-platform optional packages in ${LOCK}`);
 } else {

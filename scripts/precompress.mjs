@@ -9,7 +9,12 @@ let files = 0;
 for (const name of readdirSync(dir)) {
   if (!/\.(js|css|svg|json)$/.test(name)) continue;
   const source = readFileSync(path.join(dir, name));
-  writeFileSync(path.join(dir, `${name}.br`), brotliCompressSync(source, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: source.length } }));
+  writeFileSync(
+    path.join(dir, `${name}.br`),
+    brotliCompressSync(source, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: source.length },
+    }),
+  );
   writeFileSync(path.join(dir, `${name}.gz`), gzipSync(source, { level: 9 }));
   files++;
 }

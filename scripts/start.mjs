@@ -27,7 +27,9 @@ if (!state.fresh) {
   }
   console.log(`[heirloom] building: ${state.reason}`);
   // npm_execpath is the npm that runs this script; plain `npm` when started by hand.
-  const npm = process.env.npm_execpath ? [process.execPath, [process.env.npm_execpath, "run", "build"]] : ["npm", ["run", "build"]];
+  const npm = process.env.npm_execpath
+    ? [process.execPath, [process.env.npm_execpath, "run", "build"]]
+    : ["npm", ["run", "build"]];
   const result = spawnSync(npm[0], npm[1], { stdio: "inherit" });
   if (result.status !== 0) {
     console.error(`[heirloom] the build failed${result.error ? `: ${result.error.message}` : ""}; not starting`);

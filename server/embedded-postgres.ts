@@ -78,17 +78,23 @@ export async function startEmbeddedPostgres(options: {
 }
 
 /** Why PostgreSQL did not start, from its own last lines, as one line an operator can act on. */
-export function startFailure(reason: unknown, lines: string[], port: number, databaseDir: string): Error {
+function startFailure(reason: unknown, lines: string[], port: number, databaseDir: string): Error {
   const output = lines.join("\n");
   if (/could not bind .*Address already in use/i.test(output)) {
-    return new StartupError(`port ${port} (embedded PostgreSQL) is in use: stop the other server or set EMBEDDED_PG_PORT`);
+    return new StartupError(
+      `port ${port} (embedded PostgreSQL) is in use: stop the other server or set EMBEDDED_PG_PORT`,
+    );
   }
   if (/lock file "postmaster\.pid" already exists/.test(output)) {
-    return new StartupError(`the embedded PostgreSQL in ${databaseDir} is already running (another Heirloom with this DATA_DIR?): stop it or set DATA_DIR`);
+    return new StartupError(
+      `the embedded PostgreSQL in ${databaseDir} is already running (another Heirloom with this DATA_DIR?): stop it or set DATA_DIR`,
+    );
   }
   if (reason instanceof Error) return reason;
   const fatal = [...lines].reverse().find((line) => /\b(FATAL|PANIC|ERROR):/.test(line));
-  const why = fatal?.replace(/^.*?\b(FATAL|PANIC|ERROR):\s*/, "") ?? (typeof reason === "string" ? reason : "it exited (DEBUG_POSTGRES=1 prints its log)");
+  const why =
+    fatal?.replace(/^.*?\b(FATAL|PANIC|ERROR):\s*/, "") ??
+    (typeof reason === "string" ? reason : "it exited (DEBUG_POSTGRES=1 prints its log)");
   return new Error(`embedded PostgreSQL did not start: ${why}`);
 }
 

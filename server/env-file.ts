@@ -1,12 +1,14 @@
 // Imported first by server/main.ts (and the db scripts), before anything reads process.env: the
 // settings in `.env` in the working directory, when there is one. A variable already set in the
 // environment wins (process.loadEnvFile never overrides one), so the platform's or the shell's
-// value beats the file's.
+// value beats the file's. ENV_FILE names another file, or `off` for none (the test and benchmark
+// servers, which must not pick up a developer's DATABASE_URL or provider keys).
 import { existsSync } from "node:fs";
 import path from "node:path";
 
-const file = path.resolve(".env");
-if (existsSync(file)) {
+const setting = process.env.ENV_FILE ?? ".env";
+const file = path.resolve(setting);
+if (setting !== "off" && (existsSync(file) || process.env.ENV_FILE)) {
   try {
     process.loadEnvFile(file);
   } catch (error) {

@@ -42,7 +42,8 @@ async function get(path: string) {
   const before = lines.length;
   const response = await fetch(`${base}${path}`);
   await response.text();
-  for (let i = 0; i < 20 && !lines.slice(before).some((line) => line.includes('"msg":"request"')); i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 20 && !lines.slice(before).some((line) => line.includes('"msg":"request"')); i++)
+    await new Promise((r) => setTimeout(r, 10));
   return response;
 }
 
@@ -91,7 +92,11 @@ describe("the request log at info", () => {
   it("gives every line logged while handling a request that request's id", async () => {
     const response = await get("/inside");
     const [inside, request] = logged();
-    expect(inside).toMatchObject({ level: "warn", msg: "something worth a look", reqId: response.headers.get("x-request-id") });
+    expect(inside).toMatchObject({
+      level: "warn",
+      msg: "something worth a look",
+      reqId: response.headers.get("x-request-id"),
+    });
     expect(request).toMatchObject({ msg: "request", reqId: response.headers.get("x-request-id") });
   });
 
@@ -105,7 +110,9 @@ describe("the request log at info", () => {
     await get("/assets/entry.client-abc123.js");
     await get("/favicon.ico");
     await get("/assets/entry.client-gone.js");
-    expect(logged().map((line) => [line.level, line.path, line.status])).toEqual([["info", "/assets/entry.client-gone.js", 404]]);
+    expect(logged().map((line) => [line.level, line.path, line.status])).toEqual([
+      ["info", "/assets/entry.client-gone.js", 404],
+    ]);
   });
 });
 

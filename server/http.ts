@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
-import type { ServerBuild } from "react-router";
 import compression from "compression";
 import express, { type Request } from "express";
 import expressStaticGzip from "express-static-gzip";
+import type { ServerBuild } from "react-router";
 import type { AppContext, AppServices } from "~/context.server";
 import { log as defaultLog, type Logger, withLogBindings } from "~/services/logger.server";
-import { createUploadServer, UPLOADS_PATH } from "./uploads";
 import { plainMessage } from "./plain-messages";
 import { cspNonce, csrfCheck, securityHeaders } from "./security";
+import { createUploadServer, UPLOADS_PATH } from "./uploads";
 
 type BuildSource = ServerBuild | (() => Promise<ServerBuild>);
 
@@ -167,7 +167,7 @@ const SECRET_SEGMENTS: [RegExp, (match: string, route: string) => string][] = [
 ];
 
 /** The path without its query string, with tokens replaced, at most 200 characters. */
-export function loggablePath(url: string): string {
+function loggablePath(url: string): string {
   // Routes match decoded and case-insensitively, so /%72ecord/<token> and /Record/<token> are links
   // too: printable ASCII escapes are decoded first (never failing, unlike decodeURIComponent).
   let path = url

@@ -19,14 +19,19 @@ export function loadOrCreateLocalSecrets(dataDir: string): LocalSecrets {
     // Only a missing file means "first start". Regenerating over a damaged one would lock the
     // existing database (its password is in here), so stop and say so instead.
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
-      throw new Error(`${file} is unreadable (${(error as Error).message}); restore it or remove it together with ${path.join(dataDir, "postgres")}`);
+      throw new Error(
+        `${file} is unreadable (${(error as Error).message}); restore it or remove it together with ${path.join(dataDir, "postgres")}`,
+      );
     }
   }
   const secrets: LocalSecrets = {
     SESSION_SECRET: stored.SESSION_SECRET ?? randomBytes(32).toString("base64url"),
     EMBEDDED_PG_PASSWORD: stored.EMBEDDED_PG_PASSWORD ?? randomBytes(18).toString("base64url"),
   };
-  if (secrets.SESSION_SECRET !== stored.SESSION_SECRET || secrets.EMBEDDED_PG_PASSWORD !== stored.EMBEDDED_PG_PASSWORD) {
+  if (
+    secrets.SESSION_SECRET !== stored.SESSION_SECRET ||
+    secrets.EMBEDDED_PG_PASSWORD !== stored.EMBEDDED_PG_PASSWORD
+  ) {
     writeFileSync(file, JSON.stringify(secrets, null, 2) + "\n", { mode: 0o600 });
   }
   return secrets;

@@ -4,8 +4,8 @@ import type { Server } from "node:http";
 import { createServer as createNetServer } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { ServerBuild } from "react-router";
 import { run, type Runner } from "graphile-worker";
+import type { ServerBuild } from "react-router";
 import { ConfigError, completeConfig, parseEnv } from "~/config.server";
 import type { AppServices } from "~/context.server";
 import { log } from "~/services/logger.server";
@@ -84,7 +84,9 @@ async function main() {
       dataDir,
       port: config.EMBEDDED_PG_PORT,
       password: secrets.EMBEDDED_PG_PASSWORD,
-      log: process.env.DEBUG_POSTGRES ? (text) => text.split("\n").forEach((line) => line.trim() && postgresLog.info(line.trim())) : undefined,
+      log: process.env.DEBUG_POSTGRES
+        ? (text) => text.split("\n").forEach((line) => line.trim() && postgresLog.info(line.trim()))
+        : undefined,
     });
     databaseUrl = started.embedded.url;
   }
@@ -120,7 +122,8 @@ async function main() {
   let app;
   if (production) {
     const buildFile = path.resolve("build/server/index.js");
-    if (!existsSync(buildFile)) throw new Error("no production build: run `npm run build` (or `npm start`, which builds)");
+    if (!existsSync(buildFile))
+      throw new Error("no production build: run `npm run build` (or `npm start`, which builds)");
     const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
     app = createHttpApp({ services, build, clientDir });
   } else {
@@ -166,7 +169,8 @@ async function withoutNewSignalListeners<T>(work: () => Promise<T>): Promise<T> 
     return await work();
   } finally {
     for (const signal of signals) {
-      for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+      for (const listener of process.listeners(signal))
+        if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
     }
   }
 }

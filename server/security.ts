@@ -30,7 +30,8 @@ export function securityHeaders(options: { production: boolean; https: boolean }
           },
         }
       : false, // Vite's dev server injects inline scripts without a nonce.
-    strictTransportSecurity: options.production && options.https ? { maxAge: 63072000, includeSubDomains: true } : false,
+    strictTransportSecurity:
+      options.production && options.https ? { maxAge: 63072000, includeSubDomains: true } : false,
     referrerPolicy: { policy: "same-origin" },
     xFrameOptions: { action: "deny" },
   });

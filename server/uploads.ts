@@ -53,7 +53,12 @@ export function createUploadServer(services: AppServices) {
       const file = path.join(folder, `${upload.id}.audio`);
       try {
         await pipeline(await datastore.read(upload.id), createWriteStream(file));
-        const result = await acceptRecording(services, { promptId, file, isPrivate: upload.metadata?.private === "1", uploadId: upload.id });
+        const result = await acceptRecording(services, {
+          promptId,
+          file,
+          isPrivate: upload.metadata?.private === "1",
+          uploadId: upload.id,
+        });
         if (!result.ok) throw refuse(result.problem === "gone" ? 404 : 422, `upload.${result.problem}`);
         return { status_code: 204, headers: { "Heirloom-Answer": result.answerId } };
       } finally {

@@ -1,7 +1,7 @@
 import os from "node:os";
 import path from "node:path";
-import type { AppContext } from "~/context.server";
 import { completeConfig, parseEnv } from "~/config.server";
+import type { AppContext } from "~/context.server";
 import { createOutboxMail } from "~/services/mail.server";
 import { createOutboxSms } from "~/services/sms.server";
 import { createLocalStorage } from "~/services/storage.server";
@@ -11,8 +11,14 @@ import type { TestDatabase } from "./db";
 export const TEST_SESSION_SECRET = "test-session-secret-that-is-long-enough-0123456789";
 
 /** The context loaders and actions get, built on a test database, with outbox mail and SMS. */
-export function makeTestContext(database: TestDatabase, env: Record<string, string> = {}, overrides: Partial<AppContext> = {}): AppContext {
-  const config = completeConfig(parseEnv({ NODE_ENV: "test", APP_URL: "http://localhost:3000", ...env }), { SESSION_SECRET: TEST_SESSION_SECRET });
+export function makeTestContext(
+  database: TestDatabase,
+  env: Record<string, string> = {},
+  overrides: Partial<AppContext> = {},
+): AppContext {
+  const config = completeConfig(parseEnv({ NODE_ENV: "test", APP_URL: "http://localhost:3000", ...env }), {
+    SESSION_SECRET: TEST_SESSION_SECRET,
+  });
   return {
     db: database.db,
     config,

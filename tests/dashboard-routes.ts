@@ -5,19 +5,32 @@ import { CookieJar } from "./cookie-jar";
 import type { TestDatabase } from "./db";
 
 /** A signed-in user: their id, and the cookies their browser sends. */
-export async function signedInUser(database: TestDatabase, fields: { first_name?: string; language?: "en" | "hi" } = {}) {
+export async function signedInUser(
+  database: TestDatabase,
+  fields: { first_name?: string; language?: "en" | "hi" } = {},
+) {
   const tag = randomBytes(5).toString("hex");
   const user = await database.db
     .insertInto("users")
-    .values({ email: `u-${tag}@example.com`, first_name: fields.first_name ?? "Asha", nickname: `u${tag}`, language: fields.language ?? "en" })
+    .values({
+      email: `u-${tag}@example.com`,
+      first_name: fields.first_name ?? "Asha",
+      nickname: `u${tag}`,
+      language: fields.language ?? "en",
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   const jar = new CookieJar();
-  jar.store(new Response(null, { headers: { "Set-Cookie": await createUserSession(makeTestContext(database), database.db, user.id) } }));
+  jar.store(
+    new Response(null, {
+      headers: { "Set-Cookie": await createUserSession(makeTestContext(database), database.db, user.id) },
+    }),
+  );
   return { id: user.id, jar };
 }
 
-export const get = (jar: CookieJar, path: string) => new Request(`http://localhost:3000${path}`, { headers: { Cookie: jar.header() } });
+export const get = (jar: CookieJar, path: string) =>
+  new Request(`http://localhost:3000${path}`, { headers: { Cookie: jar.header() } });
 
 /** A same-origin form post; a field given as a list is sent once per value (checkboxes). */
 export function post(jar: CookieJar, path: string, fields: Record<string, string | string[]>) {
@@ -25,7 +38,11 @@ export function post(jar: CookieJar, path: string, fields: Record<string, string
   for (const [name, value] of Object.entries(fields)) for (const one of [value].flat()) body.append(name, one);
   return new Request(`http://localhost:3000${path}`, {
     method: "POST",
-    headers: { Cookie: jar.header(), "Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin" },
+    headers: {
+      Cookie: jar.header(),
+      "Content-Type": "application/x-www-form-urlencoded",
+      "Sec-Fetch-Site": "same-origin",
+    },
     body,
   });
 }
@@ -34,7 +51,9 @@ export function post(jar: CookieJar, path: string, fields: Record<string, string
  * What a loader or action answered, whichever way: a Response returned or thrown (a redirect, a
  * 404), data(value, init), or plain data.
  */
-export async function outcome(run: () => Promise<unknown>): Promise<{ status: number; location: string | null; data: unknown }> {
+export async function outcome(
+  run: () => Promise<unknown>,
+): Promise<{ status: number; location: string | null; data: unknown }> {
   let result: unknown;
   try {
     result = await run();
@@ -42,11 +61,14 @@ export async function outcome(run: () => Promise<unknown>): Promise<{ status: nu
     if (!(thrown instanceof Response)) throw thrown;
     result = thrown;
   }
-  if (result instanceof Response) return { status: result.status, location: result.headers.get("Location"), data: null };
+  if (result instanceof Response)
+    return { status: result.status, location: result.headers.get("Location"), data: null };
   const withInit = result as { type?: string; data?: unknown; init?: ResponseInit | null };
-  if (withInit?.type === "DataWithResponseInit") return { status: withInit.init?.status ?? 200, location: null, data: withInit.data };
+  if (withInit?.type === "DataWithResponseInit")
+    return { status: withInit.init?.status ?? 200, location: null, data: withInit.data };
   return { status: 200, location: null, data: result };
 }
 
 /** The errors of a conform reply an action sent back as `{ result }`. */
-export const replyErrorsOf = (data: unknown) => (data as { result?: { error?: Record<string, string[] | null> } } | null)?.result?.error ?? null;
+export const replyErrorsOf = (data: unknown) =>
+  (data as { result?: { error?: Record<string, string[] | null> } } | null)?.result?.error ?? null;

@@ -72,16 +72,25 @@ export async function createFlow(context: Pick<AppContext, "config">, db: DbOrTx
 export type FlowKey = { id: string } | { email: string };
 
 /** Checks a code against a sign-in and spends it when right; `email` is the sign-in's address, if there is one. */
-export async function redeemSignInCode(context: Pick<AppContext, "config" | "db">, key: FlowKey, code: string): Promise<{ outcome: CodeOutcome; email: string | null }> {
+export async function redeemSignInCode(
+  context: Pick<AppContext, "config" | "db">,
+  key: FlowKey,
+  code: string,
+): Promise<{ outcome: CodeOutcome; email: string | null }> {
   return inTransaction(context.db, async (tx) => {
     const flow = await tx
       .selectFrom("auth_flows")
       .selectAll()
-      .$call((query) => ("id" in key ? query.where("id_hash", "=", hashOpaqueId(key.id)) : query.where("email", "=", key.email.trim().toLowerCase())))
+      .$call((query) =>
+        "id" in key
+          ? query.where("id_hash", "=", hashOpaqueId(key.id))
+          : query.where("email", "=", key.email.trim().toLowerCase()),
+      )
       .forUpdate()
       .executeTakeFirst();
     const outcome = await redeemCode(context.config, "sign-in", flow?.email ?? "", flow, code, {
-      countAttempt: (row, attempts) => tx.updateTable("auth_flows").set({ attempts }).where("id_hash", "=", row.id_hash).execute(),
+      countAttempt: (row, attempts) =>
+        tx.updateTable("auth_flows").set({ attempts }).where("id_hash", "=", row.id_hash).execute(),
       spend: (row) => tx.deleteFrom("auth_flows").where("id_hash", "=", row.id_hash).execute(),
     });
     return { outcome, email: flow?.email ?? null };

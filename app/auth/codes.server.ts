@@ -8,7 +8,7 @@ import { emailedCodeKey } from "~/services/keys.server";
  * Each caller keeps its rows in its own table (auth_flows, email_changes) with these columns.
  */
 export const CODE_VALIDITY_MS = 15 * 60 * 1000;
-export const MAX_CODE_ATTEMPTS = 5;
+const MAX_CODE_ATTEMPTS = 5;
 
 /** What a code proves: control of a sign-in's address, or of the address an account is moving to. */
 export type CodePurpose = "sign-in" | "email-change";
@@ -26,7 +26,14 @@ function hashCode(config: Secret, purpose: CodePurpose, subject: string, code: s
 /** A fresh code for `subject` (a sign-in's address, a user and their new address) and the columns to store. */
 export function newCode(config: Secret, purpose: CodePurpose, subject: string): { code: string; stored: StoredCode } {
   const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
-  return { code, stored: { code_hash: hashCode(config, purpose, subject, code), attempts: 0, expires_at: new Date(Date.now() + CODE_VALIDITY_MS) } };
+  return {
+    code,
+    stored: {
+      code_hash: hashCode(config, purpose, subject, code),
+      attempts: 0,
+      expires_at: new Date(Date.now() + CODE_VALIDITY_MS),
+    },
+  };
 }
 
 /**

@@ -12,6 +12,9 @@ export const registerSchema = z.object({
 });
 
 export const verifySchema = z.object({
-  code: z.string({ error: "auth:errors.codeFormat" }).trim().regex(/^\d{6}$/, "auth:errors.codeFormat"),
+  code: z
+    .string({ error: "auth:errors.codeFormat" })
+    .trim()
+    .regex(/^\d{6}$/, "auth:errors.codeFormat"),
   email: z.preprocess((value) => (value === "" ? undefined : value), email().optional()),
 });

@@ -6,7 +6,8 @@ import { failWith, finishSignIn } from "./sign-in.server";
 
 const STRATEGY = "google";
 
-export const googleEnabled = (context: Pick<AppContext, "config">) => Boolean(context.config.GOOGLE_CLIENT_ID && context.config.GOOGLE_CLIENT_SECRET);
+export const googleEnabled = (context: Pick<AppContext, "config">) =>
+  Boolean(context.config.GOOGLE_CLIENT_ID && context.config.GOOGLE_CLIENT_SECRET);
 
 const GOOGLE = {
   authorization: "https://accounts.google.com/o/oauth2/v2/auth",
@@ -30,10 +31,20 @@ const googleProfile = z.object({
   family_name: z.string().optional(),
   name: z.string().optional(),
 });
-type GoogleProfile = { sub: string; email?: string; email_verified?: boolean; given_name?: string; family_name?: string; name?: string };
+type GoogleProfile = {
+  sub: string;
+  email?: string;
+  email_verified?: boolean;
+  given_name?: string;
+  family_name?: string;
+  name?: string;
+};
 
 async function fetchProfile(url: string, accessToken: string) {
-  const response = await fetch(url, { headers: { Authorization: `Bearer ${accessToken}` }, signal: AbortSignal.timeout(10_000) });
+  const response = await fetch(url, {
+    headers: { Authorization: `Bearer ${accessToken}` },
+    signal: AbortSignal.timeout(10_000),
+  });
   if (!response.ok) throw new Error("auth:errors.loginFailed");
   return googleProfile.parse(await response.json());
 }
@@ -42,7 +53,8 @@ async function fetchProfile(url: string, accessToken: string) {
  * The library keeps each attempt's state and PKCE verifier in a short cookie named from this prefix
  * plus a random suffix (several tabs may sign in at once).
  */
-const stateCookiePrefix = (config: AppContext["config"]) => (config.APP_URL.startsWith("https:") ? "__Host-google_oauth" : "google_oauth");
+const stateCookiePrefix = (config: AppContext["config"]) =>
+  config.APP_URL.startsWith("https:") ? "__Host-google_oauth" : "google_oauth";
 
 /** Set-Cookie values that delete this request's OAuth state cookies, once they have served. */
 function forgetOAuthState(context: Pick<AppContext, "config">, request: Request) {
@@ -51,7 +63,8 @@ function forgetOAuthState(context: Pick<AppContext, "config">, request: Request)
   const headers = new Headers();
   for (const pair of (request.headers.get("Cookie") ?? "").split(";")) {
     const name = pair.split("=")[0].trim();
-    if (name.startsWith(prefix)) headers.append("Set-Cookie", `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure}`);
+    if (name.startsWith(prefix))
+      headers.append("Set-Cookie", `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure}`);
   }
   return headers;
 }
@@ -111,7 +124,10 @@ export async function signInWithGoogle(context: Pick<AppContext, "db">, profile:
     if (profile.email_verified !== true || sameEmail.google_sub) throw new Error("auth:errors.loginFailed");
     await db
       .updateTable("users")
-      .set((eb) => ({ google_sub: profile.sub, email_verified_at: eb.fn.coalesce("email_verified_at", eb.val(new Date())) }))
+      .set((eb) => ({
+        google_sub: profile.sub,
+        email_verified_at: eb.fn.coalesce("email_verified_at", eb.val(new Date())),
+      }))
       .where("id", "=", sameEmail.id)
       .execute();
     return sameEmail.id;
@@ -135,16 +151,22 @@ export async function signInWithGoogle(context: Pick<AppContext, "db">, profile:
 
 /** Sends the browser to Google (POST /auth/google) or finishes the sign-in (GET /auth/google/callback). */
 export async function authenticateWithGoogle(context: AppContext, request: Request): Promise<Response> {
-  if (!googleEnabled(context)) throw new Response(null, { status: 404 });
+  if (!googleEnabled(context)) return new Response(null, { status: 404 });
   let userId: string;
   try {
     // The strategy reads only the URL and cookies; a body-less copy spares it the POST's body.
-    userId = await googleAuthenticator(context).authenticate(STRATEGY, new Request(request.url, { method: "GET", headers: request.headers }));
+    userId = await googleAuthenticator(context).authenticate(
+      STRATEGY,
+      new Request(request.url, { method: "GET", headers: request.headers }),
+    );
   } catch (thrown) {
     // The way out to Google, carrying the state cookie.
     if (thrown instanceof Response) return thrown;
     // Google refused the code, the state did not match, or the account cannot be used.
-    return failWith(context, request, "auth:errors.loginFailed", { page: "/auth/login", headers: forgetOAuthState(context, request) });
+    return failWith(context, request, "auth:errors.loginFailed", {
+      page: "/auth/login",
+      headers: forgetOAuthState(context, request),
+    });
   }
   return finishSignIn(context, request, userId, forgetOAuthState(context, request));
 }

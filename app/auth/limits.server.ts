@@ -1,10 +1,10 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import type { AppContext } from "~/context.server";
+import type { RateLimitPolicy } from "~/utils/rate-limit.server";
 import { readForm } from "~/utils/request-body.server";
 import { loginSchema } from "./forms";
 import { startSignIn } from "./sign-in.server";
-import type { RateLimitPolicy } from "~/utils/rate-limit.server";
 
 /**
  * Sign-in emails are limited per address (so nobody's inbox can be flooded) and per client.
@@ -26,6 +26,14 @@ export async function requestSignInCode(context: AppContext, request: Request) {
   const submission = parseWithZod(await readForm(request), { schema: loginSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const limited = await checkSignInLimits(context, submission.value.email, "signInPerIp");
-  if (limited) return data({ result: submission.reply({ formErrors: ["errors.rateLimited"] }) }, { status: 429, headers: limited });
-  return startSignIn(context, request, { email: submission.value.email, purpose: "login", redirectTo: submission.value.redirectTo });
+  if (limited)
+    return data(
+      { result: submission.reply({ formErrors: ["errors.rateLimited"] }) },
+      { status: 429, headers: limited },
+    );
+  return startSignIn(context, request, {
+    email: submission.value.email,
+    purpose: "login",
+    redirectTo: submission.value.redirectTo,
+  });
 }

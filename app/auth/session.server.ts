@@ -24,14 +24,32 @@ function sessionCookie(config: AppContext["config"]) {
 /** Ids a browser holds (sessions, sign-ins in progress) are stored only hashed: a leaked table signs nobody in. */
 export const hashOpaqueId = (id: string) => createHash("sha256").update(id).digest("base64url");
 
-export type SessionUser = { id: string; email: string; first_name: string; last_name: string; nickname: string; profile_pic_key: string | null; language: "en" | "hi" };
+export type SessionUser = {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  nickname: string;
+  profile_pic_key: string | null;
+  language: "en" | "hi";
+};
 
 /** Creates a session row and returns the Set-Cookie value carrying its (unhashed) id. */
-export async function createUserSession(context: Pick<AppContext, "config">, db: DbOrTx, userId: string, userAgent?: string | null) {
+export async function createUserSession(
+  context: Pick<AppContext, "config">,
+  db: DbOrTx,
+  userId: string,
+  userAgent?: string | null,
+) {
   const id = randomBytes(32).toString("base64url");
   await db
     .insertInto("sessions")
-    .values({ id_hash: hashOpaqueId(id), user_id: userId, expires_at: new Date(Date.now() + ABSOLUTE_TIMEOUT_MS), user_agent: userAgent?.slice(0, 300) ?? null })
+    .values({
+      id_hash: hashOpaqueId(id),
+      user_id: userId,
+      expires_at: new Date(Date.now() + ABSOLUTE_TIMEOUT_MS),
+      user_agent: userAgent?.slice(0, 300) ?? null,
+    })
     .execute();
   return sessionCookie(context.config).serialize(id);
 }
@@ -40,7 +58,10 @@ export async function createUserSession(context: Pick<AppContext, "config">, db:
 const sessionLookups = new WeakMap<Request, Promise<SessionUser | null>>();
 
 /** The signed-in user, or null. Expired (idle or absolute) sessions count as signed out. */
-export function getSessionUser(request: Request, context: Pick<AppContext, "config" | "db">): Promise<SessionUser | null> {
+export function getSessionUser(
+  request: Request,
+  context: Pick<AppContext, "config" | "db">,
+): Promise<SessionUser | null> {
   let lookup = sessionLookups.get(request);
   if (!lookup) {
     lookup = lookUpSessionUser(request, context);
@@ -49,20 +70,37 @@ export function getSessionUser(request: Request, context: Pick<AppContext, "conf
   return lookup;
 }
 
-async function lookUpSessionUser(request: Request, context: Pick<AppContext, "config" | "db">): Promise<SessionUser | null> {
+async function lookUpSessionUser(
+  request: Request,
+  context: Pick<AppContext, "config" | "db">,
+): Promise<SessionUser | null> {
   const id = await sessionCookie(context.config).parse(request.headers.get("Cookie"));
   if (typeof id !== "string" || id.length < 20) return null;
   const row = await context.db
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
-    .select(["users.id", "users.email", "users.first_name", "users.last_name", "users.nickname", "users.profile_pic_key", "users.language", "sessions.last_seen_at", "sessions.id_hash"])
+    .select([
+      "users.id",
+      "users.email",
+      "users.first_name",
+      "users.last_name",
+      "users.nickname",
+      "users.profile_pic_key",
+      "users.language",
+      "sessions.last_seen_at",
+      "sessions.id_hash",
+    ])
     .where("sessions.id_hash", "=", hashOpaqueId(id))
     .where("sessions.expires_at", ">", new Date())
     .where("sessions.last_seen_at", ">", new Date(Date.now() - IDLE_TIMEOUT_MS))
     .executeTakeFirst();
   if (!row) return null;
   if (Date.now() - row.last_seen_at.getTime() > TOUCH_INTERVAL_MS) {
-    await context.db.updateTable("sessions").set({ last_seen_at: new Date() }).where("id_hash", "=", row.id_hash).execute();
+    await context.db
+      .updateTable("sessions")
+      .set({ last_seen_at: new Date() })
+      .where("id_hash", "=", row.id_hash)
+      .execute();
   }
   const { last_seen_at: _seen, id_hash: _hash, ...user } = row;
   return user;
@@ -75,7 +113,7 @@ const PROBE_ORIGIN = "http://redirect.check";
  * "/\t/evil" (browsers drop the tab) or anything with control characters no.
  */
 export function safeRedirectPath(value: unknown, fallback = "/dashboard"): string {
-  if (typeof value !== "string" || !value.startsWith("/") || /[\x00-\x20\x7f\\]/.test(value)) return fallback;
+  if (typeof value !== "string" || !value.startsWith("/") || /[\p{Cc} \\]/u.test(value)) return fallback;
   let url: URL;
   try {
     url = new URL(value, PROBE_ORIGIN);

@@ -6,17 +6,25 @@ import { getServerT, i18nServer, languageCookie } from "~/i18n/i18next.server";
 import { cookieSecret } from "~/services/keys.server";
 import { queueEmail } from "~/services/outbox.server";
 import { type DbOrTx, inTransaction } from "../../db/client";
-import { createFlow, type FlowKey, type FlowState, flowStateCookie, readFlowState, redeemSignInCode, SIGN_IN_VALIDITY_SECONDS } from "./auth-flow.server";
+import {
+  createFlow,
+  type FlowKey,
+  type FlowState,
+  flowStateCookie,
+  readFlowState,
+  redeemSignInCode,
+  SIGN_IN_VALIDITY_SECONDS,
+} from "./auth-flow.server";
 import { createUserSession, safeRedirectPath } from "./session.server";
 
 const STRATEGY = "email-code";
-export const MAGIC_LINK_PATH = "/auth/magic-link";
+const MAGIC_LINK_PATH = "/auth/magic-link";
 
 /** Why a sign-in email is sent; decides its wording. */
 export type SignInPurpose = "login" | "register" | "already-registered";
 
 /** A sign-in that did not work. The message is a translation key, shown on the page it returns to. */
-export class SignInFailed extends Error {
+class SignInFailed extends Error {
   /** An address typed with the code that has a sign-in: the page keeps naming it, as for the browser that asked. */
   readonly typedEmail?: string;
   constructor(message: string, typedEmail?: string) {
@@ -63,11 +71,20 @@ class EmailCodeStrategy extends Strategy<string, VerifyParams> {
     if (typeof code !== "string" || !/^\d{6}$/.test(code.trim())) throw new SignInFailed("auth:errors.invalidCode");
 
     // A typed address wins; then this browser's own sign-in; then (typed codes only) the address it typed before.
-    const key: FlowKey | null = typedEmail ? { email: typedEmail } : state.id ? { id: state.id } : state.email && !isLink ? { email: state.email } : null;
+    const key: FlowKey | null = typedEmail
+      ? { email: typedEmail }
+      : state.id
+        ? { id: state.id }
+        : state.email && !isLink
+          ? { email: state.email }
+          : null;
     if (!key) throw new SignInFailed("auth:errors.expiredCode");
     const { outcome, email } = await redeemSignInCode(this.context, key, code);
     if (outcome !== "ok" || !email) {
-      throw new SignInFailed(outcome === "wrong" ? "auth:errors.invalidCode" : "auth:errors.expiredCode", email ? typedEmail : undefined);
+      throw new SignInFailed(
+        outcome === "wrong" ? "auth:errors.invalidCode" : "auth:errors.expiredCode",
+        email ? typedEmail : undefined,
+      );
     }
     return this.verify({ email });
   }
@@ -91,7 +108,12 @@ function signInAuthenticator(context: AppContext) {
  * Queues (outbox row + job, in the caller's transaction) a code and link to an account's address,
  * or, when no account uses the address, a note saying so. The page shown is the same either way.
  */
-async function queueSignInEmail(context: AppContext, db: DbOrTx, request: Request, input: { email: string; code: string; purpose: SignInPurpose }) {
+async function queueSignInEmail(
+  context: AppContext,
+  db: DbOrTx,
+  request: Request,
+  input: { email: string; code: string; purpose: SignInPurpose },
+) {
   const user = await db
     .selectFrom("users")
     .select(["first_name", "language"])
@@ -117,7 +139,11 @@ async function queueSignInEmail(context: AppContext, db: DbOrTx, request: Reques
 }
 
 /** Starts a sign-in: sends the code and link, remembers where to go after, and shows /auth/verify. */
-export async function startSignIn(context: AppContext, request: Request, fields: { email: string; purpose: SignInPurpose; redirectTo?: string | null }) {
+export async function startSignIn(
+  context: AppContext,
+  request: Request,
+  fields: { email: string; purpose: SignInPurpose; redirectTo?: string | null },
+) {
   // An unknown address gets a sign-in too (its code is never sent), so both answers look the same.
   const id = await inTransaction(context.db, async (tx) => {
     const flow = await createFlow(context, tx, fields.email);
@@ -151,10 +177,15 @@ function withFields(request: Request, formData: FormData) {
 export async function verifySignIn(context: AppContext, request: Request, formData?: FormData): Promise<Response> {
   let userId: string;
   try {
-    userId = await signInAuthenticator(context).authenticate(STRATEGY, formData ? withFields(request, formData) : request);
+    userId = await signInAuthenticator(context).authenticate(
+      STRATEGY,
+      formData ? withFields(request, formData) : request,
+    );
   } catch (error) {
     if (!(error instanceof SignInFailed)) throw error;
-    return failWith(context, request, error.message, { state: error.typedEmail ? { email: error.typedEmail } : undefined });
+    return failWith(context, request, error.message, {
+      state: error.typedEmail ? { email: error.typedEmail } : undefined,
+    });
   }
   return finishSignIn(context, request, userId);
 }
@@ -175,7 +206,12 @@ export async function finishSignIn(context: AppContext, request: Request, userId
  * Back to a sign-in page (the code form by default) with `message` (a translation key) shown once.
  * `state` replaces what the browser's auth_flow cookie says (default: keep it).
  */
-export async function failWith(context: AppContext, request: Request, message: string, options: { page?: string; state?: FlowState; headers?: Headers } = {}) {
+export async function failWith(
+  context: AppContext,
+  request: Request,
+  message: string,
+  options: { page?: string; state?: FlowState; headers?: Headers } = {},
+) {
   const state = options.state ?? (await readFlowState(context, request));
   const headers = options.headers ?? new Headers();
   headers.append("Set-Cookie", await flowStateCookie(context, { ...state, error: message }));

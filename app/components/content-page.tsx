@@ -3,7 +3,17 @@ import type { ReactNode } from "react";
 export type ContentSection = { heading: string; paragraphs?: string[]; items?: string[] };
 
 /** Long-form pages (legal, about, disclosures): a title, an intro and headed sections. */
-export function ContentPage({ title, intro, sections, children }: { title: string; intro?: string; sections: ContentSection[]; children?: ReactNode }) {
+export function ContentPage({
+  title,
+  intro,
+  sections,
+  children,
+}: {
+  title: string;
+  intro?: string;
+  sections: ContentSection[];
+  children?: ReactNode;
+}) {
   return (
     <article className="prose-page mx-auto max-w-3xl px-4 py-12">
       <h1 className="mb-4 text-3xl font-bold">{title}</h1>

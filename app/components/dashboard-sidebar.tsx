@@ -1,7 +1,7 @@
-import { useCloseOnNavigate } from "~/utils/use-close-on-navigate";
-import { NavLink } from "react-router";
 import { useTranslation } from "react-i18next";
+import { NavLink } from "react-router";
 import { Logo } from "~/components/logo";
+import { useCloseOnNavigate } from "~/utils/use-close-on-navigate";
 
 type Counts = { storytellers: number; myStories: number };
 
@@ -44,7 +44,10 @@ export function DashboardSidebar({ counts, appName }: { counts: Counts; appName:
   const { t } = useTranslation();
   return (
     <>
-      <nav aria-label={t("nav.dashboard")} className="sticky top-0 hidden h-screen w-[200px] shrink-0 flex-col gap-1 overflow-y-auto border-e border-line bg-panel p-3 min-[900px]:flex">
+      <nav
+        aria-label={t("nav.dashboard")}
+        className="sticky top-0 hidden h-screen w-[200px] shrink-0 flex-col gap-1 overflow-y-auto border-e border-line bg-panel p-3 min-[900px]:flex"
+      >
         <Logo to="/dashboard" />
         <SidebarLinks counts={counts} appName={appName} />
       </nav>

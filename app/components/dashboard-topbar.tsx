@@ -1,9 +1,9 @@
-import { useCloseOnNavigate } from "~/utils/use-close-on-navigate";
-import { Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
+import { Form, Link } from "react-router";
 import { LanguageSwitch } from "~/components/language-switch";
 import { NotificationBell } from "~/components/notification-bell";
 import { ThemeSettingsPanel } from "~/components/theme-settings-panel";
+import { useCloseOnNavigate } from "~/utils/use-close-on-navigate";
 import { useScrolledPast } from "~/utils/use-scrolled-past";
 
 type TopbarUser = { firstName: string; email: string };
@@ -21,8 +21,14 @@ export function DashboardTopbar({ user, unread }: { user: TopbarUser; unread: nu
       <ThemeSettingsPanel />
       <NotificationBell unread={unread} />
       <details ref={menuRef} className="relative">
-        <summary className="flex cursor-pointer list-none items-center gap-2 rounded-full p-1 hover:bg-line/60" aria-label={t("a11y.userMenu")}>
-          <span className="flex h-8 w-8 items-center justify-center rounded-full bg-primary font-semibold text-white" aria-hidden="true">
+        <summary
+          className="flex cursor-pointer list-none items-center gap-2 rounded-full p-1 hover:bg-line/60"
+          aria-label={t("a11y.userMenu")}
+        >
+          <span
+            className="flex h-8 w-8 items-center justify-center rounded-full bg-primary font-semibold text-white"
+            aria-hidden="true"
+          >
             {user.firstName.slice(0, 1).toUpperCase()}
           </span>
         </summary>

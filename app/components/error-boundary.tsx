@@ -1,5 +1,5 @@
-import { isRouteErrorResponse, Link, useRouteError } from "react-router";
 import { useTranslation } from "react-i18next";
+import { isRouteErrorResponse, Link, useRouteError } from "react-router";
 
 /** Every route's error boundary: a friendly page for 404, 503 and everything else (never a stack trace). */
 export function GeneralErrorBoundary() {
@@ -8,9 +8,11 @@ export function GeneralErrorBoundary() {
   // its stack (this one is sanitized in production); in the browser there is no log to write to.
   const status = isRouteErrorResponse(error) ? error.status : 500;
   if (status === 404) return <ErrorPage code={404} titleKey="errors.notFound.title" bodyKey="errors.notFound.body" />;
-  if (status === 503) return <ErrorPage code={503} titleKey="errors.maintenance.title" bodyKey="errors.maintenance.body" />;
+  if (status === 503)
+    return <ErrorPage code={503} titleKey="errors.maintenance.title" bodyKey="errors.maintenance.body" />;
   if (status === 403) return <ErrorPage code={403} titleKey="errors.forbidden.title" bodyKey="errors.forbidden.body" />;
-  if (status === 400) return <ErrorPage code={400} titleKey="errors.badRequest.title" bodyKey="errors.badRequest.body" />;
+  if (status === 400)
+    return <ErrorPage code={400} titleKey="errors.badRequest.title" bodyKey="errors.badRequest.body" />;
   return <ErrorPage code={500} titleKey="errors.serverError.title" bodyKey="errors.serverError.body" />;
 }
 

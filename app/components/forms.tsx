@@ -48,13 +48,27 @@ export function Field({
           {hint}
         </p>
       ) : null}
-      <input key={key} {...inputProps} aria-invalid={errors?.length ? true : undefined} aria-describedby={describedBy} className="input" />
+      <input
+        key={key}
+        {...inputProps}
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={describedBy}
+        className="input"
+      />
       <FieldErrors id={errorId} errors={errors} />
     </div>
   );
 }
 
-export function TextareaField({ label, textareaProps: { key, ...textareaProps }, errors }: { label: string; textareaProps: ComponentProps<"textarea"> & { id: string; key?: string }; errors: Errors }) {
+export function TextareaField({
+  label,
+  textareaProps: { key, ...textareaProps },
+  errors,
+}: {
+  label: string;
+  textareaProps: ComponentProps<"textarea"> & { id: string; key?: string };
+  errors: Errors;
+}) {
   const errorId = `${textareaProps.id}-error`;
   return (
     <div className="flex flex-col gap-1">
@@ -103,7 +117,13 @@ export function SelectField({
       <label htmlFor={selectProps.id} className="font-medium">
         {label}
       </label>
-      <select key={key} {...selectProps} ref={selectRef} aria-describedby={errors?.length ? errorId : undefined} className="input">
+      <select
+        key={key}
+        {...selectProps}
+        ref={selectRef}
+        aria-describedby={errors?.length ? errorId : undefined}
+        className="input"
+      >
         {children}
       </select>
       <FieldErrors id={errorId} errors={errors} />

@@ -1,5 +1,5 @@
-import { Form, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
+import { Form, useLocation } from "react-router";
 import { languageNames, supportedLanguages } from "~/i18n/config";
 
 /** Two submit buttons in a plain form: works without JavaScript; the server saves the choice. */
@@ -7,7 +7,12 @@ export function LanguageSwitch() {
   const { t, i18n } = useTranslation();
   const location = useLocation();
   return (
-    <Form method="post" action="/resources/language" className="flex items-center gap-1" aria-label={t("language.label")}>
+    <Form
+      method="post"
+      action="/resources/language"
+      className="flex items-center gap-1"
+      aria-label={t("language.label")}
+    >
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
       {supportedLanguages.map((lng) => (
         <button

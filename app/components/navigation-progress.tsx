@@ -6,5 +6,11 @@ import { useNavigation } from "react-router";
  */
 export function NavigationProgress() {
   const navigation = useNavigation();
-  return <div aria-hidden="true" data-state={navigation.state} className="nav-progress pointer-events-none fixed inset-x-0 top-0 z-50 h-1" />;
+  return (
+    <div
+      aria-hidden="true"
+      data-state={navigation.state}
+      className="nav-progress pointer-events-none fixed inset-x-0 top-0 z-50 h-1"
+    />
+  );
 }

@@ -1,13 +1,15 @@
-import { Link, useFetcher, useLocation } from "react-router";
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useRef } from "react";
 import { useTranslation } from "react-i18next";
+import { Link, useFetcher } from "react-router";
 import { BellIntent, type NotificationView } from "~/utils/notifications";
 import { useRootData } from "~/utils/root-data";
+import { useOpenUntilNavigate } from "~/utils/use-close-on-navigate";
+import { useHydrated } from "~/utils/use-hydrated";
 
 const KNOWN_TYPES = new Set(["new", "uploaded", "skipped", "listened", "queue_empty"]);
 
 /** Where a notification leads: answers and openings to the Sent tab, a sent prompt to the queue, an empty queue to Add New Prompt; anything else nowhere. */
-export function notificationTarget(item: Pick<NotificationView, "type" | "storytellerId">): string | null {
+function notificationTarget(item: Pick<NotificationView, "type" | "storytellerId">): string | null {
   if (!item.storytellerId) return null;
   const storyteller = `/dashboard/recipient/${item.storytellerId}`;
   switch (item.type) {
@@ -40,22 +42,39 @@ function useAgo(now: string) {
 }
 
 /** One notification's text, prompt and time; a link to its target when it has one. */
-export function NotificationEntry({ item, now, onNavigate, onDismiss }: { item: NotificationView; now: string; onNavigate?: () => void; onDismiss?: () => void }) {
+export function NotificationEntry({
+  item,
+  now,
+  onNavigate,
+  onDismiss,
+}: {
+  item: NotificationView;
+  now: string;
+  onNavigate?: () => void;
+  onDismiss?: () => void;
+}) {
   const { t } = useTranslation();
   const ago = useAgo(now);
   const target = notificationTarget(item);
-  const text = t(`notifications.types.${KNOWN_TYPES.has(item.type) ? item.type : "unknown"}`, { name: item.nickname ?? "" });
+  const text = t(`notifications.types.${KNOWN_TYPES.has(item.type) ? item.type : "unknown"}`, {
+    name: item.nickname ?? "",
+  });
   const body = (
     <>
       <span className="flex items-center gap-2">
         {item.isNew ? (
-          <span className="shrink-0 rounded-full bg-primary px-2 text-xs font-semibold text-white" data-testid="unread-marker">
+          <span
+            className="shrink-0 rounded-full bg-primary px-2 text-xs font-semibold text-white"
+            data-testid="unread-marker"
+          >
             {t("notifications.unread")}
           </span>
         ) : null}
         <span className="font-medium">{text}</span>
       </span>
-      {item.promptText ? <span className="mt-0.5 line-clamp-2 block text-sm text-muted">“{item.promptText}”</span> : null}
+      {item.promptText ? (
+        <span className="mt-0.5 line-clamp-2 block text-sm text-muted">“{item.promptText}”</span>
+      ) : null}
       <time dateTime={item.createdAt} className="mt-0.5 block text-xs text-muted">
         {ago(item.createdAt)}
       </time>
@@ -90,7 +109,11 @@ function BellIcon({ unread }: { unread: number }) {
         <path d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2Z" />
       </svg>
       {unread > 0 ? (
-        <span className="absolute -end-0.5 -top-0.5 rounded-full bg-red-700 px-1.5 text-xs text-white" aria-hidden="true" data-testid="unread-badge">
+        <span
+          className="absolute -end-0.5 -top-0.5 rounded-full bg-red-700 px-1.5 text-xs text-white"
+          aria-hidden="true"
+          data-testid="unread-badge"
+        >
           {unread > 99 ? "99+" : unread}
         </span>
       ) : null}
@@ -106,11 +129,10 @@ function BellIcon({ unread }: { unread: number }) {
  */
 export function NotificationBell({ unread }: { unread: number }) {
   const { t } = useTranslation();
-  const [hydrated, setHydrated] = useState(false);
-  const [open, setOpen] = useState(false);
+  const hydrated = useHydrated();
+  const [open, setOpen] = useOpenUntilNavigate();
   const list = useFetcher<ListData>();
   const mark = useFetcher<MarkData>();
-  const location = useLocation();
   const wrapper = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLElement>(null);
@@ -119,21 +141,29 @@ export function NotificationBell({ unread }: { unread: number }) {
   const headingId = useId();
   const label = t("notifications.bellLabel", { count: unread });
 
-  useEffect(() => setHydrated(true), []);
-  useEffect(() => setOpen(false), [location.key]);
   useEffect(() => {
     if (open) panel.current?.focus();
   }, [open]);
 
-  // A click outside closes it (focus stays where the click put it).
+  // A click outside closes it (focus stays where the click put it); Escape closes it and returns focus.
   useEffect(() => {
     if (!open) return;
     const onPointerDown = (event: PointerEvent) => {
       if (!wrapper.current?.contains(event.target as Node)) setOpen(false);
     };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      event.stopPropagation();
+      setOpen(false);
+      button.current?.focus();
+    };
     document.addEventListener("pointerdown", onPointerDown);
-    return () => document.removeEventListener("pointerdown", onPointerDown);
-  }, [open]);
+    document.addEventListener("keydown", onKeyDown);
+    return () => {
+      document.removeEventListener("pointerdown", onPointerDown);
+      document.removeEventListener("keydown", onKeyDown);
+    };
+  }, [open, setOpen]);
 
   // The shown unread items are marked read once they have loaded; the same set is never sent twice.
   const data = list.data;
@@ -172,12 +202,6 @@ export function NotificationBell({ unread }: { unread: number }) {
     <div
       ref={wrapper}
       className="relative"
-      onKeyDown={(event) => {
-        if (event.key === "Escape" && open) {
-          event.stopPropagation();
-          close();
-        }
-      }}
       onBlur={(event) => {
         // Tabbing out of the popover closes it.
         if (open && event.relatedTarget && !event.currentTarget.contains(event.relatedTarget as Node)) setOpen(false);
@@ -242,11 +266,18 @@ export function NotificationBell({ unread }: { unread: number }) {
         ) : (
           sections.map((section) => (
             <div key={section.key} className="mt-3">
-              <h3 className="px-1 text-xs font-semibold uppercase tracking-wide text-muted">{t(`notifications.${section.key}`)}</h3>
+              <h3 className="px-1 text-xs font-semibold uppercase tracking-wide text-muted">
+                {t(`notifications.${section.key}`)}
+              </h3>
               <ul className="mt-1 flex flex-col gap-1" data-testid={`notifications-${section.key}`}>
                 {section.items.map((item) => (
                   <li key={item.id}>
-                    <NotificationEntry item={item} now={data.now} onNavigate={() => setOpen(false)} onDismiss={() => close()} />
+                    <NotificationEntry
+                      item={item}
+                      now={data.now}
+                      onNavigate={() => setOpen(false)}
+                      onDismiss={() => close()}
+                    />
                   </li>
                 ))}
               </ul>

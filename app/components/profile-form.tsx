@@ -5,10 +5,23 @@ import { Form } from "react-router";
 import { Field, FieldErrors, LanguageOptions, SelectField } from "~/components/forms";
 import { PROFILE_INTENT, profileSchema } from "~/utils/profile-schema";
 
-export type ProfileDefaults = { first_name: string; last_name: string; nickname: string; email: string; language: string; phone_e164: string | null };
+export type ProfileDefaults = {
+  first_name: string;
+  last_name: string;
+  nickname: string;
+  email: string;
+  language: string;
+  phone_e164: string | null;
+};
 
 /** General settings; posts to the account page's action from wherever it is shown. */
-export function ProfileForm({ account, lastResult }: { account: ProfileDefaults; lastResult?: SubmissionResult<string[]> | null }) {
+export function ProfileForm({
+  account,
+  lastResult,
+}: {
+  account: ProfileDefaults;
+  lastResult?: SubmissionResult<string[]> | null;
+}) {
   const { t } = useTranslation("account");
   const [form, fields] = useForm({
     id: "profile",
@@ -28,21 +41,49 @@ export function ProfileForm({ account, lastResult }: { account: ProfileDefaults;
     onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
   });
   return (
-    <Form method="post" action="/dashboard/user/account" encType="multipart/form-data" {...getFormProps(form)} className="grid gap-5 min-[700px]:grid-cols-2">
+    <Form
+      method="post"
+      action="/dashboard/user/account"
+      encType="multipart/form-data"
+      {...getFormProps(form)}
+      className="grid gap-5 min-[700px]:grid-cols-2"
+    >
       <input type="hidden" name="intent" value={PROFILE_INTENT} />
       <FieldErrors id={form.errorId} errors={form.errors} />
-      <Field label={t("general.firstName")} inputProps={{ ...getInputProps(fields.firstName, { type: "text" }), autoComplete: "given-name" }} errors={fields.firstName.errors} />
-      <Field label={t("general.lastName")} inputProps={{ ...getInputProps(fields.lastName, { type: "text" }), autoComplete: "family-name" }} errors={fields.lastName.errors} />
-      <Field label={t("general.nickname")} inputProps={getInputProps(fields.nickname, { type: "text" })} errors={fields.nickname.errors} />
-      <Field label={t("general.email")} hint={t("general.emailHint")} inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }} errors={fields.email.errors} />
+      <Field
+        label={t("general.firstName")}
+        inputProps={{ ...getInputProps(fields.firstName, { type: "text" }), autoComplete: "given-name" }}
+        errors={fields.firstName.errors}
+      />
+      <Field
+        label={t("general.lastName")}
+        inputProps={{ ...getInputProps(fields.lastName, { type: "text" }), autoComplete: "family-name" }}
+        errors={fields.lastName.errors}
+      />
+      <Field
+        label={t("general.nickname")}
+        inputProps={getInputProps(fields.nickname, { type: "text" })}
+        errors={fields.nickname.errors}
+      />
+      <Field
+        label={t("general.email")}
+        hint={t("general.emailHint")}
+        inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
+        errors={fields.email.errors}
+      />
       <SelectField label={t("general.language")} selectProps={getSelectProps(fields.language)}>
         <LanguageOptions />
       </SelectField>
-      <Field label={t("general.phone")} hint={t("general.phoneHint")} inputProps={{ ...getInputProps(fields.phone, { type: "tel" }), autoComplete: "tel" }} errors={fields.phone.errors} />
+      <Field
+        label={t("general.phone")}
+        hint={t("general.phoneHint")}
+        inputProps={{ ...getInputProps(fields.phone, { type: "tel" }), autoComplete: "tel" }}
+        errors={fields.phone.errors}
+      />
       <Field
         label={t("general.photo")}
         hint={t("general.photoHint")}
-        inputProps={{ ...getInputProps(fields.photo, { type: "file" }), accept: "image/jpeg,image/png,image/gif" }}
+        inputProps={{ ...getInputProps(fields.photo, { type: "file" }), accept: "image/jpeg,image/png,image/gif,image/webp" }}
         errors={fields.photo.errors}
       />
       <div className="min-[700px]:col-span-2">

@@ -25,7 +25,12 @@ export function PromptPicker({ library, idPrefix = "" }: { library: LibraryCateg
       <label htmlFor={`${idPrefix}customPrompts`} className="font-medium">
         {t("fields.customPrompts")}
       </label>
-      <textarea id={`${idPrefix}customPrompts`} name="customPrompts" aria-describedby={`${idPrefix}customPrompts-hint`} className="input min-h-32" />
+      <textarea
+        id={`${idPrefix}customPrompts`}
+        name="customPrompts"
+        aria-describedby={`${idPrefix}customPrompts-hint`}
+        className="input min-h-32"
+      />
       <p id={`${idPrefix}customPrompts-hint`} className="-mt-2 text-sm text-muted">
         {t("fields.customPromptsHint")}
       </p>

@@ -1,5 +1,5 @@
-import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 
 export function PublicFooter() {
   const { t } = useTranslation();
@@ -8,12 +8,24 @@ export function PublicFooter() {
       <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-8 text-sm text-muted min-[830px]:flex-row min-[830px]:items-center min-[830px]:justify-between">
         <p>{t("tagline")}</p>
         <nav aria-label={t("nav.footer")} className="flex flex-wrap gap-x-4 gap-y-2">
-          <Link to="/privacy-policy" className="link">{t("nav.privacy")}</Link>
-          <Link to="/terms-and-conditions" className="link">{t("nav.terms")}</Link>
-          <Link to="/about-us" className="link">{t("nav.about")}</Link>
-          <Link to="/faqs" className="link">{t("nav.faqs")}</Link>
-          <Link to="/contact-us" className="link">{t("nav.contact")}</Link>
-          <Link to="/registered-texts" className="link">{t("nav.registeredTexts")}</Link>
+          <Link to="/privacy-policy" className="link">
+            {t("nav.privacy")}
+          </Link>
+          <Link to="/terms-and-conditions" className="link">
+            {t("nav.terms")}
+          </Link>
+          <Link to="/about-us" className="link">
+            {t("nav.about")}
+          </Link>
+          <Link to="/faqs" className="link">
+            {t("nav.faqs")}
+          </Link>
+          <Link to="/contact-us" className="link">
+            {t("nav.contact")}
+          </Link>
+          <Link to="/registered-texts" className="link">
+            {t("nav.registeredTexts")}
+          </Link>
         </nav>
       </div>
     </footer>

@@ -1,5 +1,5 @@
-import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 import { LanguageSwitch } from "~/components/language-switch";
 import { Logo } from "~/components/logo";
 import { ThemeSettingsPanel } from "~/components/theme-settings-panel";

@@ -10,29 +10,74 @@ import { deliveryMethods, frequencies } from "~/utils/storyteller-schema";
 
 type Meta = FieldMetadata<unknown>;
 
-export type StorytellerFieldsMeta = Record<"nickname" | "firstName" | "relationship" | "deliveryMethod" | "email" | "phone" | "timeZone" | "language", Meta>;
+export type StorytellerFieldsMeta = Record<
+  "nickname" | "firstName" | "relationship" | "deliveryMethod" | "email" | "phone" | "timeZone" | "language",
+  Meta
+>;
 
 /** Who the Storyteller is and how questions reach them. */
-export function StorytellerFields({ fields, timeZones, timeZoneRef }: { fields: StorytellerFieldsMeta; timeZones: string[]; timeZoneRef?: Ref<HTMLSelectElement> }) {
+export function StorytellerFields({
+  fields,
+  timeZones,
+  timeZoneRef,
+}: {
+  fields: StorytellerFieldsMeta;
+  timeZones: string[];
+  timeZoneRef?: Ref<HTMLSelectElement>;
+}) {
   const { t } = useTranslation("storytellers");
   return (
     <>
-      <Field label={t("fields.nickname")} hint={t("fields.nicknameHint")} inputProps={getInputProps(fields.nickname, { type: "text" })} errors={fields.nickname.errors} />
-      <Field label={t("fields.firstName")} inputProps={getInputProps(fields.firstName, { type: "text" })} errors={fields.firstName.errors} />
-      <Field label={t("fields.relationship")} hint={t("fields.relationshipHint")} inputProps={getInputProps(fields.relationship, { type: "text" })} errors={fields.relationship.errors} />
+      <Field
+        label={t("fields.nickname")}
+        hint={t("fields.nicknameHint")}
+        inputProps={getInputProps(fields.nickname, { type: "text" })}
+        errors={fields.nickname.errors}
+      />
+      <Field
+        label={t("fields.firstName")}
+        inputProps={getInputProps(fields.firstName, { type: "text" })}
+        errors={fields.firstName.errors}
+      />
+      <Field
+        label={t("fields.relationship")}
+        hint={t("fields.relationshipHint")}
+        inputProps={getInputProps(fields.relationship, { type: "text" })}
+        errors={fields.relationship.errors}
+      />
       <fieldset className="flex flex-col gap-2">
         <legend className="mb-1 font-medium">{t("fields.deliveryMethod")}</legend>
         {deliveryMethods.map((method) => (
           <label key={method} className="flex items-center gap-2">
-            <input type="radio" name={fields.deliveryMethod.name} value={method} defaultChecked={(fields.deliveryMethod.initialValue ?? "email") === method} />
+            <input
+              type="radio"
+              name={fields.deliveryMethod.name}
+              value={method}
+              defaultChecked={(fields.deliveryMethod.initialValue ?? "email") === method}
+            />
             {t(`fields.delivery.${method}`)}
           </label>
         ))}
         <FieldErrors id={`${fields.deliveryMethod.id}-error`} errors={fields.deliveryMethod.errors} />
       </fieldset>
-      <Field label={t("fields.email")} hint={t("fields.emailHint")} inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "off" }} errors={fields.email.errors} />
-      <Field label={t("fields.phone")} hint={t("fields.phoneHint")} inputProps={{ ...getInputProps(fields.phone, { type: "tel" }), autoComplete: "off" }} errors={fields.phone.errors} />
-      <SelectField label={t("fields.timeZone")} selectProps={getSelectProps(fields.timeZone)} errors={fields.timeZone.errors} selectRef={timeZoneRef}>
+      <Field
+        label={t("fields.email")}
+        hint={t("fields.emailHint")}
+        inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "off" }}
+        errors={fields.email.errors}
+      />
+      <Field
+        label={t("fields.phone")}
+        hint={t("fields.phoneHint")}
+        inputProps={{ ...getInputProps(fields.phone, { type: "tel" }), autoComplete: "off" }}
+        errors={fields.phone.errors}
+      />
+      <SelectField
+        label={t("fields.timeZone")}
+        selectProps={getSelectProps(fields.timeZone)}
+        errors={fields.timeZone.errors}
+        selectRef={timeZoneRef}
+      >
         <TimeZoneOptions zones={timeZones} />
       </SelectField>
       <SelectField label={t("fields.language")} selectProps={getSelectProps(fields.language)}>
@@ -49,12 +94,21 @@ export function ScheduleFields({ fields, minDate }: { fields: ScheduleFieldsMeta
   const { t } = useTranslation("storytellers");
   return (
     <>
-      <Field label={t("fields.firstPromptDate")} inputProps={{ ...getInputProps(fields.firstPromptDate, { type: "date" }), min: minDate }} errors={fields.firstPromptDate.errors} />
+      <Field
+        label={t("fields.firstPromptDate")}
+        inputProps={{ ...getInputProps(fields.firstPromptDate, { type: "date" }), min: minDate }}
+        errors={fields.firstPromptDate.errors}
+      />
       <fieldset className="flex flex-col gap-2">
         <legend className="mb-1 font-medium">{t("fields.frequency")}</legend>
         {frequencies.map((frequency) => (
           <label key={frequency} className="flex items-center gap-2">
-            <input type="radio" name={fields.frequency.name} value={frequency} defaultChecked={(fields.frequency.initialValue ?? "weekly") === frequency} />
+            <input
+              type="radio"
+              name={fields.frequency.name}
+              value={frequency}
+              defaultChecked={(fields.frequency.initialValue ?? "weekly") === frequency}
+            />
             {t(`frequency.${frequency}`)}
           </label>
         ))}

@@ -1,8 +1,8 @@
-import { useCloseOnNavigate } from "~/utils/use-close-on-navigate";
-import { Form, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
+import { Form, useLocation } from "react-router";
 import { useRootData } from "~/utils/root-data";
 import { defaultThemeSettings, themeColors } from "~/utils/theme";
+import { useCloseOnNavigate } from "~/utils/use-close-on-navigate";
 
 /** A <details> disclosure with a plain form: opens and saves without JavaScript. */
 export function ThemeSettingsPanel() {
@@ -12,7 +12,9 @@ export function ThemeSettingsPanel() {
   const theme = useRootData()?.theme ?? defaultThemeSettings;
   return (
     <details ref={menuRef} className="relative">
-      <summary className="cursor-pointer list-none rounded px-2 py-1 text-sm hover:bg-line/60">{t("theme.open")}</summary>
+      <summary className="cursor-pointer list-none rounded px-2 py-1 text-sm hover:bg-line/60">
+        {t("theme.open")}
+      </summary>
       <Form
         method="post"
         action="/resources/theme"

@@ -9,7 +9,10 @@ export function Toaster({ toasts }: { toasts: Toast[] }) {
   const { t } = useTranslation();
   if (!toasts.length) return null;
   return (
-    <section aria-label={t("a11y.toasts")} className="pointer-events-none fixed end-4 top-4 z-50 flex w-80 max-w-[calc(100vw-2rem)] flex-col gap-2">
+    <section
+      aria-label={t("a11y.toasts")}
+      className="pointer-events-none fixed end-4 top-4 z-50 flex w-80 max-w-[calc(100vw-2rem)] flex-col gap-2"
+    >
       {toasts.slice(-5).map((toast) => (
         <p
           key={toast.id}

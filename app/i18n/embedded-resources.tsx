@@ -1,5 +1,5 @@
-import { useMatches } from "react-router";
 import { useTranslation } from "react-i18next";
+import { useMatches } from "react-router";
 
 export const I18N_DATA_ELEMENT_ID = "i18n-resources";
 
@@ -9,7 +9,7 @@ type Match = ReturnType<typeof useMatches>[number];
 export type NamespaceHandle = { i18n?: string | string[] | ((match: Pick<Match, "params">) => string[]) };
 
 /** Namespaces the matched routes declare with `handle: { i18n }`, plus "common". */
-export function useRouteNamespaces(): string[] {
+function useRouteNamespaces(): string[] {
   const matches = useMatches();
   const namespaces = new Set<string>(["common"]);
   for (const match of matches) {
@@ -29,5 +29,12 @@ export function EmbeddedTranslations() {
   const resources = Object.fromEntries(namespaces.map((ns) => [ns, i18n.getResourceBundle(i18n.language, ns) ?? {}]));
   const variables = i18n.options.interpolation?.defaultVariables;
   const json = JSON.stringify({ resources, variables }).replace(/</g, "\\u003c");
-  return <script id={I18N_DATA_ELEMENT_ID} type="application/json" dangerouslySetInnerHTML={{ __html: json }} suppressHydrationWarning />;
+  return (
+    <script
+      id={I18N_DATA_ELEMENT_ID}
+      type="application/json"
+      dangerouslySetInnerHTML={{ __html: json }}
+      suppressHydrationWarning
+    />
+  );
 }

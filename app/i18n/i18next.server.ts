@@ -35,13 +35,19 @@ type ServerT = Awaited<ReturnType<typeof i18nServer.getFixedT>>;
 const fixedTs = new Map<string, Promise<ServerT>>();
 
 /** A translate function for loaders, actions and jobs, with this install's name and address. */
-export async function getServerT(localeOrRequest: string | Request, context: NamedInstall, ns = "common"): Promise<ServerT> {
+export async function getServerT(
+  localeOrRequest: string | Request,
+  context: NamedInstall,
+  ns = "common",
+): Promise<ServerT> {
   const requested = typeof localeOrRequest === "string" ? localeOrRequest : await i18nServer.getLocale(localeOrRequest);
   const locale = (supportedLanguages as readonly string[]).includes(requested) ? requested : fallbackLanguage;
   const key = `${locale}\u0000${ns}\u0000${context.config.APP_NAME}\u0000${context.config.APP_URL}`;
   let t = fixedTs.get(key);
   if (!t) {
-    t = i18nServer.getFixedT(locale, ns, { interpolation: { escapeValue: false, defaultVariables: textVariables(context) } });
+    t = i18nServer.getFixedT(locale, ns, {
+      interpolation: { escapeValue: false, defaultVariables: textVariables(context) },
+    });
     fixedTs.set(key, t);
   }
   return t;

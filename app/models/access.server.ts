@@ -26,7 +26,10 @@ export function ownedStorytellerIds(db: DbOrTx, userId: string) {
 
 /** The groups a user belongs to, as their owner or a collaborator. */
 export function memberGroupIds(db: DbOrTx, userId: string) {
-  return db.selectFrom("group_members").select("group_members.group_id as id").where("group_members.user_id", "=", userId);
+  return db
+    .selectFrom("group_members")
+    .select("group_members.group_id as id")
+    .where("group_members.user_id", "=", userId);
 }
 
 /**
@@ -52,5 +55,8 @@ export function usersWhoMaySee(db: DbOrTx, storytellerId: string) {
  * 012: the address the record link went to, never the Storyteller row's editable email).
  */
 export function answeredForStorytellerIds(db: DbOrTx, email: string) {
-  return db.selectFrom("answers").select("answers.storyteller_id as id").where("answers.recorded_for_email", "=", email.toLowerCase());
+  return db
+    .selectFrom("answers")
+    .select("answers.storyteller_id as id")
+    .where("answers.recorded_for_email", "=", email.toLowerCase());
 }

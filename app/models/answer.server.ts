@@ -2,12 +2,12 @@ import { createReadStream } from "node:fs";
 import type { Config } from "~/config.server";
 import type { AudioProblem } from "~/services/audio-check.server";
 import { checkAudioFile } from "~/services/audio-check.server";
-import type { StorageService } from "~/services/storage.server";
 import { enqueueJob } from "~/services/jobs.server";
 import { log } from "~/services/logger.server";
+import { storageKeys } from "~/services/storage-keys";
+import type { StorageService } from "~/services/storage.server";
 import { type Db, type DbOrTx, inTransaction } from "../../db/client";
 import { notifyStorytellerEvent } from "./notification.server";
-import { storageKeys } from "~/services/storage-keys";
 
 export type AnswerServices = { db: Db; config: Config; storage: StorageService };
 
@@ -39,13 +39,26 @@ export async function acceptRecording(
       const prompt = await tx
         .selectFrom("prompts")
         .innerJoin("storytellers as s", "s.id", "prompts.storyteller_id")
-        .select(["prompts.id", "prompts.storyteller_id", "prompts.sent_at", "prompts.rerecord_requested_at", "s.email", "s.delivery_method"])
+        .select([
+          "prompts.id",
+          "prompts.storyteller_id",
+          "prompts.sent_at",
+          "prompts.rerecord_requested_at",
+          "s.email",
+          "s.delivery_method",
+        ])
         .where("prompts.id", "=", input.promptId)
         .forUpdate("prompts")
         .executeTakeFirst();
-      if (!prompt?.sent_at) return { result: { ok: false, problem: "gone" } as const, storedOurs: false, replacedKeys: [] };
-      const existing = await tx.selectFrom("answers").select(["id", "storage_key", "playable_storage_key"]).where("prompt_id", "=", prompt.id).executeTakeFirst();
-      if (existing && !prompt.rerecord_requested_at) return { result: { ok: true, answerId: existing.id } as const, storedOurs: false, replacedKeys: [] };
+      if (!prompt?.sent_at)
+        return { result: { ok: false, problem: "gone" } as const, storedOurs: false, replacedKeys: [] };
+      const existing = await tx
+        .selectFrom("answers")
+        .select(["id", "storage_key", "playable_storage_key"])
+        .where("prompt_id", "=", prompt.id)
+        .executeTakeFirst();
+      if (existing && !prompt.rerecord_requested_at)
+        return { result: { ok: true, answerId: existing.id } as const, storedOurs: false, replacedKeys: [] };
       if (existing) await tx.deleteFrom("answers").where("id", "=", existing.id).execute();
       const answer = await tx
         .insertInto("answers")
@@ -62,11 +75,21 @@ export async function acceptRecording(
         })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await tx.updateTable("prompts").set({ skipped_at: null, rerecord_requested_at: null, updated_at: new Date() }).where("id", "=", prompt.id).execute();
-      await notifyStorytellerEvent(tx, services.config, { type: "uploaded", storytellerId: prompt.storyteller_id, promptId: prompt.id });
+      await tx
+        .updateTable("prompts")
+        .set({ skipped_at: null, rerecord_requested_at: null, updated_at: new Date() })
+        .where("id", "=", prompt.id)
+        .execute();
+      await notifyStorytellerEvent(tx, services.config, {
+        type: "uploaded",
+        storytellerId: prompt.storyteller_id,
+        promptId: prompt.id,
+      });
       await enqueueJob(tx, "answer__transcode", { answerId: answer.id });
       await enqueueJob(tx, "answer__transcribe", { answerId: answer.id });
-      const replacedKeys = existing ? [existing.storage_key, ...(existing.playable_storage_key ? [existing.playable_storage_key] : [])] : [];
+      const replacedKeys = existing
+        ? [existing.storage_key, ...(existing.playable_storage_key ? [existing.playable_storage_key] : [])]
+        : [];
       return { result: { ok: true, answerId: answer.id } as const, storedOurs: true, replacedKeys };
     });
   } catch (error) {
@@ -74,7 +97,8 @@ export async function acceptRecording(
     throw error;
   }
   // Only after the commit: objects nobody points at any more.
-  for (const unused of [...(outcome.storedOurs ? [] : [key]), ...outcome.replacedKeys]) await storage.delete(unused).catch(() => {});
+  for (const unused of [...(outcome.storedOurs ? [] : [key]), ...outcome.replacedKeys])
+    await storage.delete(unused).catch(() => {});
   return outcome.result;
 }
 
@@ -88,7 +112,12 @@ export async function markOpened(services: AnswerServices, promptId: string) {
       .where("opened_at", "is", null)
       .returning("storyteller_id")
       .executeTakeFirst();
-    if (opened) await notifyStorytellerEvent(tx, services.config, { type: "listened", storytellerId: opened.storyteller_id, promptId });
+    if (opened)
+      await notifyStorytellerEvent(tx, services.config, {
+        type: "listened",
+        storytellerId: opened.storyteller_id,
+        promptId,
+      });
   });
 }
 
@@ -104,7 +133,12 @@ export async function skipPrompt(services: AnswerServices, promptId: string): Pr
       .where("skipped_at", "is", null)
       .returning("storyteller_id")
       .executeTakeFirst();
-    if (skipped) await notifyStorytellerEvent(tx, services.config, { type: "skipped", storytellerId: skipped.storyteller_id, promptId });
+    if (skipped)
+      await notifyStorytellerEvent(tx, services.config, {
+        type: "skipped",
+        storytellerId: skipped.storyteller_id,
+        promptId,
+      });
     return true;
   });
 }
@@ -119,11 +153,20 @@ export async function deleteWithAnswerFiles(
   remove: (tx: DbOrTx) => Promise<unknown>,
 ) {
   const keys = await inTransaction(services.db, async (tx) => {
-    let query = tx.selectFrom("answers").innerJoin("storytellers", "storytellers.id", "answers.storyteller_id").select(["answers.storage_key", "answers.playable_storage_key"]);
-    query = "ownerId" in answersOf ? query.where("storytellers.owner_id", "=", answersOf.ownerId) : query.where("storytellers.id", "=", answersOf.storytellerId);
+    let query = tx
+      .selectFrom("answers")
+      .innerJoin("storytellers", "storytellers.id", "answers.storyteller_id")
+      .select(["answers.storage_key", "answers.playable_storage_key"]);
+    query =
+      "ownerId" in answersOf
+        ? query.where("storytellers.owner_id", "=", answersOf.ownerId)
+        : query.where("storytellers.id", "=", answersOf.storytellerId);
     const rows = await query.forUpdate("answers").execute();
     await remove(tx);
     return rows.flatMap((r) => [r.storage_key, ...(r.playable_storage_key ? [r.playable_storage_key] : [])]);
   });
-  for (const key of keys) await services.storage.delete(key).catch((error) => log.warn({ module: "answers", err: error, key }, "could not delete a stored file"));
+  for (const key of keys)
+    await services.storage
+      .delete(key)
+      .catch((error) => log.warn({ module: "answers", err: error, key }, "could not delete a stored file"));
 }

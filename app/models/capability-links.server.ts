@@ -1,7 +1,7 @@
 import { sql } from "kysely";
-import { type DbOrTx, inTransaction } from "../../db/client";
 import type { AppContext } from "~/context.server";
 import { verifyCapability } from "~/services/tokens.server";
+import { type DbOrTx, inTransaction } from "../../db/client";
 
 /** Pages opened from a capability link: never leak the token onward, never cached. */
 export const capabilityPageHeaders = { "Referrer-Policy": "no-referrer", "Cache-Control": "no-store" } as const;
@@ -19,7 +19,15 @@ export async function promptForRecordToken(context: Pick<AppContext, "db" | "con
     .innerJoin("users as owner", "owner.id", "s.owner_id")
     .leftJoin("users as asker", "asker.id", "p.created_by")
     .select([
-      "p.id", "p.text", "p.sent_at", "p.skipped_at", "p.rerecord_requested_at", "s.id as storyteller_id", "s.first_name", "s.language", "s.email",
+      "p.id",
+      "p.text",
+      "p.sent_at",
+      "p.skipped_at",
+      "p.rerecord_requested_at",
+      "s.id as storyteller_id",
+      "s.first_name",
+      "s.language",
+      "s.email",
       sql<string>`coalesce(asker.first_name, owner.first_name)`.as("asker_name"),
       sql<string | null>`coalesce(asker.profile_pic_key, owner.profile_pic_key)`.as("asker_photo"),
     ])
@@ -46,10 +54,20 @@ export async function answerForRecordToken(context: Pick<AppContext, "db" | "con
  * The Storyteller a register link (given on their record page) names, only when the link is live
  * and for this very id; null otherwise, so the page says nothing about anyone else.
  */
-export async function storytellerForRegisterToken(context: Pick<AppContext, "db" | "config">, token: string, storytellerId: string | undefined) {
+export async function storytellerForRegisterToken(
+  context: Pick<AppContext, "db" | "config">,
+  token: string,
+  storytellerId: string | undefined,
+) {
   const id = token ? await verifyCapability(context.config, "register", token) : null;
   if (!id || id !== storytellerId) return null;
-  return (await context.db.selectFrom("storytellers").select(["first_name", "email"]).where("id", "=", id).executeTakeFirst()) ?? null;
+  return (
+    (await context.db
+      .selectFrom("storytellers")
+      .select(["first_name", "email"])
+      .where("id", "=", id)
+      .executeTakeFirst()) ?? null
+  );
 }
 
 /** The Storyteller an unsubscribe link stands for, or null. */
@@ -79,12 +97,19 @@ export async function unsubscribeStoryteller(context: Pick<AppContext, "db">, st
       .where("unsubscribed_at", "is", null)
       .returning("email")
       .executeTakeFirst();
-    if (row?.email) await tx.insertInto("email_opt_outs").values({ email: row.email.toLowerCase() }).onConflict((oc) => oc.doNothing()).execute();
+    if (row?.email)
+      await tx
+        .insertInto("email_opt_outs")
+        .values({ email: row.email.toLowerCase() })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
   });
 }
 
 /** Whether the address has unsubscribed (from any Storyteller). */
 export async function emailOptedOut(db: DbOrTx, email: string | null | undefined) {
   if (!email) return false;
-  return Boolean(await db.selectFrom("email_opt_outs").select("email").where("email", "=", email.toLowerCase()).executeTakeFirst());
+  return Boolean(
+    await db.selectFrom("email_opt_outs").select("email").where("email", "=", email.toLowerCase()).executeTakeFirst(),
+  );
 }

@@ -1,11 +1,11 @@
 import { sql } from "kysely";
 import type { Config } from "~/config.server";
-import { type DbOrTx, inTransaction } from "../../db/client";
 import { getServerT } from "~/i18n/i18next.server";
+import { enqueueJob } from "~/services/jobs.server";
 import { type SendDeps, queueEmail, queueSms, sendOutboxMessage } from "~/services/outbox.server";
 import { composePromptEmail, composePromptSms } from "~/services/prompt-messages.server";
 import { signCapability } from "~/services/tokens.server";
-import { enqueueJob } from "~/services/jobs.server";
+import { type DbOrTx, inTransaction } from "../../db/client";
 import { notifyStorytellerEvent } from "./notification.server";
 import { isInsideSendingWindow, lateSendDecision, nextWindowOpening } from "./schedule";
 
@@ -14,23 +14,35 @@ export type DeliveryDeps = SendDeps & { config: Config };
 /** A pending delivery this old is dropped; the scheduler makes a fresh one on the next send date. */
 const STALE_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
 
-
 export type DeliveryOutcome = "sent" | "failed" | "deferred" | "cancelled" | "nothing-to-do";
 
 // ?lng= opens the page in the Storyteller's language whatever their browser says.
-export const recordUrl = (config: Pick<Config, "APP_URL">, token: string, language: string) => `${config.APP_URL}/record/${token}?lng=${language}`;
-export const unsubscribeUrl = (config: Pick<Config, "APP_URL">, token: string, language: string) => `${config.APP_URL}/unsubscribe/${token}?lng=${language}`;
+export const recordUrl = (config: Pick<Config, "APP_URL">, token: string, language: string) =>
+  `${config.APP_URL}/record/${token}?lng=${language}`;
+export const unsubscribeUrl = (config: Pick<Config, "APP_URL">, token: string, language: string) =>
+  `${config.APP_URL}/unsubscribe/${token}?lng=${language}`;
 
 /**
  * "Send now" from the Scheduled tab: a ledger row for the prompt (or the one already waiting) and
  * the same send job the scheduler uses, due at once. Quiet hours still hold back texts.
  */
-export async function queueSendNow(db: DbOrTx, promptId: string, now = new Date()): Promise<"queued" | "unreachable" | "already-sent"> {
+export async function queueSendNow(
+  db: DbOrTx,
+  promptId: string,
+  now = new Date(),
+): Promise<"queued" | "unreachable" | "already-sent"> {
   return inTransaction(db, async (tx) => {
     const prompt = await tx
       .selectFrom("prompts")
       .innerJoin("storytellers as s", "s.id", "prompts.storyteller_id")
-      .select(["prompts.id", "prompts.sent_at", "s.delivery_method", "s.unsubscribed_at", "s.email_undeliverable_at", "s.sms_consent"])
+      .select([
+        "prompts.id",
+        "prompts.sent_at",
+        "s.delivery_method",
+        "s.unsubscribed_at",
+        "s.email_undeliverable_at",
+        "s.sms_consent",
+      ])
       .where("prompts.id", "=", promptId)
       .executeTakeFirst();
     if (!prompt || prompt.sent_at) return "already-sent";
@@ -45,15 +57,31 @@ export async function queueSendNow(db: DbOrTx, promptId: string, now = new Date(
  * and a re-record's new link (purpose resend). A prompt's row is reopened only while it has not
  * gone; a resend's row is reused for every new request unless one is being sent this moment.
  */
-export async function deliverNow(tx: DbOrTx, target: { promptId: string; channel: "email" | "sms"; purpose: "prompt" | "resend" }, now: Date) {
+export async function deliverNow(
+  tx: DbOrTx,
+  target: { promptId: string; channel: "email" | "sms"; purpose: "prompt" | "resend" },
+  now: Date,
+) {
   const delivery = await tx
     .insertInto("deliveries")
     .values({ prompt_id: target.promptId, channel: target.channel, purpose: target.purpose, scheduled_for: now })
     .onConflict((oc) =>
       oc
         .columns(["prompt_id", "channel", "purpose"])
-        .doUpdateSet({ status: "pending", scheduled_for: now, error: null, outbox_message_id: null, provider_message_id: null, sent_at: null, updated_at: now })
-        .where("deliveries.status", "in", target.purpose === "prompt" ? ["pending", "cancelled"] : ["pending", "cancelled", "sent", "failed"]),
+        .doUpdateSet({
+          status: "pending",
+          scheduled_for: now,
+          error: null,
+          outbox_message_id: null,
+          provider_message_id: null,
+          sent_at: null,
+          updated_at: now,
+        })
+        .where(
+          "deliveries.status",
+          "in",
+          target.purpose === "prompt" ? ["pending", "cancelled"] : ["pending", "cancelled", "sent", "failed"],
+        ),
     )
     .returning("id")
     .executeTakeFirst();
@@ -62,7 +90,12 @@ export async function deliverNow(tx: DbOrTx, target: { promptId: string; channel
 }
 
 /** Whether anything may be sent to the Storyteller now (the owner sees why not on their page). */
-export function canReceive(s: { delivery_method: "email" | "sms"; unsubscribed_at: Date | null; email_undeliverable_at: Date | null; sms_consent: string }) {
+export function canReceive(s: {
+  delivery_method: "email" | "sms";
+  unsubscribed_at: Date | null;
+  email_undeliverable_at: Date | null;
+  sms_consent: string;
+}) {
   return s.delivery_method === "email" ? !s.unsubscribed_at && !s.email_undeliverable_at : s.sms_consent === "granted";
 }
 
@@ -76,7 +109,11 @@ export function canReceive(s: { delivery_method: "email" | "sms"; unsubscribed_a
 export async function sendDelivery(
   deps: DeliveryDeps,
   deliveryId: string,
-  { sendNow = false, lastAttempt = false, now = new Date() }: { sendNow?: boolean; lastAttempt?: boolean; now?: Date } = {},
+  {
+    sendNow = false,
+    lastAttempt = false,
+    now = new Date(),
+  }: { sendNow?: boolean; lastAttempt?: boolean; now?: Date } = {},
 ): Promise<DeliveryOutcome> {
   const prepared = await inTransaction(deps.db, (tx) => prepareDelivery(deps, tx, deliveryId, sendNow, now));
   if (typeof prepared !== "object") return prepared;
@@ -98,10 +135,28 @@ async function prepareDelivery(
     .leftJoin("users as asker", "asker.id", "p.created_by")
     .leftJoin("schedules as sc", "sc.storyteller_id", "s.id")
     .select([
-      "d.id", "d.status", "d.channel", "d.purpose", "d.scheduled_for", "d.outbox_message_id", "d.created_at",
-      "p.id as prompt_id", "p.text as prompt_text", "p.sent_at as prompt_sent_at", "p.rerecord_requested_at",
-      "s.id as storyteller_id", "s.owner_id", "s.first_name", "s.delivery_method", "s.email", "s.phone_e164", "s.time_zone", "s.language",
-      "s.unsubscribed_at", "s.email_undeliverable_at", "s.sms_consent",
+      "d.id",
+      "d.status",
+      "d.channel",
+      "d.purpose",
+      "d.scheduled_for",
+      "d.outbox_message_id",
+      "d.created_at",
+      "p.id as prompt_id",
+      "p.text as prompt_text",
+      "p.sent_at as prompt_sent_at",
+      "p.rerecord_requested_at",
+      "s.id as storyteller_id",
+      "s.owner_id",
+      "s.first_name",
+      "s.delivery_method",
+      "s.email",
+      "s.phone_e164",
+      "s.time_zone",
+      "s.language",
+      "s.unsubscribed_at",
+      "s.email_undeliverable_at",
+      "s.sms_consent",
       "sc.paused_at",
       sql<string>`coalesce(asker.first_name, owner.first_name)`.as("asker_name"),
       sql<string | null>`coalesce(asker.profile_pic_key, owner.profile_pic_key)`.as("asker_photo"),
@@ -114,16 +169,22 @@ async function prepareDelivery(
   if (row.status !== "pending") return "nothing-to-do";
 
   const cancel = async (reason: string): Promise<DeliveryOutcome> => {
-    await tx.updateTable("deliveries").set({ status: "cancelled", error: reason, updated_at: now }).where("id", "=", row.id).execute();
+    await tx
+      .updateTable("deliveries")
+      .set({ status: "cancelled", error: reason, updated_at: now })
+      .where("id", "=", row.id)
+      .execute();
     return "cancelled";
   };
   // A resend (the owner asked for a new recording) goes to a prompt already sent, while asked for.
   const resend = row.purpose === "resend";
-  if (resend ? !row.rerecord_requested_at : row.prompt_sent_at) return cancel(resend ? "re-record no longer requested" : "already sent");
+  if (resend ? !row.rerecord_requested_at : row.prompt_sent_at)
+    return cancel(resend ? "re-record no longer requested" : "already sent");
   if (row.channel !== row.delivery_method) return cancel("delivery method changed");
   if (row.channel === "email" && row.unsubscribed_at) return cancel("unsubscribed");
   if (row.channel === "email" && row.email_undeliverable_at) return cancel("email undeliverable");
-  if (row.channel === "sms" && row.sms_consent !== "granted") return cancel(row.sms_consent === "revoked" ? "opted out" : "waiting for consent");
+  if (row.channel === "sms" && row.sms_consent !== "granted")
+    return cancel(row.sms_consent === "revoked" ? "opted out" : "waiting for consent");
   if (!sendNow && row.paused_at) return cancel("paused");
   if (!sendNow && now.getTime() - row.scheduled_for.getTime() > STALE_AFTER_MS) return cancel("stale");
 
@@ -136,7 +197,11 @@ async function prepareDelivery(
         return decision.send ? null : decision.retryAt;
       })();
   if (retryAt) {
-    await tx.updateTable("deliveries").set({ scheduled_for: retryAt, updated_at: now }).where("id", "=", row.id).execute();
+    await tx
+      .updateTable("deliveries")
+      .set({ scheduled_for: retryAt, updated_at: now })
+      .where("id", "=", row.id)
+      .execute();
     await enqueueJob(tx, "delivery__send", { deliveryId: row.id, sendNow }, { runAt: retryAt });
     return "deferred";
   }
@@ -157,21 +222,34 @@ async function prepareDelivery(
           await composePromptEmail(deps.config, {
             ...input,
             to: row.email!,
-            unsubscribeUrl: unsubscribeUrl(deps.config, await signCapability(deps.config, "unsubscribe", row.storyteller_id, now), row.language),
+            unsubscribeUrl: unsubscribeUrl(
+              deps.config,
+              await signCapability(deps.config, "unsubscribe", row.storyteller_id, now),
+              row.language,
+            ),
           }),
           { withJob: false },
         )
       : await queueSms(tx, await composePromptSms(deps.config, { ...input, to: row.phone_e164! }), { withJob: false });
 
-  if (!resend) await tx.updateTable("prompts").set({ sent_at: now, updated_at: now }).where("id", "=", row.prompt_id).execute();
+  if (!resend)
+    await tx.updateTable("prompts").set({ sent_at: now, updated_at: now }).where("id", "=", row.prompt_id).execute();
   await tx
     .updateTable("deliveries")
     .set({ status: "sending", outbox_message_id: outboxMessageId, attempts: sql`attempts + 1`, updated_at: now })
     .where("id", "=", row.id)
     .execute();
   if (!resend) {
-    await notifyStorytellerEvent(tx, deps.config, { type: "new", storytellerId: row.storyteller_id, promptId: row.prompt_id });
-    await tx.updateTable("schedules").set({ empty_queue_notified_at: null }).where("storyteller_id", "=", row.storyteller_id).execute();
+    await notifyStorytellerEvent(tx, deps.config, {
+      type: "new",
+      storytellerId: row.storyteller_id,
+      promptId: row.prompt_id,
+    });
+    await tx
+      .updateTable("schedules")
+      .set({ empty_queue_notified_at: null })
+      .where("storyteller_id", "=", row.storyteller_id)
+      .execute();
   }
   return { outboxMessageId };
 }
@@ -196,7 +274,14 @@ export async function queueTestPrompt(
     photoUrl: null,
   };
   if (target.channel === "email") {
-    await queueEmail(db, await composePromptEmail(config, { ...input, to: user.email, unsubscribeUrl: `${config.APP_URL}/dashboard/user/account` }));
+    await queueEmail(
+      db,
+      await composePromptEmail(config, {
+        ...input,
+        to: user.email,
+        unsubscribeUrl: `${config.APP_URL}/dashboard/user/account`,
+      }),
+    );
   } else {
     await queueSms(db, await composePromptSms(config, { ...input, to: target.phoneE164 }));
   }

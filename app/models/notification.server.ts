@@ -1,16 +1,20 @@
 import { sql } from "kysely";
-import { type DbOrTx, inTransaction } from "../../db/client";
 import type { Config } from "~/config.server";
 import { getServerT } from "~/i18n/i18next.server";
 import { queueEmail } from "~/services/outbox.server";
 import { isUuid } from "~/utils/ids";
 import type { NotificationView } from "~/utils/notifications";
+import { type DbOrTx, inTransaction } from "../../db/client";
 import { usersWhoMaySee } from "./access.server";
 
 export type NotificationType = "new" | "uploaded" | "skipped" | "listened" | "queue_empty";
 
 /** What happened to one prompt of a Storyteller. "new" (a prompt was just sent) is accepted too. */
-export type StorytellerEvent = { type: "uploaded" | "skipped" | "listened" | "new"; storytellerId: string; promptId: string };
+export type StorytellerEvent = {
+  type: "uploaded" | "skipped" | "listened" | "new";
+  storytellerId: string;
+  promptId: string;
+};
 
 /** The longest prompt text put into an email subject; the body carries it whole. */
 const SUBJECT_PROMPT_CHARS = 80;
@@ -21,7 +25,11 @@ const SUBJECT_PROMPT_CHARS = 80;
  * in each person's language to those whose Activity preference (notify_activity) is on. Nothing is
  * written when the Storyteller or prompt is gone (the answer was deleted meanwhile).
  */
-export async function notifyStorytellerEvent(db: DbOrTx, config: Pick<Config, "APP_NAME" | "APP_URL">, event: StorytellerEvent): Promise<void> {
+export async function notifyStorytellerEvent(
+  db: DbOrTx,
+  config: Pick<Config, "APP_NAME" | "APP_URL">,
+  event: StorytellerEvent,
+): Promise<void> {
   await inTransaction(db, async (tx) => {
     const about = await tx
       .selectFrom("prompts")
@@ -42,7 +50,14 @@ export async function notifyStorytellerEvent(db: DbOrTx, config: Pick<Config, "A
 
     await tx
       .insertInto("notifications")
-      .values(people.map((person) => ({ user_id: person.id, type: event.type, storyteller_id: event.storytellerId, prompt_id: event.promptId })))
+      .values(
+        people.map((person) => ({
+          user_id: person.id,
+          type: event.type,
+          storyteller_id: event.storytellerId,
+          prompt_id: event.promptId,
+        })),
+      )
       .execute();
 
     if (event.type !== "uploaded") return;
@@ -55,7 +70,13 @@ export async function notifyStorytellerEvent(db: DbOrTx, config: Pick<Config, "A
       await queueEmail(tx, {
         to: person.email,
         subject: t("answerUploaded.subject", { storyteller: about.nickname, prompt: shortPrompt }),
-        text: t("answerUploaded.text", { name: person.first_name, storyteller: about.nickname, prompt: about.text, url, settingsUrl }),
+        text: t("answerUploaded.text", {
+          name: person.first_name,
+          storyteller: about.nickname,
+          prompt: about.text,
+          url,
+          settingsUrl,
+        }),
       });
     }
   });
@@ -107,13 +128,20 @@ export async function unreadCount(db: DbOrTx, userId: string): Promise<number> {
 
 /** The query behind unreadCount (exported for the test that reads its plan). */
 export function unreadCountQuery(db: DbOrTx, userId: string) {
-  return db.selectFrom("notifications").select(sql<number>`count(*)::int`.as("n")).where("user_id", "=", userId).where("is_new", "=", true);
+  return db
+    .selectFrom("notifications")
+    .select(sql<number>`count(*)::int`.as("n"))
+    .where("user_id", "=", userId)
+    .where("is_new", "=", true);
 }
-
 
 /** Marks the user's own notifications read (ids that are not theirs, or not ids at all, are ignored); returns how many changed. */
 export async function markRead(db: DbOrTx, userId: string, ids: string[] | "all"): Promise<number> {
-  let query = db.updateTable("notifications").set({ is_new: false }).where("user_id", "=", userId).where("is_new", "=", true);
+  let query = db
+    .updateTable("notifications")
+    .set({ is_new: false })
+    .where("user_id", "=", userId)
+    .where("is_new", "=", true);
   if (ids !== "all") {
     const valid = [...new Set(ids.filter((id) => isUuid(id)))];
     if (!valid.length) return 0;
@@ -124,7 +152,15 @@ export async function markRead(db: DbOrTx, userId: string, ids: string[] | "all"
 }
 
 /** Drops a user's notifications about one Storyteller (for when they leave or are removed from its group). */
-export async function forgetStorytellerNotifications(db: DbOrTx, userId: string, storytellerId: string): Promise<number> {
-  const result = await db.deleteFrom("notifications").where("user_id", "=", userId).where("storyteller_id", "=", storytellerId).executeTakeFirst();
+export async function forgetStorytellerNotifications(
+  db: DbOrTx,
+  userId: string,
+  storytellerId: string,
+): Promise<number> {
+  const result = await db
+    .deleteFrom("notifications")
+    .where("user_id", "=", userId)
+    .where("storyteller_id", "=", storytellerId)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

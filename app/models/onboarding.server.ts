@@ -17,7 +17,12 @@ export async function getDraft(db: DbOrTx, userId: string): Promise<OnboardingDr
 }
 
 /** Keeps one step's answers server-side, so the wizard works with plain form posts. */
-export async function saveDraftStep<K extends keyof OnboardingDraft>(db: DbOrTx, userId: string, step: K, value: OnboardingDraft[K]) {
+export async function saveDraftStep<K extends keyof OnboardingDraft>(
+  db: DbOrTx,
+  userId: string,
+  step: K,
+  value: OnboardingDraft[K],
+) {
   const draft = { ...(await getDraft(db, userId)), [step]: value };
   await db
     .insertInto("onboarding_drafts")
@@ -42,7 +47,10 @@ export async function createStorytellerFromDraft(
   return inTransaction(services.db, async (tx) => {
     const saved = await saveStoryteller({ db: tx, config: services.config }, { ownerId }, { ...who, ...schedule });
     if (!saved.ok) return saved;
-    const queue = [...(await libraryQueueItems(tx, prompts.libraryPromptIds, who.language)), ...prompts.customPrompts.map((text) => ({ text, libraryPromptId: null }))];
+    const queue = [
+      ...(await libraryQueueItems(tx, prompts.libraryPromptIds, who.language)),
+      ...prompts.customPrompts.map((text) => ({ text, libraryPromptId: null })),
+    ];
     // Repeats (any letter case) are left out of a new queue as they are from an existing one.
     if (queue.length) await addPrompts(tx, ownerId, saved.storytellerId, queue);
     await tx.deleteFrom("onboarding_drafts").where("user_id", "=", ownerId).execute();

@@ -6,8 +6,17 @@ export type LibraryCategory = { id: string; name: string; prompts: { id: number;
 /** The curated library in one language, categories in order (two queries, whatever its size). */
 export async function getPromptLibrary(db: DbOrTx, language: Language): Promise<LibraryCategory[]> {
   const [categories, prompts] = await Promise.all([
-    db.selectFrom("prompt_categories").select(["id", language === "hi" ? "name_hi as name" : "name_en as name"]).orderBy("position").execute(),
-    db.selectFrom("library_prompts").select(["id", "category_id", language === "hi" ? "text_hi as text" : "text_en as text"]).orderBy("category_id").orderBy("position").execute(),
+    db
+      .selectFrom("prompt_categories")
+      .select(["id", language === "hi" ? "name_hi as name" : "name_en as name"])
+      .orderBy("position")
+      .execute(),
+    db
+      .selectFrom("library_prompts")
+      .select(["id", "category_id", language === "hi" ? "text_hi as text" : "text_en as text"])
+      .orderBy("category_id")
+      .orderBy("position")
+      .execute(),
   ]);
   return categories.map((category) => ({
     id: category.id,
@@ -17,8 +26,18 @@ export async function getPromptLibrary(db: DbOrTx, language: Language): Promise<
 }
 
 /** Ticked library questions as queue items in the Storyteller's language, in the library's order. */
-export async function libraryQueueItems(db: DbOrTx, ids: number[], language: Language): Promise<{ text: string; libraryPromptId: number }[]> {
+export async function libraryQueueItems(
+  db: DbOrTx,
+  ids: number[],
+  language: Language,
+): Promise<{ text: string; libraryPromptId: number }[]> {
   if (!ids.length) return [];
-  const rows = await db.selectFrom("library_prompts").select(["id", "text_en", "text_hi"]).where("id", "in", ids).orderBy("category_id").orderBy("position").execute();
+  const rows = await db
+    .selectFrom("library_prompts")
+    .select(["id", "text_en", "text_hi"])
+    .where("id", "in", ids)
+    .orderBy("category_id")
+    .orderBy("position")
+    .execute();
   return rows.map((p) => ({ text: language === "hi" ? p.text_hi : p.text_en, libraryPromptId: p.id }));
 }

@@ -19,7 +19,25 @@ export async function getStorytellerView(db: DbOrTx, userId: string, storyteller
   const storyteller = await db
     .selectFrom("storytellers as s")
     .leftJoin("schedules as sc", "sc.storyteller_id", "s.id")
-    .select(["s.id", "s.owner_id", "s.nickname", "s.first_name", "s.relationship", "s.delivery_method", "s.email", "s.phone_e164", "s.time_zone", "s.language", "s.unsubscribed_at", "s.email_undeliverable_at", "s.sms_consent", "sc.frequency", "sc.first_prompt_date", "sc.next_send_at", "sc.paused_at"])
+    .select([
+      "s.id",
+      "s.owner_id",
+      "s.nickname",
+      "s.first_name",
+      "s.relationship",
+      "s.delivery_method",
+      "s.email",
+      "s.phone_e164",
+      "s.time_zone",
+      "s.language",
+      "s.unsubscribed_at",
+      "s.email_undeliverable_at",
+      "s.sms_consent",
+      "sc.frequency",
+      "sc.first_prompt_date",
+      "sc.next_send_at",
+      "sc.paused_at",
+    ])
     .where("s.id", "=", storytellerId)
     .where("s.id", "in", visibleStorytellerIds(db, userId))
     .executeTakeFirst();
@@ -29,7 +47,14 @@ export async function getStorytellerView(db: DbOrTx, userId: string, storyteller
     .leftJoin("answers as a", "a.prompt_id", "p.id")
     // The prompt's latest delivery, so the owner sees a send that failed and why.
     .leftJoinLateral(
-      (eb) => eb.selectFrom("deliveries").select(["status", "error"]).whereRef("deliveries.prompt_id", "=", "p.id").orderBy("created_at", "desc").limit(1).as("d"),
+      (eb) =>
+        eb
+          .selectFrom("deliveries")
+          .select(["status", "error"])
+          .whereRef("deliveries.prompt_id", "=", "p.id")
+          .orderBy("created_at", "desc")
+          .limit(1)
+          .as("d"),
       (join) => join.onTrue(),
     )
     // The answer's live share link, if any (the Sent tab shows it to copy, and Stop sharing).
@@ -46,12 +71,21 @@ export async function getStorytellerView(db: DbOrTx, userId: string, storyteller
       (join) => join.onTrue(),
     )
     .select([
-      "p.id", "p.text", "p.queue_position", "p.sent_at", "p.skipped_at", "p.created_at", "p.rerecord_requested_at", "a.id as answer_id", "a.is_private",
+      "p.id",
+      "p.text",
+      "p.queue_position",
+      "p.sent_at",
+      "p.skipped_at",
+      "p.created_at",
+      "p.rerecord_requested_at",
+      "a.id as answer_id",
+      "a.is_private",
       // A private answer's words stay with the Storyteller: not even its transcript leaves the database.
       sql<string | null>`case when a.is_private then null else a.transcript end`.as("transcript"),
       "a.transcript_status",
       sql<string | null>`case when a.is_private then null else sl.id end`.as("share_link_id"),
-      "d.status as delivery_status", "d.error as delivery_error",
+      "d.status as delivery_status",
+      "d.error as delivery_error",
     ])
     .where("p.storyteller_id", "=", storyteller.id)
     .orderBy("p.queue_position")
@@ -62,7 +96,13 @@ export async function getStorytellerView(db: DbOrTx, userId: string, storyteller
 }
 
 /** Swaps a queued prompt with its neighbour above or below. False when there is no such queued prompt for the user. */
-export async function movePrompt(db: DbOrTx, userId: string, storytellerId: string, promptId: string, direction: "up" | "down"): Promise<boolean> {
+export async function movePrompt(
+  db: DbOrTx,
+  userId: string,
+  storytellerId: string,
+  promptId: string,
+  direction: "up" | "down",
+): Promise<boolean> {
   return inTransaction(db, async (tx) => {
     const prompt = await findVisiblePrompt(tx, userId, storytellerId, promptId);
     if (!prompt || prompt.sent_at) return false;
@@ -77,23 +117,48 @@ export async function movePrompt(db: DbOrTx, userId: string, storytellerId: stri
       .forUpdate()
       .executeTakeFirst();
     if (!neighbour) return true;
-    await tx.updateTable("prompts").set({ queue_position: neighbour.queue_position, updated_at: new Date() }).where("id", "=", prompt.id).execute();
-    await tx.updateTable("prompts").set({ queue_position: prompt.queue_position, updated_at: new Date() }).where("id", "=", neighbour.id).execute();
+    await tx
+      .updateTable("prompts")
+      .set({ queue_position: neighbour.queue_position, updated_at: new Date() })
+      .where("id", "=", prompt.id)
+      .execute();
+    await tx
+      .updateTable("prompts")
+      .set({ queue_position: prompt.queue_position, updated_at: new Date() })
+      .where("id", "=", neighbour.id)
+      .execute();
     return true;
   });
 }
 
 /** Places a queued prompt before `beforeId` (or last): what drag and drop sends. False as movePrompt. */
-export async function placePrompt(db: DbOrTx, userId: string, storytellerId: string, promptId: string, beforeId: string | null): Promise<boolean> {
+export async function placePrompt(
+  db: DbOrTx,
+  userId: string,
+  storytellerId: string,
+  promptId: string,
+  beforeId: string | null,
+): Promise<boolean> {
   return inTransaction(db, async (tx) => {
     const prompt = await findVisiblePrompt(tx, userId, storytellerId, promptId);
     if (!prompt || prompt.sent_at) return false;
-    const queue = await tx.selectFrom("prompts").select("id").where("storyteller_id", "=", storytellerId).where("sent_at", "is", null).orderBy("queue_position").forUpdate().execute();
+    const queue = await tx
+      .selectFrom("prompts")
+      .select("id")
+      .where("storyteller_id", "=", storytellerId)
+      .where("sent_at", "is", null)
+      .orderBy("queue_position")
+      .forUpdate()
+      .execute();
     const order = queue.map((p) => p.id).filter((id) => id !== promptId);
     const index = beforeId ? order.indexOf(beforeId) : -1;
     order.splice(index >= 0 ? index : order.length, 0, promptId);
     for (const [position, id] of order.entries()) {
-      await tx.updateTable("prompts").set({ queue_position: position + 1 }).where("id", "=", id).execute();
+      await tx
+        .updateTable("prompts")
+        .set({ queue_position: position + 1 })
+        .where("id", "=", id)
+        .execute();
     }
     return true;
   });
@@ -102,7 +167,13 @@ export async function placePrompt(db: DbOrTx, userId: string, storytellerId: str
 export type EditResult = "edited" | "duplicate" | "not-found";
 
 /** Rewords a queued prompt, unless another queued one already says the same (any letter case). */
-export async function editPrompt(db: DbOrTx, userId: string, storytellerId: string, promptId: string, text: string): Promise<EditResult> {
+export async function editPrompt(
+  db: DbOrTx,
+  userId: string,
+  storytellerId: string,
+  promptId: string,
+  text: string,
+): Promise<EditResult> {
   const prompt = await findVisiblePrompt(db, userId, storytellerId, promptId);
   if (!prompt || prompt.sent_at) return "not-found";
   const duplicate = await db
@@ -122,7 +193,12 @@ export async function editPrompt(db: DbOrTx, userId: string, storytellerId: stri
  * Deletes a queued prompt; false when there is no such queued prompt for the user. A sent one is
  * not deleted here: its answer has its own Delete (owner only).
  */
-export async function deletePrompt(db: DbOrTx, userId: string, storytellerId: string, promptId: string): Promise<boolean> {
+export async function deletePrompt(
+  db: DbOrTx,
+  userId: string,
+  storytellerId: string,
+  promptId: string,
+): Promise<boolean> {
   const prompt = await findVisiblePrompt(db, userId, storytellerId, promptId);
   if (!prompt || prompt.sent_at) return false;
   await db.deleteFrom("prompts").where("id", "=", prompt.id).execute();
@@ -142,9 +218,20 @@ export async function addPrompts(
   items: { text: string; libraryPromptId: number | null }[],
 ): Promise<AddResult | null> {
   return inTransaction(db, async (tx) => {
-    const storyteller = await tx.selectFrom("storytellers").select("id").where("id", "=", storytellerId).where("id", "in", visibleStorytellerIds(tx, userId)).forUpdate().executeTakeFirst();
+    const storyteller = await tx
+      .selectFrom("storytellers")
+      .select("id")
+      .where("id", "=", storytellerId)
+      .where("id", "in", visibleStorytellerIds(tx, userId))
+      .forUpdate()
+      .executeTakeFirst();
     if (!storyteller) return null;
-    const queued = await tx.selectFrom("prompts").select(sql<string>`lower(text)`.as("text")).where("storyteller_id", "=", storytellerId).where("sent_at", "is", null).execute();
+    const queued = await tx
+      .selectFrom("prompts")
+      .select(sql<string>`lower(text)`.as("text"))
+      .where("storyteller_id", "=", storytellerId)
+      .where("sent_at", "is", null)
+      .execute();
     const taken = new Set(queued.map((p) => p.text));
     const duplicates: string[] = [];
     const fresh = items.filter((item) => {
@@ -157,7 +244,11 @@ export async function addPrompts(
       return true;
     });
     if (fresh.length) {
-      const { last } = await tx.selectFrom("prompts").select(sql<number>`coalesce(max(queue_position), 0)`.as("last")).where("storyteller_id", "=", storytellerId).executeTakeFirstOrThrow();
+      const { last } = await tx
+        .selectFrom("prompts")
+        .select(sql<number>`coalesce(max(queue_position), 0)`.as("last"))
+        .where("storyteller_id", "=", storytellerId)
+        .executeTakeFirstOrThrow();
       await tx
         .insertInto("prompts")
         .values(

@@ -5,10 +5,39 @@ import { promptForRecordToken } from "./capability-links.server";
 
 /** The recorder script's words, in the Storyteller's language (it runs without i18next). */
 const RECORDER_TEXT_KEYS = [
-  "record", "stop", "recording", "timeLeft", "autoStopped", "listen", "rerecord", "rerecordConfirm", "submit", "sending", "submitted",
-  "failed", "failedDetail", "retry", "download", "micDenied", "micMissing", "inAppBrowser", "unsupported", "uploadInstead", "unsent",
-  "sendUnsent", "discard", "discardConfirm", "leaveWarning", "saveAndGo", "leaveAnyway",
-  "upload.empty", "upload.tooLarge", "upload.notAudio", "upload.tooLong", "upload.unreadable", "upload.gone",
+  "record",
+  "stop",
+  "recording",
+  "timeLeft",
+  "autoStopped",
+  "listen",
+  "rerecord",
+  "rerecordConfirm",
+  "submit",
+  "sending",
+  "submitted",
+  "failed",
+  "failedDetail",
+  "retry",
+  "download",
+  "micDenied",
+  "micMissing",
+  "inAppBrowser",
+  "unsupported",
+  "uploadInstead",
+  "unsent",
+  "sendUnsent",
+  "discard",
+  "discardConfirm",
+  "leaveWarning",
+  "saveAndGo",
+  "leaveAnyway",
+  "upload.empty",
+  "upload.tooLarge",
+  "upload.notAudio",
+  "upload.tooLong",
+  "upload.unreadable",
+  "upload.gone",
 ] as const;
 
 /** Everything the record page shows for a live record link, or null ("Question not found"). */
@@ -18,7 +47,11 @@ export async function recordPageState(context: Pick<AppContext, "db" | "config">
   const [answer, account] = await Promise.all([
     context.db.selectFrom("answers").select(["id", "is_private"]).where("prompt_id", "=", prompt.id).executeTakeFirst(),
     prompt.email
-      ? context.db.selectFrom("users").select("id").where((eb) => eb(eb.fn("lower", ["email"]), "=", prompt.email!.toLowerCase())).executeTakeFirst()
+      ? context.db
+          .selectFrom("users")
+          .select("id")
+          .where((eb) => eb(eb.fn("lower", ["email"]), "=", prompt.email!.toLowerCase()))
+          .executeTakeFirst()
       : undefined,
   ]);
   const t = await getServerT(prompt.language, context, "record");
@@ -28,12 +61,17 @@ export async function recordPageState(context: Pick<AppContext, "db" | "config">
     photoUrl: prompt.asker_photo ? `/record/${token}/photo` : null,
     skipped: Boolean(prompt.skipped_at),
     // Asked to record again: the recorder comes back; the old answer stays until the new one is in.
-    answer: answer && !prompt.rerecord_requested_at ? { isPrivate: answer.is_private, audioUrl: `/record/${token}/audio` } : null,
+    answer:
+      answer && !prompt.rerecord_requested_at
+        ? { isPrivate: answer.is_private, audioUrl: `/record/${token}/audio` }
+        : null,
     // A Storyteller with an account sees their stories there; otherwise they are offered one
     // (the register link is the only way that page says who they are).
     myStoriesUrl: account
       ? "/dashboard/mystories"
       : `/responses/register/${prompt.storyteller_id}?t=${await signCapability(context.config, "register", prompt.storyteller_id)}`,
-    recorderText: Object.fromEntries(RECORDER_TEXT_KEYS.map((key) => [key, t(key, { time: "{{time}}", percent: "{{percent}}" })])),
+    recorderText: Object.fromEntries(
+      RECORDER_TEXT_KEYS.map((key) => [key, t(key, { time: "{{time}}", percent: "{{percent}}" })]),
+    ),
   };
 }

@@ -1,5 +1,5 @@
-import type { DbOrTx } from "../../db/client";
 import { isUuid } from "~/utils/ids";
+import type { DbOrTx } from "../../db/client";
 import { answeredForStorytellerIds, ownedStorytellerIds } from "./access.server";
 
 /**
@@ -14,13 +14,28 @@ export async function getStories(db: DbOrTx, user: { id: string; email: string }
     .selectFrom("storytellers as s")
     .select(["s.id", "s.first_name"])
     .where("s.id", "=", storytellerId)
-    .where((eb) => eb.or([eb("s.id", "in", ownedStorytellerIds(db, user.id)), eb("s.id", "in", answeredForStorytellerIds(db, email))]))
+    .where((eb) =>
+      eb.or([
+        eb("s.id", "in", ownedStorytellerIds(db, user.id)),
+        eb("s.id", "in", answeredForStorytellerIds(db, email)),
+      ]),
+    )
     .executeTakeFirst();
   if (!storyteller) return null;
   const prompts = await db
     .selectFrom("prompts as p")
     .leftJoin("answers as a", "a.prompt_id", "p.id")
-    .select(["p.id", "p.text", "p.sent_at", "p.skipped_at", "a.created_at as answered_at", "a.is_private", "a.transcript", "a.transcript_status", "a.recorded_for_email"])
+    .select([
+      "p.id",
+      "p.text",
+      "p.sent_at",
+      "p.skipped_at",
+      "a.created_at as answered_at",
+      "a.is_private",
+      "a.transcript",
+      "a.transcript_status",
+      "a.recorded_for_email",
+    ])
     .where("p.storyteller_id", "=", storyteller.id)
     .where("p.sent_at", "is not", null)
     .orderBy("p.sent_at")

@@ -2,7 +2,15 @@ import fc from "fast-check";
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import { frequencies } from "~/utils/storyteller-schema";
-import { firstSendAt, isInsideSendingWindow, lateSendDecision, nextSendAt, nextWindowOpening, type Frequency, type ScheduleRule } from "./schedule";
+import {
+  firstSendAt,
+  isInsideSendingWindow,
+  lateSendDecision,
+  nextSendAt,
+  nextWindowOpening,
+  type Frequency,
+  type ScheduleRule,
+} from "./schedule";
 
 /** "2025-03-08T15:00" → "2025-03-08T15:00:00.000Z" (expected values are written in UTC). */
 const utc = (minute: string) => `${minute}:00.000Z`;
@@ -12,11 +20,17 @@ const dateOnly = (dt: DateTime) => DateTime.utc(dt.year, dt.month, dt.day);
 
 const zones = Intl.supportedValuesOf("timeZone");
 const ruleArb = fc.record({
-  firstPromptDate: fc.date({ min: new Date("2020-01-01T00:00:00Z"), max: new Date("2035-12-31T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+  firstPromptDate: fc
+    .date({ min: new Date("2020-01-01T00:00:00Z"), max: new Date("2035-12-31T00:00:00Z"), noInvalidDate: true })
+    .map((d) => d.toISOString().slice(0, 10)),
   frequency: fc.constantFrom(...frequencies),
   timeZone: fc.constantFrom(...zones),
 });
-const afterArb = fc.date({ min: new Date("2019-06-01T00:00:00Z"), max: new Date("2037-01-01T00:00:00Z"), noInvalidDate: true });
+const afterArb = fc.date({
+  min: new Date("2019-06-01T00:00:00Z"),
+  max: new Date("2037-01-01T00:00:00Z"),
+  noInvalidDate: true,
+});
 const runs = { numRuns: 300 };
 
 describe("nextSendAt properties", () => {
@@ -60,7 +74,8 @@ describe("nextSendAt properties", () => {
             const days = date.diff(previousDate, "days").days;
             if (rule.frequency === "daily") expect(days).toBe(1);
             if (rule.frequency === "weekly") expect(days).toBe(7);
-            if (rule.frequency === "monthly") expect(date.startOf("month").diff(previousDate.startOf("month"), "months").months).toBe(1);
+            if (rule.frequency === "monthly")
+              expect(date.startOf("month").diff(previousDate.startOf("month"), "months").months).toBe(1);
           }
           previous = next;
           cursor = next;
@@ -73,14 +88,25 @@ describe("nextSendAt properties", () => {
   it("sends the right number of times in every full calendar month after the first", () => {
     fc.assert(
       fc.property(ruleArb, fc.integer({ min: 1, max: 36 }), (rule, monthOffset) => {
-        const month = DateTime.fromISO(rule.firstPromptDate, { zone: rule.timeZone }).startOf("month").plus({ months: monthOffset });
+        const month = DateTime.fromISO(rule.firstPromptDate, { zone: rule.timeZone })
+          .startOf("month")
+          .plus({ months: monthOffset });
         const sends: DateTime[] = [];
-        for (let next = nextSendAt(rule, month.minus({ milliseconds: 1 }).toJSDate()); sends.length <= 31; next = nextSendAt(rule, next)) {
+        for (
+          let next = nextSendAt(rule, month.minus({ milliseconds: 1 }).toJSDate());
+          sends.length <= 31;
+          next = nextSendAt(rule, next)
+        ) {
           const l = local(next, rule.timeZone);
           if (l.month !== month.month || l.year !== month.year) break;
           sends.push(l);
         }
-        const expected: Record<Frequency, number[]> = { daily: [month.daysInMonth!], weekly: [4, 5], bimonthly: [2], monthly: [1] };
+        const expected: Record<Frequency, number[]> = {
+          daily: [month.daysInMonth!],
+          weekly: [4, 5],
+          bimonthly: [2],
+          monthly: [1],
+        };
         expect(sends.length).toBeOneOf(expected[rule.frequency]);
         if (rule.frequency === "bimonthly") expect(sends[1].day - sends[0].day).toBe(14);
       }),
@@ -93,16 +119,60 @@ describe("nextSendAt across the 2025 and 2026 DST changes", () => {
   // Offsets: New York EST −5 / EDT −4 (changes 2025-03-09, 2025-11-02, 2026-03-08, 2026-11-01); Phoenix −7; Regina −6;
   // Honolulu −10; Kolkata +5:30; London GMT +0 / BST +1 (changes 2025-03-30, 2025-10-26, 2026-03-29, 2026-10-25).
   const chains: [string, Frequency, string, string[]][] = [
-    ["America/New_York", "daily", "2025-03-07", ["2025-03-07T15:00", "2025-03-08T15:00", "2025-03-09T14:00", "2025-03-10T14:00"]],
-    ["America/New_York", "daily", "2025-10-31", ["2025-10-31T14:00", "2025-11-01T14:00", "2025-11-02T15:00", "2025-11-03T15:00"]],
+    [
+      "America/New_York",
+      "daily",
+      "2025-03-07",
+      ["2025-03-07T15:00", "2025-03-08T15:00", "2025-03-09T14:00", "2025-03-10T14:00"],
+    ],
+    [
+      "America/New_York",
+      "daily",
+      "2025-10-31",
+      ["2025-10-31T14:00", "2025-11-01T14:00", "2025-11-02T15:00", "2025-11-03T15:00"],
+    ],
     ["America/New_York", "daily", "2026-03-07", ["2026-03-07T15:00", "2026-03-08T14:00", "2026-03-09T14:00"]],
     ["America/New_York", "daily", "2026-10-31", ["2026-10-31T14:00", "2026-11-01T15:00", "2026-11-02T15:00"]],
     ["America/New_York", "weekly", "2025-03-02", ["2025-03-02T15:00", "2025-03-09T14:00", "2025-03-16T14:00"]],
     ["America/New_York", "weekly", "2025-10-26", ["2025-10-26T14:00", "2025-11-02T15:00", "2025-11-09T15:00"]],
-    ["America/New_York", "monthly", "2025-01-31", ["2025-01-31T15:00", "2025-02-28T15:00", "2025-03-31T14:00", "2025-04-30T14:00"]],
-    ["America/New_York", "monthly", "2025-10-31", ["2025-10-31T14:00", "2025-11-30T15:00", "2025-12-31T15:00", "2026-01-31T15:00", "2026-02-28T15:00", "2026-03-31T14:00"]],
-    ["America/New_York", "monthly", "2027-12-31", ["2027-12-31T15:00", "2028-01-31T15:00", "2028-02-29T15:00", "2028-03-31T14:00"]],
-    ["America/New_York", "bimonthly", "2025-01-31", ["2025-01-31T15:00", "2025-02-14T15:00", "2025-02-28T15:00", "2025-03-17T14:00", "2025-03-31T14:00", "2025-04-16T14:00"]],
+    [
+      "America/New_York",
+      "monthly",
+      "2025-01-31",
+      ["2025-01-31T15:00", "2025-02-28T15:00", "2025-03-31T14:00", "2025-04-30T14:00"],
+    ],
+    [
+      "America/New_York",
+      "monthly",
+      "2025-10-31",
+      [
+        "2025-10-31T14:00",
+        "2025-11-30T15:00",
+        "2025-12-31T15:00",
+        "2026-01-31T15:00",
+        "2026-02-28T15:00",
+        "2026-03-31T14:00",
+      ],
+    ],
+    [
+      "America/New_York",
+      "monthly",
+      "2027-12-31",
+      ["2027-12-31T15:00", "2028-01-31T15:00", "2028-02-29T15:00", "2028-03-31T14:00"],
+    ],
+    [
+      "America/New_York",
+      "bimonthly",
+      "2025-01-31",
+      [
+        "2025-01-31T15:00",
+        "2025-02-14T15:00",
+        "2025-02-28T15:00",
+        "2025-03-17T14:00",
+        "2025-03-31T14:00",
+        "2025-04-16T14:00",
+      ],
+    ],
     ["America/New_York", "bimonthly", "2025-10-20", ["2025-10-20T14:00", "2025-11-06T15:00", "2025-11-20T15:00"]],
     ["America/New_York", "bimonthly", "2026-03-03", ["2026-03-03T15:00", "2026-03-17T14:00", "2026-04-03T14:00"]],
     ["America/New_York", "bimonthly", "2026-10-25", ["2026-10-25T14:00", "2026-11-11T15:00", "2026-11-25T15:00"]],
@@ -135,17 +205,53 @@ describe("nextSendAt across the 2025 and 2026 DST changes", () => {
 
   const points: [ScheduleRule, string, string][] = [
     // Inside New York's skipped hour (07:30Z = 03:30 EDT) and both copies of the repeated 01:30.
-    [{ timeZone: "America/New_York", frequency: "daily", firstPromptDate: "2025-03-01" }, "2025-03-09T07:30", "2025-03-09T14:00"],
-    [{ timeZone: "America/New_York", frequency: "daily", firstPromptDate: "2025-10-01" }, "2025-11-02T05:30", "2025-11-02T15:00"],
-    [{ timeZone: "America/New_York", frequency: "daily", firstPromptDate: "2025-10-01" }, "2025-11-02T06:30", "2025-11-02T15:00"],
+    [
+      { timeZone: "America/New_York", frequency: "daily", firstPromptDate: "2025-03-01" },
+      "2025-03-09T07:30",
+      "2025-03-09T14:00",
+    ],
+    [
+      { timeZone: "America/New_York", frequency: "daily", firstPromptDate: "2025-10-01" },
+      "2025-11-02T05:30",
+      "2025-11-02T15:00",
+    ],
+    [
+      { timeZone: "America/New_York", frequency: "daily", firstPromptDate: "2025-10-01" },
+      "2025-11-02T06:30",
+      "2025-11-02T15:00",
+    ],
     // Far from the first date.
-    [{ timeZone: "America/New_York", frequency: "weekly", firstPromptDate: "2025-01-01" }, "2026-11-01T12:00", "2026-11-04T15:00"],
-    [{ timeZone: "America/New_York", frequency: "monthly", firstPromptDate: "2020-01-31" }, "2035-02-15T00:00", "2035-02-28T15:00"],
-    [{ timeZone: "America/New_York", frequency: "daily", firstPromptDate: "2020-01-01" }, "2035-06-15T23:00", "2035-06-16T14:00"],
-    [{ timeZone: "America/New_York", frequency: "bimonthly", firstPromptDate: "2030-05-20" }, "2020-01-01T00:00", "2030-05-20T14:00"],
+    [
+      { timeZone: "America/New_York", frequency: "weekly", firstPromptDate: "2025-01-01" },
+      "2026-11-01T12:00",
+      "2026-11-04T15:00",
+    ],
+    [
+      { timeZone: "America/New_York", frequency: "monthly", firstPromptDate: "2020-01-31" },
+      "2035-02-15T00:00",
+      "2035-02-28T15:00",
+    ],
+    [
+      { timeZone: "America/New_York", frequency: "daily", firstPromptDate: "2020-01-01" },
+      "2035-06-15T23:00",
+      "2035-06-16T14:00",
+    ],
+    [
+      { timeZone: "America/New_York", frequency: "bimonthly", firstPromptDate: "2030-05-20" },
+      "2020-01-01T00:00",
+      "2030-05-20T14:00",
+    ],
     // The local date, not the UTC date, decides the day.
-    [{ timeZone: "Asia/Kolkata", frequency: "daily", firstPromptDate: "2025-03-01" }, "2025-03-08T19:00", "2025-03-09T04:30"],
-    [{ timeZone: "Pacific/Honolulu", frequency: "daily", firstPromptDate: "2025-03-01" }, "2025-03-09T09:00", "2025-03-09T20:00"],
+    [
+      { timeZone: "Asia/Kolkata", frequency: "daily", firstPromptDate: "2025-03-01" },
+      "2025-03-08T19:00",
+      "2025-03-09T04:30",
+    ],
+    [
+      { timeZone: "Pacific/Honolulu", frequency: "daily", firstPromptDate: "2025-03-01" },
+      "2025-03-09T09:00",
+      "2025-03-09T20:00",
+    ],
   ];
 
   it.each(points)("%j after %s → %s", (rule, after, expected) => {
@@ -180,18 +286,39 @@ describe("sending window and late sends", () => {
     const planned = at("2025-06-10T14:00"); // 10:00 EDT
     expect(lateSendDecision(planned, at("2025-06-10T19:00"), ny)).toEqual({ send: true }); // 15:00 same day
     expect(lateSendDecision(planned, at("2025-06-11T00:30"), ny)).toEqual({ send: true }); // 20:30 same local day, next UTC day
-    expect(lateSendDecision(planned, at("2025-06-11T01:30"), ny)).toEqual({ send: false, retryAt: at("2025-06-11T14:00") }); // 21:30
-    expect(lateSendDecision(planned, at("2025-06-11T13:00"), ny)).toEqual({ send: false, retryAt: at("2025-06-11T14:00") }); // 09:00 next day
-    expect(lateSendDecision(planned, at("2025-06-11T19:00"), ny)).toEqual({ send: false, retryAt: at("2025-06-12T14:00") }); // 15:00 next day
-    expect(lateSendDecision(planned, at("2025-06-11T14:00"), ny)).toEqual({ send: false, retryAt: at("2025-06-12T14:00") }); // 10:00 next day: strictly after
+    expect(lateSendDecision(planned, at("2025-06-11T01:30"), ny)).toEqual({
+      send: false,
+      retryAt: at("2025-06-11T14:00"),
+    }); // 21:30
+    expect(lateSendDecision(planned, at("2025-06-11T13:00"), ny)).toEqual({
+      send: false,
+      retryAt: at("2025-06-11T14:00"),
+    }); // 09:00 next day
+    expect(lateSendDecision(planned, at("2025-06-11T19:00"), ny)).toEqual({
+      send: false,
+      retryAt: at("2025-06-12T14:00"),
+    }); // 15:00 next day
+    expect(lateSendDecision(planned, at("2025-06-11T14:00"), ny)).toEqual({
+      send: false,
+      retryAt: at("2025-06-12T14:00"),
+    }); // 10:00 next day: strictly after
     // Missed on the Saturday evening before clocks go forward: retry at 10:00 EDT.
-    expect(lateSendDecision(at("2025-03-08T15:00"), at("2025-03-09T02:30"), ny)).toEqual({ send: false, retryAt: at("2025-03-09T14:00") });
+    expect(lateSendDecision(at("2025-03-08T15:00"), at("2025-03-09T02:30"), ny)).toEqual({
+      send: false,
+      retryAt: at("2025-03-09T14:00"),
+    });
   });
 
   it("uses the half-hour offset in Kolkata", () => {
     const planned = at("2025-06-10T04:30"); // 10:00 IST
     expect(lateSendDecision(planned, at("2025-06-10T15:29"), kolkata)).toEqual({ send: true }); // 20:59
-    expect(lateSendDecision(planned, at("2025-06-10T15:30"), kolkata)).toEqual({ send: false, retryAt: at("2025-06-11T04:30") }); // 21:00
-    expect(lateSendDecision(planned, at("2025-06-09T18:30"), kolkata)).toEqual({ send: false, retryAt: at("2025-06-10T04:30") }); // 00:00 same local day
+    expect(lateSendDecision(planned, at("2025-06-10T15:30"), kolkata)).toEqual({
+      send: false,
+      retryAt: at("2025-06-11T04:30"),
+    }); // 21:00
+    expect(lateSendDecision(planned, at("2025-06-09T18:30"), kolkata)).toEqual({
+      send: false,
+      retryAt: at("2025-06-10T04:30"),
+    }); // 00:00 same local day
   });
 });

@@ -1,12 +1,16 @@
 import { DateTime } from "luxon";
 import type { frequencies } from "~/utils/storyteller-schema";
 
-export const SEND_HOUR = 10; // prompts go out at 10:00 local
-export const WINDOW_START_HOUR = 8; // sends allowed 08:00 (inclusive) ...
-export const WINDOW_END_HOUR = 21; // ... to 21:00 (exclusive) local
+const SEND_HOUR = 10; // prompts go out at 10:00 local
+const WINDOW_START_HOUR = 8; // sends allowed 08:00 (inclusive) ...
+const WINDOW_END_HOUR = 21; // ... to 21:00 (exclusive) local
 
 export type Frequency = (typeof frequencies)[number];
-export type ScheduleRule = { firstPromptDate: string /* ISO date yyyy-mm-dd */; frequency: Frequency; timeZone: string /* IANA */ };
+export type ScheduleRule = {
+  firstPromptDate: string /* ISO date yyyy-mm-dd */;
+  frequency: Frequency;
+  timeZone: string; /* IANA */
+};
 
 // Calendar arithmetic runs on plain dates (midnight UTC) so DST can never shift a day; only the final
 // step turns a local date into an instant in the rule's zone.
@@ -99,9 +103,16 @@ export function nextWindowOpening(now: Date, timeZone: string): Date {
  * A send planned for `plannedFor` and attempted at `now`: send now only if `now` is inside the window on the same local
  * date as plannedFor (and not before plannedFor's day); otherwise return the next 10:00 local strictly after now.
  */
-export function lateSendDecision(plannedFor: Date, now: Date, timeZone: string): { send: true } | { send: false; retryAt: Date } {
+export function lateSendDecision(
+  plannedFor: Date,
+  now: Date,
+  timeZone: string,
+): { send: true } | { send: false; retryAt: Date } {
   const today = localDateOf(now, timeZone);
   if (+today === +localDateOf(plannedFor, timeZone) && isInsideSendingWindow(now, timeZone)) return { send: true };
   const todayAtSendHour = atLocal(today, SEND_HOUR, timeZone);
-  return { send: false, retryAt: todayAtSendHour > now ? todayAtSendHour : atLocal(today.plus({ days: 1 }), SEND_HOUR, timeZone) };
+  return {
+    send: false,
+    retryAt: todayAtSendHour > now ? todayAtSendHour : atLocal(today.plus({ days: 1 }), SEND_HOUR, timeZone),
+  };
 }

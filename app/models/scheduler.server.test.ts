@@ -15,8 +15,8 @@ beforeEach(async () => {
 });
 const context = () => makeTestContext(database);
 
-
-const scheduleOf = (storytellerId: string) => database.db.selectFrom("schedules").selectAll().where("storyteller_id", "=", storytellerId).executeTakeFirstOrThrow();
+const scheduleOf = (storytellerId: string) =>
+  database.db.selectFrom("schedules").selectAll().where("storyteller_id", "=", storytellerId).executeTakeFirstOrThrow();
 
 describe("the scheduler tick", () => {
   it("writes one ledger row for the head of each due queue, queues its send job by key and moves the schedule on", async () => {
@@ -24,17 +24,33 @@ describe("the scheduler tick", () => {
     // 10:00 in New York on 2026-03-10 (after the DST change) is 14:00 UTC.
     const due = new Date("2026-03-10T14:00:00Z");
     const now = new Date("2026-03-10T14:00:30Z");
-    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, frequency: "weekly", firstPromptDate: "2026-03-03", nextSendAt: due, prompts: ["First question here", "Second question here"] });
-    const later = await createStoryteller(database.db, { ownerId: owner.id, nextSendAt: new Date("2026-03-10T15:00:00Z") });
+    const storyteller = await createStoryteller(database.db, {
+      ownerId: owner.id,
+      frequency: "weekly",
+      firstPromptDate: "2026-03-03",
+      nextSendAt: due,
+      prompts: ["First question here", "Second question here"],
+    });
+    const later = await createStoryteller(database.db, {
+      ownerId: owner.id,
+      nextSendAt: new Date("2026-03-10T15:00:00Z"),
+    });
 
     const result = await runSchedulerTick(context(), now);
     expect(result).toEqual({ schedules: 1, deliveries: 1, emptyQueues: 0 });
 
     const deliveries = await database.db.selectFrom("deliveries").selectAll().execute();
     expect(deliveries).toHaveLength(1);
-    expect(deliveries[0]).toMatchObject({ prompt_id: storyteller.prompts[0].id, channel: "email", status: "pending", scheduled_for: due });
+    expect(deliveries[0]).toMatchObject({
+      prompt_id: storyteller.prompts[0].id,
+      channel: "email",
+      status: "pending",
+      scheduled_for: due,
+    });
     const jobs = await jobsFor(database.db, "delivery__send");
-    expect(jobs).toEqual([expect.objectContaining({ key: `delivery:${deliveries[0].id}`, payload: { deliveryId: deliveries[0].id } })]);
+    expect(jobs).toEqual([
+      expect.objectContaining({ key: `delivery:${deliveries[0].id}`, payload: { deliveryId: deliveries[0].id } }),
+    ]);
     // Weekly from 3 March: next is 17 March, 10:00 New York = 14:00 UTC.
     expect((await scheduleOf(storyteller.id)).next_send_at).toEqual(new Date("2026-03-17T14:00:00Z"));
     expect((await scheduleOf(later.id)).next_send_at).toEqual(new Date("2026-03-10T15:00:00Z"));
@@ -45,7 +61,13 @@ describe("the scheduler tick", () => {
 
   it("does not catch up missed dates: a week offline gives one send, and the next date is after now", async () => {
     const owner = await createUser(database.db);
-    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, timeZone: "Asia/Kolkata", frequency: "daily", nextSendAt: new Date("2026-05-01T04:30:00Z"), prompts: ["Question one here", "Question two here"] });
+    const storyteller = await createStoryteller(database.db, {
+      ownerId: owner.id,
+      timeZone: "Asia/Kolkata",
+      frequency: "daily",
+      nextSendAt: new Date("2026-05-01T04:30:00Z"),
+      prompts: ["Question one here", "Question two here"],
+    });
     const now = new Date("2026-05-08T06:00:00Z"); // 11:30 in Kolkata a week later
     expect((await runSchedulerTick(context(), now)).deliveries).toBe(1);
     expect((await scheduleOf(storyteller.id)).next_send_at).toEqual(new Date("2026-05-09T04:30:00Z"));
@@ -55,30 +77,62 @@ describe("the scheduler tick", () => {
     const owner = await createUser(database.db);
     const due = new Date("2026-06-01T14:00:00Z");
     const paused = await createStoryteller(database.db, { ownerId: owner.id, nextSendAt: due });
-    await database.db.updateTable("schedules").set({ paused_at: due }).where("storyteller_id", "=", paused.id).execute();
+    await database.db
+      .updateTable("schedules")
+      .set({ paused_at: due })
+      .where("storyteller_id", "=", paused.id)
+      .execute();
     const unsubscribed = await createStoryteller(database.db, { ownerId: owner.id, nextSendAt: due });
-    await database.db.updateTable("storytellers").set({ unsubscribed_at: due }).where("id", "=", unsubscribed.id).execute();
-    const waitingForYes = await createStoryteller(database.db, { ownerId: owner.id, deliveryMethod: "sms", smsConsent: "requested", nextSendAt: due });
-    const optedOut = await createStoryteller(database.db, { ownerId: owner.id, deliveryMethod: "sms", smsConsent: "revoked", nextSendAt: due });
+    await database.db
+      .updateTable("storytellers")
+      .set({ unsubscribed_at: due })
+      .where("id", "=", unsubscribed.id)
+      .execute();
+    const waitingForYes = await createStoryteller(database.db, {
+      ownerId: owner.id,
+      deliveryMethod: "sms",
+      smsConsent: "requested",
+      nextSendAt: due,
+    });
+    const optedOut = await createStoryteller(database.db, {
+      ownerId: owner.id,
+      deliveryMethod: "sms",
+      smsConsent: "revoked",
+      nextSendAt: due,
+    });
 
     const result = await runSchedulerTick(context(), new Date("2026-06-01T14:01:00Z"));
     expect(result).toEqual({ schedules: 3, deliveries: 0, emptyQueues: 0 });
     expect(await database.db.selectFrom("deliveries").select("id").execute()).toEqual([]);
     expect((await scheduleOf(paused.id)).next_send_at).toEqual(due);
-    for (const s of [unsubscribed, waitingForYes, optedOut]) expect((await scheduleOf(s.id)).next_send_at).toEqual(new Date("2026-06-02T14:00:00Z"));
+    for (const s of [unsubscribed, waitingForYes, optedOut])
+      expect((await scheduleOf(s.id)).next_send_at).toEqual(new Date("2026-06-02T14:00:00Z"));
     // Their prompts stay queued for when they can receive again.
-    const stillQueued = await database.db.selectFrom("prompts").select("id").where("storyteller_id", "=", waitingForYes.id).where("sent_at", "is", null).execute();
+    const stillQueued = await database.db
+      .selectFrom("prompts")
+      .select("id")
+      .where("storyteller_id", "=", waitingForYes.id)
+      .where("sent_at", "is", null)
+      .execute();
     expect(stillQueued).toHaveLength(1);
   });
 
   it("tells the owner once, by email and in the app, when the queue is empty", async () => {
     const owner = await createUser(database.db, { first_name: "Ravi" });
-    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, nextSendAt: new Date("2026-07-01T14:00:00Z"), prompts: [] });
+    const storyteller = await createStoryteller(database.db, {
+      ownerId: owner.id,
+      nextSendAt: new Date("2026-07-01T14:00:00Z"),
+      prompts: [],
+    });
     await runSchedulerTick(context(), new Date("2026-07-01T14:00:10Z"));
     await runSchedulerTick(context(), new Date("2026-07-02T14:00:10Z")); // next day, still empty: no second note
     const notes = await database.db.selectFrom("notifications").selectAll().where("user_id", "=", owner.id).execute();
     expect(notes).toEqual([expect.objectContaining({ type: "queue_empty", storyteller_id: storyteller.id })]);
-    const emails = await database.db.selectFrom("outbox_messages").selectAll().where("to_address", "=", owner.email).execute();
+    const emails = await database.db
+      .selectFrom("outbox_messages")
+      .selectAll()
+      .where("to_address", "=", owner.email)
+      .execute();
     expect(emails).toHaveLength(1);
     expect(emails[0].subject).toBe("Add more questions for Nani");
     expect(emails[0].text_body).toContain(`/dashboard/recipient/${storyteller.id}/prompts/new`);
@@ -92,8 +146,16 @@ describe("the scheduler tick", () => {
 
   it("reopens a cancelled ledger row rather than leaving the prompt stuck", async () => {
     const owner = await createUser(database.db);
-    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, nextSendAt: new Date("2026-08-01T14:00:00Z") });
-    const { id } = await createDelivery(database.db, { promptId: storyteller.prompts[0].id, channel: "email", status: "cancelled", error: "paused" });
+    const storyteller = await createStoryteller(database.db, {
+      ownerId: owner.id,
+      nextSendAt: new Date("2026-08-01T14:00:00Z"),
+    });
+    const { id } = await createDelivery(database.db, {
+      promptId: storyteller.prompts[0].id,
+      channel: "email",
+      status: "cancelled",
+      error: "paused",
+    });
     expect((await runSchedulerTick(context(), new Date("2026-08-01T14:00:05Z"))).deliveries).toBe(1);
     const row = await database.db.selectFrom("deliveries").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: "pending", error: null, scheduled_for: new Date("2026-08-01T14:00:00Z") });
@@ -119,7 +181,9 @@ describe("the scheduler tick", () => {
     const counts = await sql<{ deliveries: string; prompts: string; jobs: string }>`
       select (select count(*) from deliveries) as deliveries,
              (select count(distinct prompt_id) from deliveries) as prompts,
-             (select count(*) from graphile_worker.jobs where task_identifier = 'delivery__send') as jobs`.execute(database.db);
+             (select count(*) from graphile_worker.jobs where task_identifier = 'delivery__send') as jobs`.execute(
+      database.db,
+    );
     expect(counts.rows[0]).toEqual({ deliveries: "600", prompts: "600", jobs: "600" });
   });
 
@@ -130,7 +194,9 @@ describe("the scheduler tick", () => {
       const owner = await createUser(own.db);
       await sql`
         insert into storytellers (owner_id, nickname, first_name, delivery_method, email, time_zone)
-        select ${owner.id}, 'Nana', 'Nana', 'email', 'p' || g || '@example.com', 'UTC' from generate_series(1, 20000) g`.execute(own.db);
+        select ${owner.id}, 'Nana', 'Nana', 'email', 'p' || g || '@example.com', 'UTC' from generate_series(1, 20000) g`.execute(
+        own.db,
+      );
       await sql`
         insert into schedules (storyteller_id, first_prompt_date, frequency, next_send_at)
         select id, '2026-01-01', 'daily', now() + (random() * interval '30 days') from storytellers`.execute(own.db);

@@ -1,10 +1,10 @@
 import { sql } from "kysely";
 import type { Config } from "~/config.server";
+import { getServerT } from "~/i18n/i18next.server";
+import { enqueueJobs } from "~/services/jobs.server";
+import { queueEmail } from "~/services/outbox.server";
 import { type Db, type DbOrTx, inTransaction } from "../../db/client";
 import type { DeliveryMethod, Frequency, Language, SmsConsent } from "../../db/schema";
-import { getServerT } from "~/i18n/i18next.server";
-import { queueEmail } from "~/services/outbox.server";
-import { enqueueJobs } from "~/services/jobs.server";
 import { canReceive } from "./delivery.server";
 import { nextSendAt } from "./schedule";
 
@@ -35,7 +35,11 @@ export type TickResult = { schedules: number; deliveries: number; emptyQueues: n
  * its send job and moves the schedule to its next date after `now` (a missed date is not caught
  * up). Storytellers who cannot receive (unsubscribed, opted out, no consent yet) only move on.
  */
-export async function runSchedulerTick(deps: { db: Db; config: Config }, now = new Date(), batchSize = 1000): Promise<TickResult> {
+export async function runSchedulerTick(
+  deps: { db: Db; config: Config },
+  now = new Date(),
+  batchSize = 1000,
+): Promise<TickResult> {
   const total: TickResult = { schedules: 0, deliveries: 0, emptyQueues: 0 };
   for (;;) {
     const batch = await inTransaction(deps.db, (tx) => tickBatch(deps.config, tx, now, batchSize));
@@ -70,7 +74,11 @@ async function tickBatch(config: Config, tx: DbOrTx, now: Date, limit: number): 
         .selectFrom("prompts")
         .select(["id", "storyteller_id"])
         .distinctOn("storyteller_id")
-        .where("storyteller_id", "in", reachable.map((d) => d.storyteller_id))
+        .where(
+          "storyteller_id",
+          "in",
+          reachable.map((d) => d.storyteller_id),
+        )
         .where("sent_at", "is", null)
         .orderBy("storyteller_id")
         .orderBy("queue_position")
@@ -83,17 +91,32 @@ async function tickBatch(config: Config, tx: DbOrTx, now: Date, limit: number): 
   const deliveries = withPrompt.length
     ? await tx
         .insertInto("deliveries")
-        .values(withPrompt.map((d) => ({ prompt_id: headOf.get(d.storyteller_id)!, channel: d.delivery_method, scheduled_for: d.next_send_at })))
+        .values(
+          withPrompt.map((d) => ({
+            prompt_id: headOf.get(d.storyteller_id)!,
+            channel: d.delivery_method,
+            scheduled_for: d.next_send_at,
+          })),
+        )
         .onConflict((oc) =>
           oc
             .columns(["prompt_id", "channel", "purpose"])
-            .doUpdateSet({ status: "pending", scheduled_for: sql`excluded.scheduled_for`, error: null, updated_at: now })
+            .doUpdateSet({
+              status: "pending",
+              scheduled_for: sql`excluded.scheduled_for`,
+              error: null,
+              updated_at: now,
+            })
             .where("deliveries.status", "=", "cancelled"),
         )
         .returning("id")
         .execute()
     : [];
-  await enqueueJobs(tx, "delivery__send", deliveries.map((d) => ({ deliveryId: d.id })));
+  await enqueueJobs(
+    tx,
+    "delivery__send",
+    deliveries.map((d) => ({ deliveryId: d.id })),
+  );
 
   const emptyNow = reachable.filter((d) => !headOf.has(d.storyteller_id) && !d.empty_queue_notified_at);
   for (const schedule of emptyNow) await notifyEmptyQueue(config, tx, schedule);
@@ -115,7 +138,10 @@ async function tickBatch(config: Config, tx: DbOrTx, now: Date, limit: number): 
 /** Nothing to send: the owner hears once (email and in-app) until a prompt goes out again. */
 async function notifyEmptyQueue(config: Config, tx: DbOrTx, schedule: DueSchedule) {
   const t = await getServerT(schedule.owner_language, { config }, "delivery");
-  await tx.insertInto("notifications").values({ user_id: schedule.owner_id, type: "queue_empty", storyteller_id: schedule.storyteller_id }).execute();
+  await tx
+    .insertInto("notifications")
+    .values({ user_id: schedule.owner_id, type: "queue_empty", storyteller_id: schedule.storyteller_id })
+    .execute();
   await queueEmail(tx, {
     to: schedule.owner_email,
     subject: t("emptyQueue.subject", { storyteller: schedule.nickname }),

@@ -8,7 +8,8 @@ import { numberHasOptedOut } from "./sms-consent.server";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export type SendToSomeoneResult = { ok: true; address: string } | { ok: false; error: "invalidAddress" | "optedOut" | "private" | "tooMany" };
+export type SendToSomeoneResult =
+  { ok: true; address: string } | { ok: false; error: "invalidAddress" | "optedOut" | "private" | "tooMany" };
 
 /**
  * After answering, the Storyteller sends their own answer to someone they choose: a share link (the
@@ -25,18 +26,33 @@ export async function sendAnswerToSomeone(
   const phone = email ? null : usOrCanadianE164(trimmed);
   if (!email && !phone) return { ok: false, error: "invalidAddress" };
   if (phone && (await numberHasOptedOut(context.db, phone))) return { ok: false, error: "optedOut" };
-  const answer = await context.db.selectFrom("answers").select(["id", "is_private"]).where("prompt_id", "=", prompt.id).executeTakeFirst();
+  const answer = await context.db
+    .selectFrom("answers")
+    .select(["id", "is_private"])
+    .where("prompt_id", "=", prompt.id)
+    .executeTakeFirst();
   if (!answer || answer.is_private) return { ok: false, error: "private" };
-  for (const [policy, key] of [["sendToSomeonePerAnswer", answer.id], ["sendToSomeonePerIp", context.clientIp]] as const) {
+  for (const [policy, key] of [
+    ["sendToSomeonePerAnswer", answer.id],
+    ["sendToSomeonePerIp", context.clientIp],
+  ] as const) {
     if (!(await context.rateLimit(policy, key)).allowed) return { ok: false, error: "tooMany" };
   }
 
   const t = await getServerT(prompt.language, context, "record");
   await inTransaction(context.db, async (tx) => {
-    const link = await tx.insertInto("share_links").values({ answer_id: answer.id, created_by_user_id: null }).returning("id").executeTakeFirstOrThrow();
+    const link = await tx
+      .insertInto("share_links")
+      .values({ answer_id: answer.id, created_by_user_id: null })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     const url = await shareUrlFor(context.config, link.id);
     if (email) {
-      await queueEmail(tx, { to: email, subject: t("share.emailSubject", { name: prompt.first_name }), text: t("share.emailText", { name: prompt.first_name, url }) });
+      await queueEmail(tx, {
+        to: email,
+        subject: t("share.emailSubject", { name: prompt.first_name }),
+        text: t("share.emailText", { name: prompt.first_name, url }),
+      });
     } else {
       await queueSms(tx, { to: phone!, text: t("share.sms", { name: prompt.first_name, url }) });
     }

@@ -1,13 +1,13 @@
 import type { Config } from "~/config.server";
 import type { AppContext } from "~/context.server";
 import { log } from "~/services/logger.server";
-import { signCapability, verifyCapability } from "~/services/tokens.server";
 import type { StorageService } from "~/services/storage.server";
+import { signCapability, verifyCapability } from "~/services/tokens.server";
+import { isUuid } from "~/utils/ids";
 import { serveStoredFile } from "~/utils/serve-file.server";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import { ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
 import { canReceive, deliverNow } from "./delivery.server";
-import { isUuid } from "~/utils/ids";
 
 /**
  * What the family does with an answer (the Sent tab): listen, download and share (owner and group
@@ -28,7 +28,13 @@ export type AnswerAudio = {
 };
 
 const audioColumns = [
-  "a.id", "a.storage_key", "a.content_type", "a.playable_storage_key", "a.playable_content_type", "p.text as prompt_text", "s.first_name",
+  "a.id",
+  "a.storage_key",
+  "a.content_type",
+  "a.playable_storage_key",
+  "a.playable_content_type",
+  "p.text as prompt_text",
+  "s.first_name",
 ] as const;
 
 /**
@@ -47,7 +53,14 @@ export async function answerForListener(db: DbOrTx, userId: string, answerId: st
     .where((eb) =>
       eb.or([
         eb.and([eb("a.is_private", "=", false), eb("a.storyteller_id", "in", visibleStorytellerIds(db, userId))]),
-        eb("a.recorded_for_email", "=", eb.selectFrom("users").select((u) => u.fn<string>("lower", ["email"]).as("email")).where("id", "=", userId)),
+        eb(
+          "a.recorded_for_email",
+          "=",
+          eb
+            .selectFrom("users")
+            .select((u) => u.fn<string>("lower", ["email"]).as("email"))
+            .where("id", "=", userId),
+        ),
       ]),
     )
     .executeTakeFirst();
@@ -55,13 +68,21 @@ export async function answerForListener(db: DbOrTx, userId: string, answerId: st
 }
 
 /** The copy every browser plays (AAC/M4A) when the transcode job made one, else the original. */
-export function playableSource(answer: Pick<AnswerAudio, "storage_key" | "content_type" | "playable_storage_key" | "playable_content_type">) {
+export function playableSource(
+  answer: Pick<AnswerAudio, "storage_key" | "content_type" | "playable_storage_key" | "playable_content_type">,
+) {
   return answer.playable_storage_key && answer.playable_content_type
     ? { key: answer.playable_storage_key, contentType: answer.playable_content_type }
     : { key: answer.storage_key, contentType: answer.content_type };
 }
 
-const EXTENSIONS: Record<string, string> = { "audio/mp4": "m4a", "audio/webm": "webm", "audio/ogg": "ogg", "audio/mpeg": "mp3", "audio/wav": "wav" };
+const EXTENSIONS: Record<string, string> = {
+  "audio/mp4": "m4a",
+  "audio/webm": "webm",
+  "audio/ogg": "ogg",
+  "audio/mpeg": "mp3",
+  "audio/wav": "wav",
+};
 const MAX_PROMPT_CHARS = 80;
 
 /**
@@ -72,7 +93,7 @@ const MAX_PROMPT_CHARS = 80;
 export function answerDownloadName(firstName: string, promptText: string, contentType: string) {
   const clean = (text: string) =>
     text
-      .replace(/[\u0000-\u001f\u007f<>:"/\\|?*]+/g, " ")
+      .replace(/[\p{Cc}<>:"/\\|?*]+/gu, " ")
       .replace(/\s+/g, " ")
       .trim();
   let question = clean(promptText);
@@ -119,7 +140,12 @@ export async function shareUrlFor(config: Pick<Config, "APP_URL" | "SESSION_SECR
  * Share: the answer's live link (the newest one not revoked), or a new one. Owner and group members
  * may share; anyone else, or a private answer, gets null.
  */
-export async function shareAnswer(context: Pick<AppContext, "db" | "config">, userId: string, storytellerId: string, answerId: string): Promise<{ url: string } | null> {
+export async function shareAnswer(
+  context: Pick<AppContext, "db" | "config">,
+  userId: string,
+  storytellerId: string,
+  answerId: string,
+): Promise<{ url: string } | null> {
   const linkId = await inTransaction(context.db, async (tx) => {
     // Locking the answer row: two Share clicks at once end with one link.
     const answer = await tx
@@ -141,14 +167,24 @@ export async function shareAnswer(context: Pick<AppContext, "db" | "config">, us
       .limit(1)
       .executeTakeFirst();
     if (live) return live.id;
-    const created = await tx.insertInto("share_links").values({ answer_id: answer.id, created_by_user_id: userId }).returning("id").executeTakeFirstOrThrow();
+    const created = await tx
+      .insertInto("share_links")
+      .values({ answer_id: answer.id, created_by_user_id: userId })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     return created.id;
   });
   return linkId ? { url: await shareUrlFor(context.config, linkId) } : null;
 }
 
 /** Stop sharing: every live link of the answer stops working at once. Same people as Share; false for anyone else. */
-export async function stopSharingAnswer(db: DbOrTx, userId: string, storytellerId: string, answerId: string, now = new Date()): Promise<boolean> {
+export async function stopSharingAnswer(
+  db: DbOrTx,
+  userId: string,
+  storytellerId: string,
+  answerId: string,
+  now = new Date(),
+): Promise<boolean> {
   const answer = await db
     .selectFrom("answers")
     .select("id")
@@ -157,7 +193,12 @@ export async function stopSharingAnswer(db: DbOrTx, userId: string, storytellerI
     .where("storyteller_id", "in", visibleStorytellerIds(db, userId))
     .executeTakeFirst();
   if (!answer) return false;
-  await db.updateTable("share_links").set({ revoked_at: now }).where("answer_id", "=", answer.id).where("revoked_at", "is", null).execute();
+  await db
+    .updateTable("share_links")
+    .set({ revoked_at: now })
+    .where("answer_id", "=", answer.id)
+    .where("revoked_at", "is", null)
+    .execute();
   return true;
 }
 
@@ -166,7 +207,10 @@ export async function stopSharingAnswer(db: DbOrTx, userId: string, storytellerI
  * tampered with or of another purpose, the link revoked, the answer deleted (or re-recorded) or
  * private.
  */
-export async function answerForShareToken(context: Pick<AppContext, "db" | "config">, token: string): Promise<AnswerAudio | null> {
+export async function answerForShareToken(
+  context: Pick<AppContext, "db" | "config">,
+  token: string,
+): Promise<AnswerAudio | null> {
   const linkId = await verifyCapability(context.config, "share", token);
   if (!linkId) return null;
   const row = await context.db
@@ -188,7 +232,12 @@ export async function answerForShareToken(context: Pick<AppContext, "db" | "conf
  * storage cannot remove right now, leaves the deletion done (it is logged). False when the user
  * may not delete it.
  */
-export async function deleteAnswer(context: Pick<AppContext, "db" | "storage">, userId: string, storytellerId: string, answerId: string): Promise<boolean> {
+export async function deleteAnswer(
+  context: Pick<AppContext, "db" | "storage">,
+  userId: string,
+  storytellerId: string,
+  answerId: string,
+): Promise<boolean> {
   const deleted = await context.db
     .deleteFrom("answers")
     .where("id", "=", answerId)
@@ -200,7 +249,11 @@ export async function deleteAnswer(context: Pick<AppContext, "db" | "storage">, 
   if (!deleted) return false;
   for (const key of [deleted.storage_key, deleted.playable_storage_key]) {
     if (!key) continue;
-    await context.storage.delete(key).catch((error: Error) => log.warn({ module: "answers", err: error, key }, "could not remove a file after deleting its answer"));
+    await context.storage
+      .delete(key)
+      .catch((error: Error) =>
+        log.warn({ module: "answers", err: error, key }, "could not remove a file after deleting its answer"),
+      );
   }
   return true;
 }
@@ -214,13 +267,25 @@ export type RerecordResult = "requested" | "unreachable" | "not-found";
  * finished) and the usual send job, due now. Nothing changes when the Storyteller cannot receive,
  * or for anyone but the owner ("not-found").
  */
-export async function requestRerecord(db: DbOrTx, userId: string, storytellerId: string, answerId: string, now = new Date()): Promise<RerecordResult> {
+export async function requestRerecord(
+  db: DbOrTx,
+  userId: string,
+  storytellerId: string,
+  answerId: string,
+  now = new Date(),
+): Promise<RerecordResult> {
   return inTransaction(db, async (tx) => {
     const target = await tx
       .selectFrom("answers as a")
       .innerJoin("prompts as p", "p.id", "a.prompt_id")
       .innerJoin("storytellers as s", "s.id", "p.storyteller_id")
-      .select(["p.id as prompt_id", "s.delivery_method", "s.unsubscribed_at", "s.email_undeliverable_at", "s.sms_consent"])
+      .select([
+        "p.id as prompt_id",
+        "s.delivery_method",
+        "s.unsubscribed_at",
+        "s.email_undeliverable_at",
+        "s.sms_consent",
+      ])
       .where("a.id", "=", answerId)
       .where("a.storyteller_id", "=", storytellerId)
       .where("a.is_private", "=", false)
@@ -229,7 +294,11 @@ export async function requestRerecord(db: DbOrTx, userId: string, storytellerId:
       .executeTakeFirst();
     if (!target) return "not-found";
     if (!canReceive(target)) return "unreachable";
-    await tx.updateTable("prompts").set({ rerecord_requested_at: now, updated_at: now }).where("id", "=", target.prompt_id).execute();
+    await tx
+      .updateTable("prompts")
+      .set({ rerecord_requested_at: now, updated_at: now })
+      .where("id", "=", target.prompt_id)
+      .execute();
     await deliverNow(tx, { promptId: target.prompt_id, channel: target.delivery_method, purpose: "resend" }, now);
     return "requested";
   });

@@ -9,8 +9,14 @@ import { memberGroupIds, ownedStorytellerIds } from "./access.server";
 export async function getSidebarCounts(db: DbOrTx, userId: string) {
   const row = await db
     .selectNoFrom((eb) => [
-      eb.selectFrom(ownedStorytellerIds(db, userId).as("own")).select(sql<number>`count(*)::int`.as("n")).as("storytellers"),
-      eb.selectFrom(memberGroupIds(db, userId).as("member_of")).select(sql<number>`count(*)::int`.as("n")).as("groups"),
+      eb
+        .selectFrom(ownedStorytellerIds(db, userId).as("own"))
+        .select(sql<number>`count(*)::int`.as("n"))
+        .as("storytellers"),
+      eb
+        .selectFrom(memberGroupIds(db, userId).as("member_of"))
+        .select(sql<number>`count(*)::int`.as("n"))
+        .as("groups"),
       eb
         .selectFrom("notifications")
         .select(sql<number>`count(*)::int`.as("n"))
@@ -21,7 +27,14 @@ export async function getSidebarCounts(db: DbOrTx, userId: string) {
       eb
         .selectFrom("answers")
         .select(sql<number>`count(*)::int`.as("n"))
-        .where("recorded_for_email", "=", eb.selectFrom("users").select((u) => u.fn<string>("lower", ["email"]).as("email")).where("id", "=", userId))
+        .where(
+          "recorded_for_email",
+          "=",
+          eb
+            .selectFrom("users")
+            .select((u) => u.fn<string>("lower", ["email"]).as("email"))
+            .where("id", "=", userId),
+        )
         .as("myStories"),
     ])
     .executeTakeFirstOrThrow();

@@ -1,9 +1,9 @@
 import type { Config } from "~/config.server";
-import { type DbOrTx, inTransaction } from "../../db/client";
-import type { Language } from "../../db/schema";
 import { getServerT } from "~/i18n/i18next.server";
 import { queueSms } from "~/services/outbox.server";
 import { composeConsentRequest } from "~/services/prompt-messages.server";
+import { type DbOrTx, inTransaction } from "../../db/client";
+import type { Language } from "../../db/schema";
 import { nextWindowOpening } from "./schedule";
 
 /** Carrier keywords (CTIA and Twilio's defaults), matched on the whole trimmed reply. */
@@ -14,7 +14,10 @@ const HELP_WORDS = new Set(["HELP", "INFO"]);
 export type InboundKind = "stop" | "start" | "help" | "other";
 
 export function classifyReply(body: string): InboundKind {
-  const word = body.trim().replace(/[.!]+$/, "").toUpperCase();
+  const word = body
+    .trim()
+    .replace(/[.!]+$/, "")
+    .toUpperCase();
   if (STOP_WORDS.has(word)) return "stop";
   if (START_WORDS.has(word)) return "start";
   if (HELP_WORDS.has(word)) return "help";
@@ -31,18 +34,41 @@ export async function requestSmsConsent(db: DbOrTx, config: Config, storytellerI
       .selectFrom("storytellers as s")
       .innerJoin("users as owner", "owner.id", "s.owner_id")
       .leftJoin("schedules as sc", "sc.storyteller_id", "s.id")
-      .select(["s.id", "s.phone_e164", "s.language", "s.time_zone", "s.delivery_method", "owner.first_name as asker", "sc.frequency"])
+      .select([
+        "s.id",
+        "s.phone_e164",
+        "s.language",
+        "s.time_zone",
+        "s.delivery_method",
+        "owner.first_name as asker",
+        "sc.frequency",
+      ])
       .where("s.id", "=", storytellerId)
       .executeTakeFirst();
     if (!row || row.delivery_method !== "sms" || !row.phone_e164) return;
 
     if (await numberHasOptedOut(tx, row.phone_e164)) {
-      await tx.updateTable("storytellers").set({ sms_consent: "revoked", updated_at: now }).where("id", "=", row.id).execute();
+      await tx
+        .updateTable("storytellers")
+        .set({ sms_consent: "revoked", updated_at: now })
+        .where("id", "=", row.id)
+        .execute();
       return;
     }
-    const text = await composeConsentRequest(config, { language: row.language, askerName: row.asker, frequency: row.frequency ?? "weekly" });
-    await tx.insertInto("sms_consents").values({ storyteller_id: row.id, phone_e164: row.phone_e164, text_shown: text, status: "requested" }).execute();
-    await tx.updateTable("storytellers").set({ sms_consent: "requested", updated_at: now }).where("id", "=", row.id).execute();
+    const text = await composeConsentRequest(config, {
+      language: row.language,
+      askerName: row.asker,
+      frequency: row.frequency ?? "weekly",
+    });
+    await tx
+      .insertInto("sms_consents")
+      .values({ storyteller_id: row.id, phone_e164: row.phone_e164, text_shown: text, status: "requested" })
+      .execute();
+    await tx
+      .updateTable("storytellers")
+      .set({ sms_consent: "requested", updated_at: now })
+      .where("id", "=", row.id)
+      .execute();
     await queueSms(tx, { to: row.phone_e164, text }, { runAt: nextWindowOpening(now, row.time_zone) });
   });
 }
@@ -66,7 +92,12 @@ export async function numberHasOptedOut(db: DbOrTx, phone: string) {
  * Each answer is kept as a consent record: the text that was shown, the reply and the time.
  * Returns the reply to text back, if any.
  */
-export async function handleInboundSms(db: DbOrTx, config: Config, input: { from: string; body: string }, now = new Date()): Promise<string | null> {
+export async function handleInboundSms(
+  db: DbOrTx,
+  config: Config,
+  input: { from: string; body: string },
+  now = new Date(),
+): Promise<string | null> {
   const kind = classifyReply(input.body);
   if (kind === "other") return null;
   return inTransaction(db, async (tx) => {
@@ -96,18 +127,32 @@ export async function handleInboundSms(db: DbOrTx, config: Config, input: { from
         .executeTakeFirst();
       await tx
         .insertInto("sms_consents")
-        .values({ storyteller_id: storyteller.id, phone_e164: input.from, text_shown: shown?.text_shown ?? "", reply, status, replied_at: now })
+        .values({
+          storyteller_id: storyteller.id,
+          phone_e164: input.from,
+          text_shown: shown?.text_shown ?? "",
+          reply,
+          status,
+          replied_at: now,
+        })
         .execute();
     }
     if (!affected.length) {
       // Nobody we asked uses the number: the answer is still kept, so a STOP is never forgotten.
-      await tx.insertInto("sms_consents").values({ storyteller_id: null, phone_e164: input.from, text_shown: "", reply, status, replied_at: now }).execute();
+      await tx
+        .insertInto("sms_consents")
+        .values({ storyteller_id: null, phone_e164: input.from, text_shown: "", reply, status, replied_at: now })
+        .execute();
       return kind === "stop" ? t("consent.stopped") : null;
     }
     await tx
       .updateTable("storytellers")
       .set({ sms_consent: status, updated_at: now })
-      .where("id", "in", affected.map((s) => s.id))
+      .where(
+        "id",
+        "in",
+        affected.map((s) => s.id),
+      )
       .execute();
     return kind === "stop" ? t("consent.stopped") : t("consent.granted", { asker: affected[0].asker });
   });

@@ -39,7 +39,11 @@ export async function listStorytellerCards(db: DbOrTx, userId: string) {
         .orderBy("p.sent_at", "desc")
         .limit(1)
         .as("last_sent_prompt"),
-      eb.selectFrom("answers as a").select(sql<number>`count(*)::int`.as("n")).whereRef("a.storyteller_id", "=", "s.id").as("answered"),
+      eb
+        .selectFrom("answers as a")
+        .select(sql<number>`count(*)::int`.as("n"))
+        .whereRef("a.storyteller_id", "=", "s.id")
+        .as("answered"),
     ])
     .where("s.id", "in", visibleStorytellerIds(db, userId))
     .orderBy("s.created_at")
@@ -51,14 +55,28 @@ export const BOARD_MAX_COLUMNS = 16;
 /** The board: up to 16 Storytellers as columns, their prompts as cards (unsent first), in three queries. */
 export async function getBoard(db: DbOrTx, userId: string) {
   const [columns, total] = await Promise.all([
-    db.selectFrom("storytellers").select(["id", "nickname"]).where("id", "in", visibleStorytellerIds(db, userId)).orderBy("created_at").limit(BOARD_MAX_COLUMNS).execute(),
-    db.selectFrom("storytellers").select(sql<number>`count(*)::int`.as("n")).where("id", "in", visibleStorytellerIds(db, userId)).executeTakeFirstOrThrow(),
+    db
+      .selectFrom("storytellers")
+      .select(["id", "nickname"])
+      .where("id", "in", visibleStorytellerIds(db, userId))
+      .orderBy("created_at")
+      .limit(BOARD_MAX_COLUMNS)
+      .execute(),
+    db
+      .selectFrom("storytellers")
+      .select(sql<number>`count(*)::int`.as("n"))
+      .where("id", "in", visibleStorytellerIds(db, userId))
+      .executeTakeFirstOrThrow(),
   ]);
   const cards = columns.length
     ? await db
         .selectFrom("prompts")
         .select(["id", "storyteller_id", "text", "sent_at", "created_at"])
-        .where("storyteller_id", "in", columns.map((c) => c.id))
+        .where(
+          "storyteller_id",
+          "in",
+          columns.map((c) => c.id),
+        )
         .orderBy(sql`sent_at is not null`)
         .orderBy("queue_position")
         .execute()
@@ -74,7 +92,19 @@ export async function getOwnedStoryteller(db: DbOrTx, userId: string, storytelle
   const row = await db
     .selectFrom("storytellers as s")
     .innerJoin("schedules as sc", "sc.storyteller_id", "s.id")
-    .select(["s.id", "s.nickname", "s.first_name", "s.relationship", "s.delivery_method", "s.email", "s.phone_e164", "s.time_zone", "s.language", "sc.first_prompt_date", "sc.frequency"])
+    .select([
+      "s.id",
+      "s.nickname",
+      "s.first_name",
+      "s.relationship",
+      "s.delivery_method",
+      "s.email",
+      "s.phone_e164",
+      "s.time_zone",
+      "s.language",
+      "sc.first_prompt_date",
+      "sc.frequency",
+    ])
     .where("s.id", "=", storytellerId)
     .where("s.id", "in", ownedStorytellerIds(db, userId))
     .executeTakeFirst();
@@ -113,7 +143,9 @@ type StorytellerColumns = {
  * then the form's fields as storytellers columns, the number in E.164. Onboarding's first step
  * checks with it before anything is written; saveStoryteller checks with it again.
  */
-export function checkStorytellerFields(input: StorytellerInput): { ok: true; columns: StorytellerColumns } | { ok: false; fieldErrors: FieldErrors } {
+export function checkStorytellerFields(
+  input: StorytellerInput,
+): { ok: true; columns: StorytellerColumns } | { ok: false; fieldErrors: FieldErrors } {
   const phoneE164 = input.phone ? usOrCanadianE164(input.phone) : null;
   const fieldErrors: FieldErrors = {};
   if (input.phone && !phoneE164) fieldErrors.phone = ["storytellers:errors.phoneNotUsCa"];
@@ -134,7 +166,10 @@ export function checkStorytellerFields(input: StorytellerInput): { ok: true; col
   };
 }
 
-export type SaveStorytellerResult = { ok: true; storytellerId: string } | { ok: false; problem: "invalid"; fieldErrors: FieldErrors } | { ok: false; problem: "not-found" };
+export type SaveStorytellerResult =
+  | { ok: true; storytellerId: string }
+  | { ok: false; problem: "invalid"; fieldErrors: FieldErrors }
+  | { ok: false; problem: "not-found" };
 
 /**
  * Writes a Storyteller's fields and schedule, as the shared form sends them: a new Storyteller for
@@ -160,10 +195,22 @@ export async function saveStoryteller(
     if ("ownerId" in target) {
       const created = await tx
         .insertInto("storytellers")
-        .values({ owner_id: target.ownerId, ...columns, unsubscribed_at: (await emailOptedOut(tx, columns.email)) ? now : null })
+        .values({
+          owner_id: target.ownerId,
+          ...columns,
+          unsubscribed_at: (await emailOptedOut(tx, columns.email)) ? now : null,
+        })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await tx.insertInto("schedules").values({ storyteller_id: created.id, first_prompt_date: rule.firstPromptDate, frequency: rule.frequency, next_send_at: firstSendAt(rule) }).execute();
+      await tx
+        .insertInto("schedules")
+        .values({
+          storyteller_id: created.id,
+          first_prompt_date: rule.firstPromptDate,
+          frequency: rule.frequency,
+          next_send_at: firstSendAt(rule),
+        })
+        .execute();
       if (columns.delivery_method === "sms") await requestSmsConsent(tx, services.config, created.id, now);
       return { ok: true, storytellerId: created.id };
     }
@@ -171,29 +218,49 @@ export async function saveStoryteller(
     const current = await tx
       .selectFrom("storytellers as s")
       .innerJoin("schedules as sc", "sc.storyteller_id", "s.id")
-      .select(["s.id", "s.delivery_method", "s.email", "s.phone_e164", "s.time_zone", "sc.first_prompt_date", "sc.frequency"])
+      .select([
+        "s.id",
+        "s.delivery_method",
+        "s.email",
+        "s.phone_e164",
+        "s.time_zone",
+        "sc.first_prompt_date",
+        "sc.frequency",
+      ])
       .where("s.id", "=", target.storytellerId)
       .where("s.id", "in", ownedStorytellerIds(tx, target.userId))
       .forUpdate()
       .executeTakeFirst();
     if (!current) return { ok: false, problem: "not-found" };
     const newEmail = (columns.email ?? "").toLowerCase() !== (current.email ?? "").toLowerCase();
-    const needsSmsConsent = columns.delivery_method === "sms" && (current.delivery_method !== "sms" || columns.phone_e164 !== current.phone_e164);
+    const needsSmsConsent =
+      columns.delivery_method === "sms" &&
+      (current.delivery_method !== "sms" || columns.phone_e164 !== current.phone_e164);
     await tx
       .updateTable("storytellers")
       .set({
         ...columns,
         // A new address starts clean, unless it unsubscribed before (an unsubscribe is the address's).
-        ...(newEmail ? { unsubscribed_at: (await emailOptedOut(tx, columns.email)) ? now : null, email_undeliverable_at: null } : {}),
+        ...(newEmail
+          ? { unsubscribed_at: (await emailOptedOut(tx, columns.email)) ? now : null, email_undeliverable_at: null }
+          : {}),
         ...(needsSmsConsent ? { sms_consent: "none" as const } : {}),
         updated_at: now,
       })
       .where("id", "=", current.id)
       .execute();
-    const changed = rule.firstPromptDate !== current.first_prompt_date || rule.frequency !== current.frequency || rule.timeZone !== current.time_zone;
+    const changed =
+      rule.firstPromptDate !== current.first_prompt_date ||
+      rule.frequency !== current.frequency ||
+      rule.timeZone !== current.time_zone;
     await tx
       .updateTable("schedules")
-      .set({ first_prompt_date: rule.firstPromptDate, frequency: rule.frequency, ...(changed ? { next_send_at: nextSendAt(rule, now) } : {}), updated_at: now })
+      .set({
+        first_prompt_date: rule.firstPromptDate,
+        frequency: rule.frequency,
+        ...(changed ? { next_send_at: nextSendAt(rule, now) } : {}),
+        updated_at: now,
+      })
       .where("storyteller_id", "=", current.id)
       .execute();
     if (needsSmsConsent) await requestSmsConsent(tx, services.config, current.id, now);
@@ -202,7 +269,13 @@ export async function saveStoryteller(
 }
 
 /** Pausing stops scheduled sends (the tick skips the row); resuming picks the next date after now. False for anyone but the owner. */
-export async function setPaused(db: DbOrTx, userId: string, storytellerId: string, paused: boolean, now = new Date()): Promise<boolean> {
+export async function setPaused(
+  db: DbOrTx,
+  userId: string,
+  storytellerId: string,
+  paused: boolean,
+  now = new Date(),
+): Promise<boolean> {
   const row = await db
     .selectFrom("schedules as sc")
     .innerJoin("storytellers as s", "s.id", "sc.storyteller_id")
@@ -216,7 +289,14 @@ export async function setPaused(db: DbOrTx, userId: string, storytellerId: strin
     .set(
       paused
         ? { paused_at: now, updated_at: now }
-        : { paused_at: null, next_send_at: nextSendAt({ firstPromptDate: row.first_prompt_date, frequency: row.frequency, timeZone: row.time_zone }, now), updated_at: now },
+        : {
+            paused_at: null,
+            next_send_at: nextSendAt(
+              { firstPromptDate: row.first_prompt_date, frequency: row.frequency, timeZone: row.time_zone },
+              now,
+            ),
+            updated_at: now,
+          },
     )
     .where("storyteller_id", "=", storytellerId)
     .execute();
@@ -227,10 +307,21 @@ export async function setPaused(db: DbOrTx, userId: string, storytellerId: strin
  * Deletes a Storyteller the user owns (false for anyone else). Prompts, schedule, deliveries,
  * answers and group links go with the row (foreign keys cascade); then the recordings in storage.
  */
-export async function deleteStoryteller(services: Pick<AnswerServices, "db" | "storage">, userId: string, storytellerId: string): Promise<boolean> {
+export async function deleteStoryteller(
+  services: Pick<AnswerServices, "db" | "storage">,
+  userId: string,
+  storytellerId: string,
+): Promise<boolean> {
   // Checked first: deleteWithAnswerFiles removes the recordings of whatever Storyteller it is given.
-  const owned = await services.db.selectFrom("storytellers").select("id").where("id", "=", storytellerId).where("id", "in", ownedStorytellerIds(services.db, userId)).executeTakeFirst();
+  const owned = await services.db
+    .selectFrom("storytellers")
+    .select("id")
+    .where("id", "=", storytellerId)
+    .where("id", "in", ownedStorytellerIds(services.db, userId))
+    .executeTakeFirst();
   if (!owned) return false;
-  await deleteWithAnswerFiles(services, { storytellerId }, (tx) => tx.deleteFrom("storytellers").where("id", "=", storytellerId).execute());
+  await deleteWithAnswerFiles(services, { storytellerId }, (tx) =>
+    tx.deleteFrom("storytellers").where("id", "=", storytellerId).execute(),
+  );
   return true;
 }

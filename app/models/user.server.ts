@@ -1,7 +1,7 @@
 import { sql } from "kysely";
+import type { AppContext } from "~/context.server";
 import type { DbOrTx } from "../../db/client";
 import type { Language } from "../../db/schema";
-import type { AppContext } from "~/context.server";
 import { memberGroupIds, ownedStorytellerIds } from "./access.server";
 import { deleteWithAnswerFiles } from "./answer.server";
 
@@ -16,7 +16,13 @@ export async function registerUser(
   const language: Language = input.language === "hi" ? "hi" : "en";
   const inserted = await db
     .insertInto("users")
-    .values({ email: input.email.trim(), first_name: input.firstName, last_name: input.lastName, nickname: input.nickname, language })
+    .values({
+      email: input.email.trim(),
+      first_name: input.firstName,
+      last_name: input.lastName,
+      nickname: input.nickname,
+      language,
+    })
     .onConflict((oc) => oc.expression(sql`lower(email)`).doNothing())
     .returning("id")
     .executeTakeFirst();
@@ -28,7 +34,18 @@ export type AccountDetails = Awaited<ReturnType<typeof getAccount>>;
 export async function getAccount(db: DbOrTx, userId: string) {
   return db
     .selectFrom("users")
-    .select(["id", "email", "first_name", "last_name", "nickname", "language", "phone_e164", "profile_pic_key", "notify_activity", "notify_application"])
+    .select([
+      "id",
+      "email",
+      "first_name",
+      "last_name",
+      "nickname",
+      "language",
+      "phone_e164",
+      "profile_pic_key",
+      "notify_activity",
+      "notify_application",
+    ])
     .where("id", "=", userId)
     .executeTakeFirstOrThrow();
 }
@@ -36,7 +53,14 @@ export async function getAccount(db: DbOrTx, userId: string) {
 export async function updateProfile(
   db: DbOrTx,
   userId: string,
-  fields: { firstName: string; lastName: string; nickname: string; language: Language; phoneE164: string | null; profilePicKey?: string },
+  fields: {
+    firstName: string;
+    lastName: string;
+    nickname: string;
+    language: Language;
+    phoneE164: string | null;
+    profilePicKey?: string;
+  },
 ) {
   await db
     .updateTable("users")
@@ -53,7 +77,11 @@ export async function updateProfile(
     .execute();
 }
 
-export async function updatePreferences(db: DbOrTx, userId: string, preferences: { activity: boolean; application: boolean }) {
+export async function updatePreferences(
+  db: DbOrTx,
+  userId: string,
+  preferences: { activity: boolean; application: boolean },
+) {
   await db
     .updateTable("users")
     .set({ notify_activity: preferences.activity, notify_application: preferences.application, updated_at: new Date() })
@@ -76,8 +104,14 @@ export async function profilePhotoKey(db: DbOrTx, userId: string) {
 export async function getProfileCounts(db: DbOrTx, userId: string) {
   const row = await db
     .selectNoFrom((eb) => [
-      eb.selectFrom(ownedStorytellerIds(db, userId).as("own")).select(sql<number>`count(*)::int`.as("n")).as("storytellers"),
-      eb.selectFrom(memberGroupIds(db, userId).as("member_of")).select(sql<number>`count(*)::int`.as("n")).as("groups"),
+      eb
+        .selectFrom(ownedStorytellerIds(db, userId).as("own"))
+        .select(sql<number>`count(*)::int`.as("n"))
+        .as("storytellers"),
+      eb
+        .selectFrom(memberGroupIds(db, userId).as("member_of"))
+        .select(sql<number>`count(*)::int`.as("n"))
+        .as("groups"),
       eb
         .selectFrom("answers")
         .select(sql<number>`count(*)::int`.as("n"))
@@ -86,7 +120,11 @@ export async function getProfileCounts(db: DbOrTx, userId: string) {
         .as("answers"),
     ])
     .executeTakeFirstOrThrow();
-  return { storytellers: Number(row.storytellers ?? 0), groups: Number(row.groups ?? 0), answers: Number(row.answers ?? 0) };
+  return {
+    storytellers: Number(row.storytellers ?? 0),
+    groups: Number(row.groups ?? 0),
+    answers: Number(row.answers ?? 0),
+  };
 }
 
 /**
@@ -95,6 +133,8 @@ export async function getProfileCounts(db: DbOrTx, userId: string) {
  */
 export async function deleteUserAccount(services: Pick<AppContext, "db" | "storage">, userId: string) {
   const photo = await profilePhotoKey(services.db, userId);
-  await deleteWithAnswerFiles(services, { ownerId: userId }, (tx) => tx.deleteFrom("users").where("id", "=", userId).execute());
+  await deleteWithAnswerFiles(services, { ownerId: userId }, (tx) =>
+    tx.deleteFrom("users").where("id", "=", userId).execute(),
+  );
   if (photo) await services.storage.delete(photo);
 }

@@ -73,13 +73,22 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
     if (recorder?.state === "recording") return recorder.stop();
     if (recording && !window.confirm(say("rerecordConfirm"))) return;
     try {
-      const stream = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true } });
+      const stream = await navigator.mediaDevices.getUserMedia({
+        audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true },
+      });
       // No destructuring here: esbuild cannot lower it for Safari 13, whose destructuring is buggy.
       const format = FORMATS.find((candidate) => MediaRecorder.isTypeSupported(candidate[0])) ?? ["", 64_000];
       const mimeType = format[0];
       const audioBitsPerSecond = format[1];
       recorder = new MediaRecorder(stream, mimeType ? { mimeType, audioBitsPerSecond } : { audioBitsPerSecond });
-      const saved: Saved = { key: token, mimeType: recorder.mimeType || mimeType, chunks: [], durationMs: 0, savedAt: Date.now(), finished: false };
+      const saved: Saved = {
+        key: token,
+        mimeType: recorder.mimeType || mimeType,
+        chunks: [],
+        durationMs: 0,
+        savedAt: Date.now(),
+        finished: false,
+      };
       const startedAt = Date.now();
       recorder.addEventListener("dataavailable", (event) => {
         if (!event.data.size) return;
@@ -105,7 +114,15 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
       });
     } catch (error) {
       const name = (error as DOMException).name;
-      ui.showMessage(say(name === "NotAllowedError" || name === "SecurityError" ? "micDenied" : name === "NotFoundError" ? "micMissing" : "unsupported"));
+      ui.showMessage(
+        say(
+          name === "NotAllowedError" || name === "SecurityError"
+            ? "micDenied"
+            : name === "NotFoundError"
+              ? "micMissing"
+              : "unsupported",
+        ),
+      );
     }
   });
 
@@ -131,7 +148,10 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
         await forget(token);
         recording = null;
         ui.showMessage(say("submitted"));
-        location.replace(then ?? `${location.pathname}?submitted=1${location.search.includes("lng=") ? `&${location.search.slice(1)}` : ""}`);
+        location.replace(
+          then ??
+            `${location.pathname}?submitted=1${location.search.includes("lng=") ? `&${location.search.slice(1)}` : ""}`,
+        );
       },
       onError: (error) => {
         uploading = false;
@@ -164,7 +184,11 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
   myStories?.addEventListener("click", (event) => {
     if (!unsent()) return;
     event.preventDefault();
-    ui.leaveWarning(myStories.href, () => submit(myStories.href), () => (leaving = true));
+    ui.leaveWarning(
+      myStories.href,
+      () => submit(myStories.href),
+      () => (leaving = true),
+    );
   });
 }
 
@@ -175,12 +199,18 @@ function recorderProblem(): string | null {
   return null;
 }
 
-function countdown(timer: HTMLElement, say: (key: string, values?: Record<string, string | number>) => string, done: () => void) {
+function countdown(
+  timer: HTMLElement,
+  say: (key: string, values?: Record<string, string | number>) => string,
+  done: () => void,
+) {
   const startedAt = Date.now();
   const tick = () => {
     const left = Math.max(0, MAX_MS - (Date.now() - startedAt));
     const seconds = Math.ceil(left / 1000);
-    timer.textContent = say("timeLeft", { time: `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}` });
+    timer.textContent = say("timeLeft", {
+      time: `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`,
+    });
     if (left === 0) done();
   };
   tick();
@@ -317,7 +347,10 @@ function database(): Promise<IDBDatabase> {
     request.onerror = () => reject(request.error);
   });
 }
-async function withStore<T>(mode: IDBTransactionMode, work: (store: IDBObjectStore) => IDBRequest<T>): Promise<T | undefined> {
+async function withStore<T>(
+  mode: IDBTransactionMode,
+  work: (store: IDBObjectStore) => IDBRequest<T>,
+): Promise<T | undefined> {
   try {
     const db = await database();
     return await new Promise<T>((resolve, reject) => {
@@ -343,4 +376,5 @@ function forget(key: string) {
 const recorderRoot = document.querySelector<HTMLElement>("[data-recorder-root]");
 const recorderMount = document.getElementById("recorder");
 const recorderText = document.getElementById("recorder-text");
-if (recorderRoot && recorderMount && recorderText) start(recorderRoot, recorderMount, JSON.parse(recorderText.textContent ?? "{}") as Text);
+if (recorderRoot && recorderMount && recorderText)
+  start(recorderRoot, recorderMount, JSON.parse(recorderText.textContent ?? "{}") as Text);

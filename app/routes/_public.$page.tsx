@@ -1,8 +1,8 @@
-import type { LoaderArgs } from "~/context.server";
-import { useParams } from "react-router";
 import { useTranslation } from "react-i18next";
+import { useParams } from "react-router";
 import { type ContentSection, ContentPage } from "~/components/content-page";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import type { LoaderArgs } from "~/context.server";
 import type { NamespaceHandle } from "~/i18n/embedded-resources";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
@@ -15,7 +15,8 @@ const contentPages: Record<string, string> = {
   faqs: "faqs",
 };
 
-const namespaceOf = (page: string | undefined) => (page && Object.hasOwn(contentPages, page) ? contentPages[page] : undefined);
+const namespaceOf = (page: string | undefined) =>
+  page && Object.hasOwn(contentPages, page) ? contentPages[page] : undefined;
 
 export const handle: NamespaceHandle = { i18n: ({ params }) => [namespaceOf(params.page) ?? "common"] };
 export const meta = titleFromLoader;
@@ -30,7 +31,13 @@ export async function loader({ request, context, params }: LoaderArgs) {
 export default function PublicContentPage() {
   const ns = namespaceOf(useParams().page)!;
   const { t } = useTranslation(ns);
-  return <ContentPage title={t("title")} intro={t("intro")} sections={t("sections", { returnObjects: true }) as ContentSection[]} />;
+  return (
+    <ContentPage
+      title={t("title")}
+      intro={t("intro")}
+      sections={t("sections", { returnObjects: true }) as ContentSection[]}
+    />
+  );
 }
 
 export const ErrorBoundary = GeneralErrorBoundary;

@@ -1,7 +1,7 @@
-import type { LoaderArgs } from "~/context.server";
-import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import type { LoaderArgs } from "~/context.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { useRootData } from "~/utils/root-data";
@@ -43,7 +43,10 @@ export default function Landing() {
           <ol className="grid gap-6 min-[830px]:grid-cols-3">
             {steps.map((step, index) => (
               <li key={step.title} className="rounded-xl border border-line bg-surface p-6">
-                <span className="mb-3 flex h-10 w-10 items-center justify-center rounded-full bg-primary text-lg font-bold text-white" aria-hidden="true">
+                <span
+                  className="mb-3 flex h-10 w-10 items-center justify-center rounded-full bg-primary text-lg font-bold text-white"
+                  aria-hidden="true"
+                >
                   {index + 1}
                 </span>
                 <h3 className="mb-2 text-xl font-semibold">{step.title}</h3>

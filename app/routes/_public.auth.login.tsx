@@ -1,16 +1,15 @@
-import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect } from "react-router";
-import { Form, Link, useActionData, useLoaderData, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
+import { Form, Link, useActionData, useLoaderData, useSearchParams, data, redirect } from "react-router";
 import { loginSchema } from "~/auth/forms";
+import { googleEnabled } from "~/auth/google.server";
 import { requestSignInCode } from "~/auth/limits.server";
 import { getSessionUser } from "~/auth/session.server";
-import { googleEnabled } from "~/auth/google.server";
 import { readSignInState } from "~/auth/sign-in.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Field, FieldErrors, FormAlert } from "~/components/forms";
+import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 
@@ -53,7 +52,11 @@ export default function Login() {
         <FieldErrors id={form.errorId} errors={form.errors} />
         {/* Checked by the server (safeRedirectPath) before it is used. */}
         {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
-        <Field label={t("login.email")} inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }} errors={fields.email.errors} />
+        <Field
+          label={t("login.email")}
+          inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
+          errors={fields.email.errors}
+        />
         <button type="submit" className="btn-primary">
           {t("login.submit")}
         </button>
@@ -66,10 +69,15 @@ export default function Login() {
         </Form>
       ) : null}
       <p className="mt-6 text-sm">
-        {t("login.newHere")} <Link to="/auth/register" className="link">{t("login.registerLink")}</Link>
+        {t("login.newHere")}{" "}
+        <Link to="/auth/register" className="link">
+          {t("login.registerLink")}
+        </Link>
       </p>
       <p className="mt-2 text-sm">
-        <Link to="/auth/reset-password" className="link">{t("login.cantSignIn")}</Link>
+        <Link to="/auth/reset-password" className="link">
+          {t("login.cantSignIn")}
+        </Link>
       </p>
     </article>
   );

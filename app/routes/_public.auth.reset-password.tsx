@@ -1,12 +1,12 @@
-import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form, useActionData } from "react-router";
 import { useTranslation } from "react-i18next";
+import { Form, useActionData } from "react-router";
 import { loginSchema } from "~/auth/forms";
 import { requestSignInCode } from "~/auth/limits.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Field, FieldErrors } from "~/components/forms";
+import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 
@@ -39,7 +39,11 @@ export default function ResetPassword() {
       <p className="mb-8 text-muted">{t("reset.intro")}</p>
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
         <FieldErrors id={form.errorId} errors={form.errors} />
-        <Field label={t("login.email")} inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }} errors={fields.email.errors} />
+        <Field
+          label={t("login.email")}
+          inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
+          errors={fields.email.errors}
+        />
         <button type="submit" className="btn-primary">
           {t("reset.submit")}
         </button>

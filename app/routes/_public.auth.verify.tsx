@@ -1,17 +1,16 @@
-import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect } from "react-router";
-import { Form, Link, useActionData, useLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
+import { Form, Link, useActionData, useLoaderData, data, redirect } from "react-router";
 import { verifySchema } from "~/auth/forms";
 import { getSessionUser } from "~/auth/session.server";
 import { readSignInState, verifySignIn } from "~/auth/sign-in.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Field, FieldErrors, FormAlert } from "~/components/forms";
-import { readForm } from "~/utils/request-body.server";
+import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
+import { readForm } from "~/utils/request-body.server";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleFromLoader;
@@ -31,7 +30,10 @@ export async function action({ request, context }: ActionArgs) {
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const limit = await context.rateLimit("verifyPerIp", context.clientIp);
   if (!limit.allowed) {
-    return data({ result: submission.reply({ formErrors: ["errors.rateLimited"] }) }, { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } });
+    return data(
+      { result: submission.reply({ formErrors: ["errors.rateLimited"] }) },
+      { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
+    );
   }
   return verifySignIn(context, request, formData);
 }
@@ -61,11 +63,20 @@ export default function Verify() {
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
         <FieldErrors id={form.errorId} errors={form.errors} />
         {email ? null : (
-          <Field label={t("verify.email")} inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }} errors={fields.email.errors} />
+          <Field
+            label={t("verify.email")}
+            inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
+            errors={fields.email.errors}
+          />
         )}
         <Field
           label={t("verify.code")}
-          inputProps={{ ...getInputProps(fields.code, { type: "text" }), inputMode: "numeric", autoComplete: "one-time-code", maxLength: 6 }}
+          inputProps={{
+            ...getInputProps(fields.code, { type: "text" }),
+            inputMode: "numeric",
+            autoComplete: "one-time-code",
+            maxLength: 6,
+          }}
           errors={fields.code.errors}
         />
         <button type="submit" className="btn-primary">
@@ -73,8 +84,12 @@ export default function Verify() {
         </button>
       </Form>
       <p className="mt-6 flex flex-wrap gap-4 text-sm">
-        <Link to="/auth/reset-password" className="link">{t("verify.resend")}</Link>
-        <Link to="/auth/login" className="link">{t("verify.differentEmail")}</Link>
+        <Link to="/auth/reset-password" className="link">
+          {t("verify.resend")}
+        </Link>
+        <Link to="/auth/login" className="link">
+          {t("verify.differentEmail")}
+        </Link>
       </p>
     </article>
   );

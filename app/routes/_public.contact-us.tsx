@@ -1,19 +1,18 @@
-import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data } from "react-router";
-import { Form, useActionData, useNavigation } from "react-router";
 import { useTranslation } from "react-i18next";
+import { Form, useActionData, useNavigation, data } from "react-router";
 import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Field, FieldErrors, TextareaField } from "~/components/forms";
+import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { i18nServer } from "~/i18n/i18next.server";
 import { saveContactMessage } from "~/models/contact.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
+import { readForm } from "~/utils/request-body.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { email, text } from "~/utils/validation";
-import { readForm } from "~/utils/request-body.server";
 
 export const handle = { i18n: ["contact"] };
 export const meta = titleFromLoader;
@@ -42,7 +41,11 @@ export async function action({ request, context }: ActionArgs) {
   }
 
   const language = await i18nServer.getLocale(request);
-  await saveContactMessage(context.db, { ...submission.value, language }, { to: context.config.CONTACT_EMAIL, appName: context.config.APP_NAME });
+  await saveContactMessage(
+    context.db,
+    { ...submission.value, language },
+    { to: context.config.CONTACT_EMAIL, appName: context.config.APP_NAME },
+  );
   return redirectWithToast(request, context, "/contact-us", { type: "success", key: "toast.contactSent" });
 }
 
@@ -63,9 +66,21 @@ export default function ContactUs() {
       <p className="mb-8 text-muted">{t("intro")}</p>
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
         <FieldErrors id={form.errorId} errors={form.errors} />
-        <Field label={t("name")} inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "name" }} errors={fields.name.errors} />
-        <Field label={t("email")} inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }} errors={fields.email.errors} />
-        <TextareaField label={t("message")} textareaProps={getTextareaProps(fields.message)} errors={fields.message.errors} />
+        <Field
+          label={t("name")}
+          inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "name" }}
+          errors={fields.name.errors}
+        />
+        <Field
+          label={t("email")}
+          inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
+          errors={fields.email.errors}
+        />
+        <TextareaField
+          label={t("message")}
+          textareaProps={getTextareaProps(fields.message)}
+          errors={fields.message.errors}
+        />
         <button type="submit" className="btn-primary self-start" disabled={navigation.state === "submitting"}>
           {t("submit")}
         </button>

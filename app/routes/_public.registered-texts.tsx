@@ -1,8 +1,8 @@
-import type { LoaderArgs } from "~/context.server";
-import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 import { type ContentSection, ContentPage } from "~/components/content-page";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import type { LoaderArgs } from "~/context.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 

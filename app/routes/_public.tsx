@@ -1,6 +1,6 @@
-import { Outlet } from "react-router";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { Outlet } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PublicFooter } from "~/components/public-footer";
 import { PublicHeader } from "~/components/public-header";

@@ -1,5 +1,5 @@
-import type { LoaderArgs } from "~/context.server";
 import { getSessionUser } from "~/auth/session.server";
+import type { LoaderArgs } from "~/context.server";
 
 /** The signed-in user (SPEC's shape), or 401. */
 export async function loader({ request, context }: LoaderArgs) {
@@ -7,7 +7,13 @@ export async function loader({ request, context }: LoaderArgs) {
   const headers = { "Cache-Control": "private, no-store" };
   if (!user) return Response.json({ error: "Unauthorized" }, { status: 401, headers });
   return Response.json(
-    { id: user.id, email: user.email, first_name: user.first_name, nickName: user.nickname, profile_pic: user.profile_pic_key ? `/media/profile/${user.id}` : null },
+    {
+      id: user.id,
+      email: user.email,
+      first_name: user.first_name,
+      nickName: user.nickname,
+      profile_pic: user.profile_pic_key ? `/media/profile/${user.id}` : null,
+    },
     { headers },
   );
 }

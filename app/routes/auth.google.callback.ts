@@ -1,5 +1,5 @@
-import type { LoaderArgs } from "~/context.server";
 import { authenticateWithGoogle } from "~/auth/google.server";
+import type { LoaderArgs } from "~/context.server";
 
 export function loader({ request, context }: LoaderArgs) {
   return authenticateWithGoogle(context, request);

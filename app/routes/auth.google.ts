@@ -1,6 +1,6 @@
-import type { ActionArgs } from "~/context.server";
 import { redirect } from "react-router";
 import { authenticateWithGoogle } from "~/auth/google.server";
+import type { ActionArgs } from "~/context.server";
 
 // A POST (the "Continue with Google" form), so another site cannot start a sign-in for someone.
 export function action({ request, context }: ActionArgs) {

@@ -1,13 +1,14 @@
-import type { ActionArgs } from "~/context.server";
 import { redirect } from "react-router";
 import { destroyUserSession } from "~/auth/session.server";
+import type { ActionArgs } from "~/context.server";
 import { flashToast } from "~/utils/toast.server";
 
 /** POST only: deletes the session row and always clears the cookie. */
 export async function action({ request, context }: ActionArgs) {
   const { deleted, setCookie } = await destroyUserSession(request, context);
   const headers = new Headers({ "Set-Cookie": setCookie });
-  if (!deleted) headers.append("Set-Cookie", await flashToast(request, context, { type: "error", key: "toast.unableToLogout" }));
+  if (!deleted)
+    headers.append("Set-Cookie", await flashToast(request, context, { type: "error", key: "toast.unableToLogout" }));
   return redirect("/", { headers });
 }
 

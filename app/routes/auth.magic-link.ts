@@ -1,5 +1,5 @@
-import type { LoaderArgs } from "~/context.server";
 import { verifySignIn } from "~/auth/sign-in.server";
+import type { LoaderArgs } from "~/context.server";
 
 // The emailed link. It only works in the browser that asked for the code (the sign-in in progress
 // lives behind that browser's cookie), so a mail scanner opening it changes nothing.

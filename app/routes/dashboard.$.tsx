@@ -1,6 +1,6 @@
-import type { LoaderArgs } from "~/context.server";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import type { LoaderArgs } from "~/context.server";
 
 // Unknown dashboard paths: signed-out visitors go to log in; signed-in ones get the 404 page inside
 // the dashboard layout.

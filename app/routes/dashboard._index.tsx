@@ -1,8 +1,8 @@
-import type { LoaderArgs } from "~/context.server";
-import { Link, useLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
+import { Link, useLoaderData } from "react-router";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import type { LoaderArgs } from "~/context.server";
 import { listStorytellerCards } from "~/models/storyteller.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
@@ -13,7 +13,10 @@ export const meta = titleFromLoader;
 // Every dashboard loader checks sign-in itself: React Router runs the layout's loader in parallel, not first.
 export async function loader({ request, context }: LoaderArgs) {
   const user = await requireUser(request, context);
-  return { title: await pageTitle(request, context, "dashboard.storytellers.title"), storytellers: await listStorytellerCards(context.db, user.id) };
+  return {
+    title: await pageTitle(request, context, "dashboard.storytellers.title"),
+    storytellers: await listStorytellerCards(context.db, user.id),
+  };
 }
 
 export default function StorytellersOverview() {
@@ -45,9 +48,16 @@ export default function StorytellersOverview() {
       ) : (
         <ul className="grid gap-4 min-[700px]:grid-cols-2 min-[1100px]:grid-cols-3">
           {storytellers.map((s) => (
-            <li key={s.id} className="flex flex-col gap-3 rounded-xl border border-line bg-panel p-5" data-testid="storyteller-card">
+            <li
+              key={s.id}
+              className="flex flex-col gap-3 rounded-xl border border-line bg-panel p-5"
+              data-testid="storyteller-card"
+            >
               <div className="flex items-center gap-3">
-                <span className="flex h-12 w-12 items-center justify-center rounded-full bg-primary text-lg font-bold text-white" aria-hidden="true">
+                <span
+                  className="flex h-12 w-12 items-center justify-center rounded-full bg-primary text-lg font-bold text-white"
+                  aria-hidden="true"
+                >
                   {s.nickname.slice(0, 1).toUpperCase()}
                 </span>
                 <div>
@@ -57,7 +67,9 @@ export default function StorytellersOverview() {
                     </Link>
                   </h2>
                   <p className="text-sm text-muted">
-                    {[s.relationship, t(`storytellers:fields.delivery.${s.delivery_method}`)].filter(Boolean).join(" · ")}
+                    {[s.relationship, t(`storytellers:fields.delivery.${s.delivery_method}`)]
+                      .filter(Boolean)
+                      .join(" · ")}
                   </p>
                 </div>
               </div>
@@ -69,7 +81,9 @@ export default function StorytellersOverview() {
                 <dt className="font-medium">{t("storytellers:card.answered")}</dt>
                 <dd className="text-muted">{s.answered ?? 0}</dd>
               </dl>
-              {s.unsubscribed_at || s.sms_consent === "revoked" ? <p className="text-sm text-danger">{t("storytellers:card.unsubscribed")}</p> : null}
+              {s.unsubscribed_at || s.sms_consent === "revoked" ? (
+                <p className="text-sm text-danger">{t("storytellers:card.unsubscribed")}</p>
+              ) : null}
             </li>
           ))}
         </ul>

@@ -1,8 +1,8 @@
-import type { LoaderArgs } from "~/context.server";
-import { Link, useLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
+import { Link, useLoaderData } from "react-router";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import type { LoaderArgs } from "~/context.server";
 import { BOARD_MAX_COLUMNS, getBoard } from "~/models/storyteller.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
@@ -13,7 +13,11 @@ export const meta = titleFromLoader;
 
 export async function loader({ request, context }: LoaderArgs) {
   const user = await requireUser(request, context);
-  return { title: await pageTitle(request, context, "board.title", "storytellers"), maxColumns: BOARD_MAX_COLUMNS, ...(await getBoard(context.db, user.id)) };
+  return {
+    title: await pageTitle(request, context, "board.title", "storytellers"),
+    maxColumns: BOARD_MAX_COLUMNS,
+    ...(await getBoard(context.db, user.id)),
+  };
 }
 
 export default function Board() {
@@ -26,13 +30,21 @@ export default function Board() {
       <h1 className="text-2xl font-bold">{t("board.title")}</h1>
       {hiddenColumns > 0 ? (
         <p className="rounded-lg border border-line bg-panel p-3">
-          {t("board.tooMany", { max: maxColumns, count: hiddenColumns })} <Link to="/dashboard" className="link">{t("board.seeAll")}</Link>
+          {t("board.tooMany", { max: maxColumns, count: hiddenColumns })}{" "}
+          <Link to="/dashboard" className="link">
+            {t("board.seeAll")}
+          </Link>
         </p>
       ) : null}
       {columns.length === 0 ? <p className="text-muted">{t("board.empty")}</p> : null}
       <div className="flex gap-4 overflow-x-auto pb-4">
         {columns.map((column) => (
-          <section key={column.id} aria-labelledby={`column-${column.id}`} className="w-72 shrink-0 rounded-xl border border-line bg-panel p-3" data-testid="board-column">
+          <section
+            key={column.id}
+            aria-labelledby={`column-${column.id}`}
+            className="w-72 shrink-0 rounded-xl border border-line bg-panel p-3"
+            data-testid="board-column"
+          >
             <h2 id={`column-${column.id}`} className="mb-3 font-semibold">
               <Link to={`/dashboard/recipient/${column.id}`} className="link">
                 {column.nickname}
@@ -40,10 +52,15 @@ export default function Board() {
             </h2>
             <ul className="flex flex-col gap-2">
               {column.cards.map((card) => (
-                <li key={card.id} className="rounded-lg border border-line bg-surface p-2 text-sm" data-sent={Boolean(card.sent_at)}>
+                <li
+                  key={card.id}
+                  className="rounded-lg border border-line bg-surface p-2 text-sm"
+                  data-sent={Boolean(card.sent_at)}
+                >
                   <p>{card.text}</p>
                   <p className="mt-1 text-xs text-muted">
-                    {format.format(new Date(card.sent_at ?? card.created_at))} · {card.sent_at ? t("board.sent") : t("board.queued")}
+                    {format.format(new Date(card.sent_at ?? card.created_at))} ·{" "}
+                    {card.sent_at ? t("board.sent") : t("board.queued")}
                   </p>
                 </li>
               ))}

@@ -1,16 +1,16 @@
-import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, useLoaderData, useNavigation } from "react-router";
 import { useTranslation } from "react-i18next";
+import { Form, useLoaderData, useNavigation } from "react-router";
 import { z } from "zod";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { NotificationEntry } from "~/components/notification-bell";
+import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { listNotifications, markRead, unreadCount } from "~/models/notification.server";
 import { log } from "~/services/logger.server";
-import { readForm } from "~/utils/request-body.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
+import { readForm } from "~/utils/request-body.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta = titleFromLoader;
@@ -25,7 +25,10 @@ const schema = z.discriminatedUnion("intent", [z.object({ intent: z.literal(Inte
 /** The bell's page: the newest 50 notifications with their links, reachable and usable without JavaScript. */
 export async function loader({ request, context }: LoaderArgs) {
   const user = await requireUser(request, context);
-  const [notifications, unread] = await Promise.all([listNotifications(context.db, user.id, PAGE_ITEMS), unreadCount(context.db, user.id)]);
+  const [notifications, unread] = await Promise.all([
+    listNotifications(context.db, user.id, PAGE_ITEMS),
+    unreadCount(context.db, user.id),
+  ]);
   return {
     title: await pageTitle(request, context, "notifications.title"),
     notifications,
@@ -70,7 +73,11 @@ export default function Notifications() {
       {notifications.length === 0 ? <p className="text-muted">{t("notifications.empty")}</p> : null}
       <ul className="flex flex-col gap-2" data-testid="notification-list">
         {notifications.map((n) => (
-          <li key={n.id} className="rounded-lg border border-line bg-panel data-[new=true]:border-s-4 data-[new=true]:border-s-primary" data-new={n.isNew}>
+          <li
+            key={n.id}
+            className="rounded-lg border border-line bg-panel data-[new=true]:border-s-4 data-[new=true]:border-s-primary"
+            data-new={n.isNew}
+          >
             <NotificationEntry item={n} now={now} />
           </li>
         ))}

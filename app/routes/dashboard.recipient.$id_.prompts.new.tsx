@@ -40,11 +40,15 @@ export async function action({ request, context, params }: ActionArgs) {
   const submission = parseWithZod(await readForm(request), { schema: promptsSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const { libraryPromptIds, customPrompts } = submission.value;
-  if (!libraryPromptIds.length && !customPrompts.length) return data({ result: submission.reply({ formErrors: ["storytellers:toast.noneSelected"] }) }, { status: 400 });
+  if (!libraryPromptIds.length && !customPrompts.length)
+    return data({ result: submission.reply({ formErrors: ["storytellers:toast.noneSelected"] }) }, { status: 400 });
 
   const storyteller = await getVisibleStoryteller(context.db, user.id, storytellerId);
   if (!storyteller) throw notFound();
-  const items = [...(await libraryQueueItems(context.db, libraryPromptIds, storyteller.language)), ...customPrompts.map((text) => ({ text, libraryPromptId: null }))];
+  const items = [
+    ...(await libraryQueueItems(context.db, libraryPromptIds, storyteller.language)),
+    ...customPrompts.map((text) => ({ text, libraryPromptId: null })),
+  ];
   const back = `/dashboard/recipient/${storytellerId}`;
   let result: Awaited<ReturnType<typeof addPrompts>>;
   try {
@@ -54,7 +58,8 @@ export async function action({ request, context, params }: ActionArgs) {
     return redirectWithToast(request, context, back, { type: "error", key: "storytellers:toast.promptsNotAdded" });
   }
   if (!result) throw notFound();
-  if (result.added === 0) return data({ result: submission.reply({ formErrors: ["storytellers:toast.alreadyScheduled"] }) }, { status: 400 });
+  if (result.added === 0)
+    return data({ result: submission.reply({ formErrors: ["storytellers:toast.alreadyScheduled"] }) }, { status: 400 });
   return redirectWithToast(request, context, back, { type: "success", key: "storytellers:toast.promptsAdded" });
 }
 

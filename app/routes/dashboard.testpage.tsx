@@ -29,15 +29,22 @@ const formSchema = z.object({ channel: z.enum(["email", "sms"]), phone: z.string
 export async function action({ request, context }: ActionArgs) {
   const user = await requireUser(request, context);
   const submission = parseWithZod(await readForm(request), { schema: formSchema });
-  const refuse = (key: string) => data({ result: submission.reply({ fieldErrors: { phone: [key] } }) }, { status: 400 });
+  const refuse = (key: string) =>
+    data({ result: submission.reply({ fieldErrors: { phone: [key] } }) }, { status: 400 });
   if (submission.status !== "success") return refuse("testPage.phoneRequired");
   const { channel, phone } = submission.value;
   const phoneE164 = channel === "sms" ? usOrCanadianE164(phone ?? "") : null;
   if (channel === "sms" && !phoneE164) return refuse("testPage.phoneRequired");
   if (phoneE164 && (await numberHasOptedOut(context.db, phoneE164))) return refuse("testPage.optedOut");
   const limit = await context.rateLimit("testSendsPerUser", user.id);
-  if (!limit.allowed) return redirectWithToast(request, context, "/dashboard/testpage", { type: "error", key: "testPage.tooMany" });
-  await queueTestPrompt(context.db, context.config, user, phoneE164 ? { channel: "sms", phoneE164 } : { channel: "email" });
+  if (!limit.allowed)
+    return redirectWithToast(request, context, "/dashboard/testpage", { type: "error", key: "testPage.tooMany" });
+  await queueTestPrompt(
+    context.db,
+    context.config,
+    user,
+    phoneE164 ? { channel: "sms", phoneE164 } : { channel: "email" },
+  );
   return redirectWithToast(request, context, "/dashboard/testpage", { type: "success", key: "testPage.sent" });
 }
 

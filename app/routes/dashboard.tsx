@@ -1,9 +1,9 @@
-import type { LoaderArgs } from "~/context.server";
 import { Outlet, useLoaderData } from "react-router";
 import { requireUser } from "~/auth/session.server";
 import { DashboardSidebar } from "~/components/dashboard-sidebar";
 import { DashboardTopbar } from "~/components/dashboard-topbar";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import type { LoaderArgs } from "~/context.server";
 import { getSidebarCounts } from "~/models/sidebar.server";
 
 export async function loader({ request, context }: LoaderArgs) {

@@ -1,9 +1,9 @@
-import type { LoaderArgs } from "~/context.server";
-import { useLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
+import { useLoaderData } from "react-router";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ProfileForm } from "~/components/profile-form";
+import type { LoaderArgs } from "~/context.server";
 import { getAccount } from "~/models/user.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
@@ -15,7 +15,10 @@ export const meta = titleFromLoader;
 export async function loader({ request, context, params }: LoaderArgs) {
   const user = await requireUser(request, context);
   if (params.nickname !== user.nickname) throw new Response(null, { status: 404 });
-  return { title: await pageTitle(request, context, "profile.edit", "account"), account: await getAccount(context.db, user.id) };
+  return {
+    title: await pageTitle(request, context, "profile.edit", "account"),
+    account: await getAccount(context.db, user.id),
+  };
 }
 
 export default function EditProfile() {

@@ -1,17 +1,16 @@
-import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data } from "react-router";
-import { Form, useActionData } from "react-router";
 import { useTranslation } from "react-i18next";
+import { Form, useActionData, data } from "react-router";
 import { z } from "zod";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Field, FieldErrors } from "~/components/forms";
+import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { inviteToHeirloom } from "~/models/invitation.server";
-import { readForm } from "~/utils/request-body.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
+import { readForm } from "~/utils/request-body.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { email } from "~/utils/validation";
 
@@ -30,9 +29,14 @@ export async function action({ request, context }: ActionArgs) {
   const submission = parseWithZod(await readForm(request), { schema: inviteSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const limit = await context.rateLimit("invitesPerUser", user.id);
-  if (!limit.allowed) return data({ result: submission.reply({ formErrors: ["errors.rateLimited"] }) }, { status: 429 });
+  if (!limit.allowed)
+    return data({ result: submission.reply({ formErrors: ["errors.rateLimited"] }) }, { status: 429 });
   await inviteToHeirloom(context, user, submission.value.email);
-  return redirectWithToast(request, context, "/dashboard/user/new", { type: "success", key: "account:invite.sent", values: { email: submission.value.email } });
+  return redirectWithToast(request, context, "/dashboard/user/new", {
+    type: "success",
+    key: "account:invite.sent",
+    values: { email: submission.value.email },
+  });
 }
 
 export default function InviteSomeone() {
@@ -52,7 +56,11 @@ export default function InviteSomeone() {
       <p className="text-muted">{t("invite.intro")}</p>
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
         <FieldErrors id={form.errorId} errors={form.errors} />
-        <Field label={t("invite.email")} inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "off" }} errors={fields.email.errors} />
+        <Field
+          label={t("invite.email")}
+          inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "off" }}
+          errors={fields.email.errors}
+        />
         <button type="submit" className="btn-primary self-start">
           {t("invite.submit")}
         </button>

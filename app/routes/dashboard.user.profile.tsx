@@ -1,8 +1,8 @@
-import type { LoaderArgs } from "~/context.server";
-import { Link, useLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
+import { Link, useLoaderData } from "react-router";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import type { LoaderArgs } from "~/context.server";
 import { getAccount, getProfileCounts } from "~/models/user.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
@@ -24,9 +24,16 @@ export default function Profile() {
       <h1 className="text-2xl font-bold">{t("profile.title")}</h1>
       <div className="flex flex-wrap items-center gap-6 rounded-xl border border-line bg-panel p-6">
         {account.profile_pic_key ? (
-          <img src={`/media/profile/${account.id}?v=${encodeURIComponent(account.profile_pic_key)}`} alt={t("general.photoAlt")} className="h-24 w-24 rounded-full object-cover" />
+          <img
+            src={`/media/profile/${account.id}?v=${encodeURIComponent(account.profile_pic_key)}`}
+            alt={t("general.photoAlt")}
+            className="h-24 w-24 rounded-full object-cover"
+          />
         ) : (
-          <span className="flex h-24 w-24 items-center justify-center rounded-full bg-primary text-3xl font-bold text-white" aria-label={t("profile.noPhoto")}>
+          <span
+            className="flex h-24 w-24 items-center justify-center rounded-full bg-primary text-3xl font-bold text-white"
+            aria-label={t("profile.noPhoto")}
+          >
             {account.first_name.slice(0, 1).toUpperCase()}
           </span>
         )}

@@ -1,16 +1,15 @@
-import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { redirect } from "react-router";
-import { Form, useLoaderData } from "react-router";
 import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
+import { Form, useLoaderData, redirect } from "react-router";
 import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { handleInboundSms } from "~/models/sms-consent.server";
 import { listOutboxMessages, queueSms } from "~/services/outbox.server";
-import { readForm } from "~/utils/request-body.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
+import { readForm } from "~/utils/request-body.server";
 
 export const meta = titleFromLoader;
 
@@ -25,7 +24,10 @@ const replySchema = z.object({
 
 // Only while mail or SMS goes to the built-in outbox, and only to this machine: otherwise 404.
 export async function loader({ request, context }: LoaderArgs) {
-  const channels = [...(context.config.mailUsesOutbox ? ["email" as const] : []), ...(context.config.smsUsesOutbox ? ["sms" as const] : [])];
+  const channels = [
+    ...(context.config.mailUsesOutbox ? ["email" as const] : []),
+    ...(context.config.smsUsesOutbox ? ["sms" as const] : []),
+  ];
   if (!channels.length || !context.fromLoopback) throw new Response(null, { status: 404 });
   const messages = await listOutboxMessages(context.db, channels);
   return {
@@ -80,7 +82,8 @@ export default function DevOutbox() {
         {messages.map((message) => (
           <li key={message.id} className="rounded-lg border border-line bg-panel p-4" data-testid="outbox-message">
             <p className="text-sm text-muted">
-              {t(`outbox.channel.${message.channel}`)} · {t("outbox.to")} <span data-testid="outbox-to">{message.to_address}</span> ·{" "}
+              {t(`outbox.channel.${message.channel}`)} · {t("outbox.to")}{" "}
+              <span data-testid="outbox-to">{message.to_address}</span> ·{" "}
               <time dateTime={message.created_at}>{message.created_at.replace("T", " ").slice(0, 19)} UTC</time> ·{" "}
               {t(`outbox.status.${message.status}`)}
             </p>

@@ -1,6 +1,6 @@
-import type { LoaderArgs } from "~/context.server";
 import { data, redirect } from "react-router";
 import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
+import type { LoaderArgs } from "~/context.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 

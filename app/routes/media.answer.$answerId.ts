@@ -1,5 +1,5 @@
-import type { LoaderArgs } from "~/context.server";
 import { getSessionUser } from "~/auth/session.server";
+import type { LoaderArgs } from "~/context.server";
 import { answerForListener, serveAnswerAudio } from "~/models/share.server";
 
 /**
@@ -11,5 +11,7 @@ export async function loader({ request, context, params }: LoaderArgs) {
   const user = await getSessionUser(request, context);
   const answer = user ? await answerForListener(context.db, user.id, params.answerId!) : null;
   if (!answer) throw new Response(null, { status: 404 });
-  return serveAnswerAudio(request, context.storage, answer, { download: new URL(request.url).searchParams.get("download") === "1" });
+  return serveAnswerAudio(request, context.storage, answer, {
+    download: new URL(request.url).searchParams.get("download") === "1",
+  });
 }

@@ -1,5 +1,5 @@
-import type { LoaderArgs } from "~/context.server";
 import { requireUser } from "~/auth/session.server";
+import type { LoaderArgs } from "~/context.server";
 import { profilePhotoKey } from "~/models/user.server";
 import { photoResponse } from "~/services/images.server";
 
@@ -7,5 +7,7 @@ import { photoResponse } from "~/services/images.server";
 export async function loader({ request, context, params }: LoaderArgs) {
   const viewer = await requireUser(request, context);
   if (params.userId !== viewer.id) throw new Response(null, { status: 404 });
-  return photoResponse(context.storage, await profilePhotoKey(context.db, viewer.id), { "Cache-Control": "private, max-age=86400" });
+  return photoResponse(context.storage, await profilePhotoKey(context.db, viewer.id), {
+    "Cache-Control": "private, max-age=86400",
+  });
 }

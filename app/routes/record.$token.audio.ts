@@ -8,5 +8,9 @@ export async function loader({ request, context, params }: LoaderArgs) {
   const answer = await answerForRecordToken(context, params.token!);
   if (!answer) throw new Response(null, { status: 404, headers: capabilityPageHeaders });
   const source = playableSource(answer);
-  return serveStoredFile(request, context.storage, source.key, { contentType: source.contentType, disposition: "inline", headers: capabilityPageHeaders });
+  return serveStoredFile(request, context.storage, source.key, {
+    contentType: source.contentType,
+    disposition: "inline",
+    headers: capabilityPageHeaders,
+  });
 }

@@ -1,6 +1,6 @@
-import type { ActionArgs } from "~/context.server";
 import { redirect } from "react-router";
 import { getSessionUser, safeRedirectPath } from "~/auth/session.server";
+import type { ActionArgs } from "~/context.server";
 import { isSupportedLanguage } from "~/i18n/config";
 import { languageCookie } from "~/i18n/i18next.server";
 import { updateLanguage } from "~/models/user.server";

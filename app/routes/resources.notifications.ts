@@ -1,7 +1,7 @@
-import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { z } from "zod";
 import { requireUser } from "~/auth/session.server";
+import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { listNotifications, markRead } from "~/models/notification.server";
 import { log } from "~/services/logger.server";
 import { BellIntent } from "~/utils/notifications";
@@ -47,7 +47,8 @@ export async function loader({ request, context }: LoaderArgs) {
 export async function action({ request, context }: ActionArgs) {
   const user = await requireUser(request, context);
   const submission = parseWithZod(await readForm(request), { schema });
-  if (submission.status !== "success") return Response.json({ ok: false as const, marked: 0 }, { status: 400, headers: noStore });
+  if (submission.status !== "success")
+    return Response.json({ ok: false as const, marked: 0 }, { status: 400, headers: noStore });
   const input = submission.value;
   try {
     const marked = await markRead(context.db, user.id, input.intent === BellIntent.markAll ? "all" : input.id);

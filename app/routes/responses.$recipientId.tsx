@@ -1,8 +1,8 @@
-import type { LoaderArgs } from "~/context.server";
-import { useLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
+import { useLoaderData } from "react-router";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import type { LoaderArgs } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
 import { getStories } from "~/models/responses.server";
 import { titleFromLoader } from "~/utils/meta";

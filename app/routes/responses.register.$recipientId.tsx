@@ -1,7 +1,7 @@
-import type { LoaderArgs } from "~/context.server";
-import { Link, useLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
+import { Link, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import type { LoaderArgs } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
 import { capabilityPageHeaders, storytellerForRegisterToken } from "~/models/capability-links.server";
 import { titleFromLoader } from "~/utils/meta";
@@ -17,10 +17,17 @@ export const headers = () => capabilityPageHeaders;
  */
 export async function loader({ request, context, params }: LoaderArgs) {
   const t = await getServerT(request, context, "responses");
-  const storyteller = await storytellerForRegisterToken(context, new URL(request.url).searchParams.get("t") ?? "", params.recipientId);
+  const storyteller = await storytellerForRegisterToken(
+    context,
+    new URL(request.url).searchParams.get("t") ?? "",
+    params.recipientId,
+  );
   if (!storyteller) return { title: `${t("register.genericTitle")} · ${context.config.APP_NAME}`, storyteller: null };
   const registerUrl = `/auth/register?${new URLSearchParams({ firstName: storyteller.first_name, ...(storyteller.email ? { email: storyteller.email } : {}) })}`;
-  return { title: `${t("register.title")} · ${context.config.APP_NAME}`, storyteller: { firstName: storyteller.first_name, registerUrl } };
+  return {
+    title: `${t("register.title")} · ${context.config.APP_NAME}`,
+    storyteller: { firstName: storyteller.first_name, registerUrl },
+  };
 }
 
 export default function RegisterForStories() {

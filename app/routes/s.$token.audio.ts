@@ -6,5 +6,8 @@ import { answerForShareToken, serveAnswerAudio } from "~/models/share.server";
 export async function loader({ request, context, params }: LoaderArgs) {
   const answer = await answerForShareToken(context, params.token!);
   if (!answer) throw new Response(null, { status: 404, headers: capabilityPageHeaders });
-  return serveAnswerAudio(request, context.storage, answer, { headers: { "Referrer-Policy": capabilityPageHeaders["Referrer-Policy"] }, cacheControl: capabilityPageHeaders["Cache-Control"] });
+  return serveAnswerAudio(request, context.storage, answer, {
+    headers: { "Referrer-Policy": capabilityPageHeaders["Referrer-Policy"] },
+    cacheControl: capabilityPageHeaders["Cache-Control"],
+  });
 }

@@ -1,8 +1,8 @@
-import type { LoaderArgs } from "~/context.server";
-import { data, type HeadersFunction } from "react-router";
-import { useLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
+import { useLoaderData } from "react-router";
+import { data, type HeadersFunction } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import type { LoaderArgs } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
 import { capabilityPageHeaders } from "~/models/capability-links.server";
 import { answerForShareToken } from "~/models/share.server";
@@ -18,7 +18,14 @@ export async function loader({ request, context, params }: LoaderArgs) {
   const t = await getServerT(request, context, "share");
   const answer = await answerForShareToken(context, params.token!);
   if (!answer) {
-    return data({ kind: "not-found" as const, title: `${t("notFoundTitle")} · ${context.config.APP_NAME}`, scripts: [] as string[] }, { status: 404, headers: capabilityPageHeaders });
+    return data(
+      {
+        kind: "not-found" as const,
+        title: `${t("notFoundTitle")} · ${context.config.APP_NAME}`,
+        scripts: [] as string[],
+      },
+      { status: 404, headers: capabilityPageHeaders },
+    );
   }
   return data(
     {
@@ -48,7 +55,13 @@ export default function SharedAnswer() {
     <main id="main" className="record-page">
       <p className="text-lg">{t("from", { name: page.firstName })}</p>
       <h1 className="rounded-xl border border-line bg-panel p-5 text-2xl leading-snug font-semibold">{page.prompt}</h1>
-      <audio controls preload="none" src={page.audioUrl} aria-label={t("player", { name: page.firstName })} className="w-full" />
+      <audio
+        controls
+        preload="none"
+        src={page.audioUrl}
+        aria-label={t("player", { name: page.firstName })}
+        className="w-full"
+      />
       <p className="text-base text-muted">{t("about")}</p>
     </main>
   );

@@ -1,15 +1,20 @@
-import type { LoaderArgs, ActionArgs } from "~/context.server";
-import { data, type HeadersFunction } from "react-router";
-import { Form, useActionData, useLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
+import { Form, useActionData, useLoaderData } from "react-router";
+import { data, type HeadersFunction } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
-import { capabilityPageHeaders, storytellerForUnsubscribeToken, unsubscribeStoryteller } from "~/models/capability-links.server";
+import {
+  capabilityPageHeaders,
+  storytellerForUnsubscribeToken,
+  unsubscribeStoryteller,
+} from "~/models/capability-links.server";
 import { titleFromLoader } from "~/utils/meta";
 
 export const handle = { i18n: ["delivery"] };
 export const meta = titleFromLoader;
-export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => (actionHeaders.has("Cache-Control") ? actionHeaders : loaderHeaders);
+export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) =>
+  actionHeaders.has("Cache-Control") ? actionHeaders : loaderHeaders;
 
 /** GET only shows what will stop: mail scanners open links, and opening must change nothing. */
 export async function loader({ request, context, params }: LoaderArgs) {
@@ -18,7 +23,13 @@ export async function loader({ request, context, params }: LoaderArgs) {
   const title = `${t("unsubscribe.title")} · ${context.config.APP_NAME}`;
   if (!storyteller) return data({ title, found: false as const }, { status: 404, headers: capabilityPageHeaders });
   return data(
-    { title, found: true as const, address: storyteller.email ?? "", askerName: storyteller.asker_name, already: Boolean(storyteller.unsubscribed_at) },
+    {
+      title,
+      found: true as const,
+      address: storyteller.email ?? "",
+      askerName: storyteller.asker_name,
+      already: Boolean(storyteller.unsubscribed_at),
+    },
     { headers: capabilityPageHeaders },
   );
 }

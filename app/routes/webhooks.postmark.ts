@@ -1,9 +1,9 @@
-import type { ActionArgs } from "~/context.server";
 import { z } from "zod";
+import type { ActionArgs } from "~/context.server";
 import { markEmailUndeliverable } from "~/models/email-bounces.server";
-import { readJson } from "~/utils/request-body.server";
 import { applyProviderStatus } from "~/services/outbox.server";
 import { verifyPostmarkWebhook } from "~/services/webhooks.server";
+import { readJson } from "~/utils/request-body.server";
 
 const eventSchema = z.object({
   RecordType: z.string(),
@@ -16,7 +16,13 @@ const eventSchema = z.object({
 });
 
 // Bounces that mean the address will never take mail (Postmark's bounce types).
-const PERMANENT_BOUNCES = new Set(["HardBounce", "BadEmailAddress", "ManuallyDeactivated", "SpamNotification", "Blocked"]);
+const PERMANENT_BOUNCES = new Set([
+  "HardBounce",
+  "BadEmailAddress",
+  "ManuallyDeactivated",
+  "SpamNotification",
+  "Blocked",
+]);
 
 /**
  * Postmark's bounce and spam-complaint webhook: the address is marked undeliverable on every
@@ -28,13 +34,23 @@ export async function action({ request, context }: ActionArgs) {
   if (!parsed.success) return new Response(null, { status: 400 });
   const event = parsed.data;
   const address = event.Email ?? event.Recipient;
-  const permanent = event.RecordType === "SpamComplaint" || (event.RecordType === "Bounce" && (event.Inactive === true || PERMANENT_BOUNCES.has(event.Type ?? "")));
+  const permanent =
+    event.RecordType === "SpamComplaint" ||
+    (event.RecordType === "Bounce" && (event.Inactive === true || PERMANENT_BOUNCES.has(event.Type ?? "")));
   if (!permanent || !address) return new Response(null, { status: 204 });
 
   await markEmailUndeliverable(context.db, address);
   if (event.MessageID) {
-    const reason = event.RecordType === "SpamComplaint" ? "Marked as spam by the recipient" : `Bounced: ${event.Description ?? event.Type}`;
-    await applyProviderStatus(context.db, { outboxId: null, providerMessageId: event.MessageID, failed: true, reason: reason.slice(0, 300) });
+    const reason =
+      event.RecordType === "SpamComplaint"
+        ? "Marked as spam by the recipient"
+        : `Bounced: ${event.Description ?? event.Type}`;
+    await applyProviderStatus(context.db, {
+      outboxId: null,
+      providerMessageId: event.MessageID,
+      failed: true,
+      reason: reason.slice(0, 300),
+    });
   }
   return new Response(null, { status: 204 });
 }

@@ -3,7 +3,7 @@ import { fileTypeFromFile } from "file-type";
 import { audioDurationMs } from "./audio-duration.server";
 
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
-export const MAX_DURATION_MS = 5 * 60_000;
+const MAX_DURATION_MS = 5 * 60_000;
 /** Recorders stop a little after 5:00 (the last chunk, the stop click); this much over is fine. */
 const DURATION_TOLERANCE_MS = 5_000;
 

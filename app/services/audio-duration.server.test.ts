@@ -12,7 +12,8 @@ const file = (name: string, bytes: Buffer) => {
 };
 
 // EBML pieces: an element is its id, a size (1-byte vint: 0x80 | n), then its data.
-const element = (id: number[], data: Buffer) => Buffer.concat([Buffer.from(id), Buffer.from([0x80 | data.length]), data]);
+const element = (id: number[], data: Buffer) =>
+  Buffer.concat([Buffer.from(id), Buffer.from([0x80 | data.length]), data]);
 const unknownSizeSegment = Buffer.from([0x18, 0x53, 0x80, 0x67, 0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]);
 const float64 = (value: number) => {
   const bytes = Buffer.alloc(8);
@@ -23,7 +24,8 @@ const info = (...children: Buffer[]) => {
   const data = Buffer.concat(children);
   return Buffer.concat([Buffer.from([0x15, 0x49, 0xa9, 0x66, 0x80 | data.length]), data]);
 };
-const timecodeScale = (ns: number) => element([0x2a, 0xd7, 0xb1], Buffer.from([(ns >> 16) & 0xff, (ns >> 8) & 0xff, ns & 0xff]));
+const timecodeScale = (ns: number) =>
+  element([0x2a, 0xd7, 0xb1], Buffer.from([(ns >> 16) & 0xff, (ns >> 8) & 0xff, ns & 0xff]));
 
 describe("recording durations, read from the file", () => {
   it("measures a browser's MediaRecorder WebM (no duration in it) from its last block", async () => {
@@ -33,9 +35,18 @@ describe("recording durations, read from the file", () => {
   });
 
   it("refuses made-up clocks and durations instead of trusting them", async () => {
-    const nan = file("nan.webm", Buffer.concat([unknownSizeSegment, info(timecodeScale(1_000_000), element([0x44, 0x89], float64(Number.NaN)))]));
-    const negative = file("negative.webm", Buffer.concat([unknownSizeSegment, info(timecodeScale(1_000_000), element([0x44, 0x89], float64(-5000)))]));
-    const tinyClock = file("tiny-clock.webm", Buffer.concat([unknownSizeSegment, info(timecodeScale(1), element([0x44, 0x89], float64(300_000_000)))]));
+    const nan = file(
+      "nan.webm",
+      Buffer.concat([unknownSizeSegment, info(timecodeScale(1_000_000), element([0x44, 0x89], float64(Number.NaN)))]),
+    );
+    const negative = file(
+      "negative.webm",
+      Buffer.concat([unknownSizeSegment, info(timecodeScale(1_000_000), element([0x44, 0x89], float64(-5000)))]),
+    );
+    const tinyClock = file(
+      "tiny-clock.webm",
+      Buffer.concat([unknownSizeSegment, info(timecodeScale(1), element([0x44, 0x89], float64(300_000_000)))]),
+    );
     for (const target of [nan, negative, tinyClock]) expect(await audioDurationMs(target, "audio/webm")).toBeNull();
   });
 

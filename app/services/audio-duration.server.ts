@@ -11,7 +11,9 @@ export async function audioDurationMs(file: string, mime: string): Promise<numbe
   if (mime === "audio/webm") return webmDurationMs(file);
   try {
     const { format } = await parseFile(file, { duration: true });
-    return format.duration && Number.isFinite(format.duration) && format.duration > 0 ? Math.round(format.duration * 1000) : null;
+    return format.duration && Number.isFinite(format.duration) && format.duration > 0
+      ? Math.round(format.duration * 1000)
+      : null;
   } catch {
     return null;
   }
@@ -38,7 +40,10 @@ const MAX_ELEMENTS = 200_000;
 class FileWindow {
   private buffer = Buffer.alloc(0);
   private start = 0;
-  constructor(private readonly handle: Awaited<ReturnType<typeof open>>, readonly size: number) {}
+  constructor(
+    private readonly handle: Awaited<ReturnType<typeof open>>,
+    readonly size: number,
+  ) {}
   async bytes(position: number, length: number): Promise<Buffer | null> {
     if (position + length > this.size) return null;
     if (position < this.start || position + length > this.start + this.buffer.length) {
@@ -94,8 +99,10 @@ async function webmDurationMs(file: string): Promise<number | null> {
         continue;
       }
       if (size.unknownSize || dataStart + size.value > window.size) break; // a truncated file ends here
-      if (id.value === TIMECODE_SCALE) timecodeScaleNs = (await readUint(window, dataStart, size.value)) ?? timecodeScaleNs;
-      else if (id.value === CLUSTER_TIMECODE) clusterTimecode = (await readUint(window, dataStart, size.value)) ?? clusterTimecode;
+      if (id.value === TIMECODE_SCALE)
+        timecodeScaleNs = (await readUint(window, dataStart, size.value)) ?? timecodeScaleNs;
+      else if (id.value === CLUSTER_TIMECODE)
+        clusterTimecode = (await readUint(window, dataStart, size.value)) ?? clusterTimecode;
       else if (id.value === DURATION) {
         const bytes = await window.bytes(dataStart, size.value);
         if (bytes && size.value === 8) declaredMs = bytes.readDoubleBE(0);

@@ -8,10 +8,11 @@ import path from "node:path";
  */
 export const ffmpegBinary = () => process.env.FFMPEG_PATH || "ffmpeg";
 export const ffprobeBinary = () =>
-  process.env.FFPROBE_PATH || (process.env.FFMPEG_PATH ? path.join(path.dirname(process.env.FFMPEG_PATH), "ffprobe") : "ffprobe");
+  process.env.FFPROBE_PATH ||
+  (process.env.FFMPEG_PATH ? path.join(path.dirname(process.env.FFMPEG_PATH), "ffprobe") : "ffprobe");
 
 /** How long one transcode may take: a five-minute recording takes a few seconds. */
-export const TRANSCODE_TIMEOUT_MS = 120_000;
+const TRANSCODE_TIMEOUT_MS = 120_000;
 
 export class FfmpegError extends Error {
   override name = "FfmpegError";
@@ -43,7 +44,11 @@ function run(binary: string, args: string[], timeoutMs: number): Promise<RunResu
     child.on("close", (code, signal) => {
       clearTimeout(timer);
       if (code === 0 && !timedOut) return resolve({ stdout, stderr });
-      const how = timedOut ? `timed out after ${timeoutMs} ms` : signal ? `was killed by ${signal}` : `exited with code ${code}`;
+      const how = timedOut
+        ? `timed out after ${timeoutMs} ms`
+        : signal
+          ? `was killed by ${signal}`
+          : `exited with code ${code}`;
       const tail = stderr.trim().split("\n").slice(-10).join("\n");
       reject(new FfmpegError(`${path.basename(binary)} ${how}${tail ? `: ${tail}` : ""}`));
     });
@@ -72,7 +77,11 @@ export function resetFfmpegAvailability() {
  * whole file arrives. The copy carries none of the input's metadata (a device may write where and on
  * what it recorded), no chapters and no encoder tags. `output` is overwritten.
  */
-export async function transcodeToM4a(input: string, output: string, options: { timeoutMs?: number } = {}): Promise<void> {
+export async function transcodeToM4a(
+  input: string,
+  output: string,
+  options: { timeoutMs?: number } = {},
+): Promise<void> {
   await run(
     ffmpegBinary(),
     [

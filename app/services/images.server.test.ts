@@ -12,8 +12,12 @@ const BLUE = { r: 20, g: 20, b: 220 };
 
 /** A landscape picture, red on its left half and blue on its right, with nothing written in it. */
 async function redLeftBlueRight(width: number, height: number) {
-  const blue = await sharp({ create: { width: width / 2, height, channels: 3, background: BLUE } }).png().toBuffer();
-  return sharp({ create: { width, height, channels: 3, background: RED } }).composite([{ input: blue, left: width / 2, top: 0 }]);
+  const blue = await sharp({ create: { width: width / 2, height, channels: 3, background: BLUE } })
+    .png()
+    .toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: RED } }).composite([
+    { input: blue, left: width / 2, top: 0 },
+  ]);
 }
 
 /**
@@ -28,10 +32,17 @@ async function phonePhoto() {
       orientation: 6,
       exif: {
         IFD0: { Make: "PhoneCo", Model: "Pocket 9", DateTime: "2024:05:01 10:30:00" },
-        IFD3: { GPSLatitudeRef: "N", GPSLatitude: "40/1 42/1 46/1", GPSLongitudeRef: "W", GPSLongitude: "74/1 0/1 21/1" },
+        IFD3: {
+          GPSLatitudeRef: "N",
+          GPSLatitude: "40/1 42/1 46/1",
+          GPSLongitudeRef: "W",
+          GPSLongitude: "74/1 0/1 21/1",
+        },
       },
     })
-    .withXmp('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" photoshop:City="Brooklyn"/></rdf:RDF></x:xmpmeta>')
+    .withXmp(
+      '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" photoshop:City="Brooklyn"/></rdf:RDF></x:xmpmeta>',
+    )
     .toBuffer();
 }
 
@@ -53,7 +64,8 @@ async function meanColour(image: Uint8Array, region: { left: number; top: number
   return { r: Math.round(channels[0].mean), g: Math.round(channels[1].mean), b: Math.round(channels[2].mean) };
 }
 
-const dominant = ({ r, b }: { r: number; b: number }) => (r > 180 && b < 60 ? "red" : b > 180 && r < 60 ? "blue" : "mixed");
+const dominant = ({ r, b }: { r: number; b: number }) =>
+  r > 180 && b < 60 ? "red" : b > 180 && r < 60 ? "blue" : "mixed";
 
 async function accepted(file: File) {
   const result = await checkPhoto(file);
@@ -75,7 +87,8 @@ describe("a profile photo", () => {
     const after = await sharp(photo.bytes).metadata();
     expect(after).toMatchObject({ format: "jpeg", width: 256, height: 512, hasProfile: false });
     for (const block of ["exif", "xmp", "iptc", "icc", "orientation"] as const) expect(after[block]).toBeUndefined();
-    for (const text of ["Exif", "PhoneCo", "Pocket 9", "2024:05:01", "Brooklyn", "xmpmeta"]) expect(Buffer.from(photo.bytes).includes(text)).toBe(false);
+    for (const text of ["Exif", "PhoneCo", "Pocket 9", "2024:05:01", "Brooklyn", "xmpmeta"])
+      expect(Buffer.from(photo.bytes).includes(text)).toBe(false);
 
     // Turned a quarter clockwise: the sensor's left (red) is now the top, its right (blue) the bottom.
     expect(dominant(await meanColour(photo.bytes, { left: 0, top: 0, width: 256, height: 200 }))).toBe("red");
@@ -83,19 +96,41 @@ describe("a profile photo", () => {
   });
 
   it("keeps a small picture its size (no upscaling) and puts transparency on white", async () => {
-    const png = await sharp({ create: { width: 120, height: 80, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer();
+    const png = await sharp({
+      create: { width: 120, height: 80, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+    })
+      .png()
+      .toBuffer();
     const photo = await accepted(asFile(png, "clear.png"));
-    expect(await sharp(photo.bytes).metadata()).toMatchObject({ format: "jpeg", width: 120, height: 80, hasAlpha: false });
-    expect(await meanColour(photo.bytes, { left: 0, top: 0, width: 120, height: 80 })).toEqual({ r: 255, g: 255, b: 255 });
+    expect(await sharp(photo.bytes).metadata()).toMatchObject({
+      format: "jpeg",
+      width: 120,
+      height: 80,
+      hasAlpha: false,
+    });
+    expect(await meanColour(photo.bytes, { left: 0, top: 0, width: 120, height: 80 })).toEqual({
+      r: 255,
+      g: 255,
+      b: 255,
+    });
   });
 
   it("accepts WebP, and keeps the first frame of an animated GIF", async () => {
     const webp = await (await redLeftBlueRight(1000, 600)).webp().toBuffer();
-    expect(await sharp((await accepted(asFile(webp, "a.webp"))).bytes).metadata()).toMatchObject({ format: "jpeg", width: 512, height: 307 });
+    expect(await sharp((await accepted(asFile(webp, "a.webp"))).bytes).metadata()).toMatchObject({
+      format: "jpeg",
+      width: 512,
+      height: 307,
+    });
 
     // Two 40×40 frames: red, then blue.
-    const frames = Buffer.concat([Buffer.alloc(40 * 40 * 3, Buffer.from([RED.r, RED.g, RED.b])), Buffer.alloc(40 * 40 * 3, Buffer.from([BLUE.r, BLUE.g, BLUE.b]))]);
-    const gif = await sharp(frames, { raw: { width: 40, height: 80, channels: 3, pageHeight: 40 } }).gif().toBuffer();
+    const frames = Buffer.concat([
+      Buffer.alloc(40 * 40 * 3, Buffer.from([RED.r, RED.g, RED.b])),
+      Buffer.alloc(40 * 40 * 3, Buffer.from([BLUE.r, BLUE.g, BLUE.b])),
+    ]);
+    const gif = await sharp(frames, { raw: { width: 40, height: 80, channels: 3, pageHeight: 40 } })
+      .gif()
+      .toBuffer();
     expect(await sharp(gif).metadata()).toMatchObject({ format: "gif", pages: 2 });
     const photo = await accepted(asFile(gif, "wave.gif"));
     expect(await sharp(photo.bytes).metadata()).toMatchObject({ format: "jpeg", width: 40, height: 40 });
@@ -112,20 +147,33 @@ describe("a profile photo", () => {
     const jpeg = await phonePhoto();
     const truncated = jpeg.subarray(0, Math.floor(jpeg.length / 3));
     const garbage = Buffer.concat([jpeg.subarray(0, 4), Buffer.alloc(20_000, 0x5a)]);
-    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: RED } }).png().toBuffer();
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: RED } })
+      .png()
+      .toBuffer();
     const brokenPng = Buffer.concat([png.subarray(0, 40), Buffer.alloc(500, 0x00)]);
-    for (const bytes of [truncated, garbage, brokenPng]) expect(await checkPhoto(asFile(bytes, "photo.jpg", "image/jpeg"))).toEqual({ ok: false, error: "notAnImage" });
+    for (const bytes of [truncated, garbage, brokenPng])
+      expect(await checkPhoto(asFile(bytes, "photo.jpg", "image/jpeg"))).toEqual({ ok: false, error: "notAnImage" });
   });
 
   it("refuses what is not a picture, whatever its name", async () => {
     const html = new TextEncoder().encode("<!doctype html><script>alert(1)</script>");
-    const svg = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>');
-    for (const [bytes, name] of [[html, "cute.png"], [svg, "logo.svg"]] as const) expect(await checkPhoto(asFile(bytes, name, "image/png"))).toEqual({ ok: false, error: "notAnImage" });
+    const svg = new TextEncoder().encode(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>',
+    );
+    for (const [bytes, name] of [
+      [html, "cute.png"],
+      [svg, "logo.svg"],
+    ] as const)
+      expect(await checkPhoto(asFile(bytes, name, "image/png"))).toEqual({ ok: false, error: "notAnImage" });
   });
 
   // sharp's prebuilt libheif decodes AV1 only; HEIC (HEVC) needs a libvips built with libde265.
   it.skipIf(HEIC_DECODES)("refuses HEIC with the 'not an image' message where sharp cannot decode it", async () => {
-    const heic = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from("ftypheic\0\0\0\0mif1heic", "latin1"), Buffer.alloc(2_000)]);
+    const heic = Buffer.concat([
+      Buffer.from([0, 0, 0, 24]),
+      Buffer.from("ftypheic\0\0\0\0mif1heic", "latin1"),
+      Buffer.alloc(2_000),
+    ]);
     expect(await checkPhoto(asFile(heic, "IMG_0001.HEIC", "image/heic"))).toEqual({ ok: false, error: "notAnImage" });
   });
 });
@@ -149,6 +197,8 @@ describe("serving a stored photo", () => {
 
     await storage.put("profile/u/old.png", Buffer.from("png bytes"), "image/png");
     expect((await photoResponse(storage, "profile/u/old.png", {})).headers.get("Content-Type")).toBe("image/png");
-    expect(((await photoResponse(storage, "profile/u/none.jpg", {}).catch((e: Response) => e)) as Response).status).toBe(404);
+    expect(
+      ((await photoResponse(storage, "profile/u/none.jpg", {}).catch((e: Response) => e)) as Response).status,
+    ).toBe(404);
   });
 });

@@ -3,7 +3,7 @@ import type { StorageService } from "~/services/storage.server";
 
 export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
 /** Stored photos fit in this square: enough for avatars and the record page on high-density screens. */
-export const PHOTO_MAX_SIDE = 512;
+const PHOTO_MAX_SIDE = 512;
 /** A few kilobytes can declare a huge image; refuse before decoding more pixels than any phone photo has. */
 const MAX_INPUT_PIXELS = 100_000_000;
 
@@ -22,7 +22,9 @@ export async function heicDecodes() {
 const PHOTO_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
 const HEIC_TYPES = new Set(["image/heic", "image/heif"]);
 
-export type PhotoCheck = { ok: true; bytes: Uint8Array; contentType: string; extension: string } | { ok: false; error: "tooLarge" | "notAnImage" };
+export type PhotoCheck =
+  | { ok: true; bytes: Uint8Array; contentType: string; extension: string }
+  | { ok: false; error: "tooLarge" | "notAnImage" };
 
 /**
  * A profile photo is accepted by what its bytes are (JPEG, PNG, GIF, WebP; HEIC where sharp decodes
@@ -35,7 +37,8 @@ export async function checkPhoto(file: File): Promise<PhotoCheck> {
   if (file.size > MAX_PHOTO_BYTES) return { ok: false, error: "tooLarge" };
   const input = new Uint8Array(await file.arrayBuffer());
   const type = await fileTypeFromBuffer(input);
-  if (!type || !(PHOTO_TYPES.has(type.mime) || (HEIC_TYPES.has(type.mime) && (await heicDecodes())))) return { ok: false, error: "notAnImage" };
+  if (!type || !(PHOTO_TYPES.has(type.mime) || (HEIC_TYPES.has(type.mime) && (await heicDecodes()))))
+    return { ok: false, error: "notAnImage" };
   const sharp = await loadSharp();
   try {
     // sharp writes no EXIF, XMP, IPTC or ICC unless asked (keepExif/withMetadata): never ask.
@@ -53,10 +56,14 @@ export async function checkPhoto(file: File): Promise<PhotoCheck> {
 // Photos stored before they were re-encoded may still be PNG or GIF.
 const PHOTO_CONTENT_TYPES: Record<string, string> = { jpg: "image/jpeg", png: "image/png", gif: "image/gif" };
 
-/** A stored profile photo as a response; the caller has already decided who may see it. */
-export async function photoResponse(storage: StorageService, key: string | null | undefined, headers: Record<string, string>): Promise<Response> {
+/** A stored profile photo as a response (404 when there is none); the caller has already decided who may see it. */
+export async function photoResponse(
+  storage: StorageService,
+  key: string | null | undefined,
+  headers: Record<string, string>,
+): Promise<Response> {
   const stored = key ? await storage.get(key) : null;
-  if (!key || !stored) throw new Response(null, { status: 404, headers });
+  if (!key || !stored) return new Response(null, { status: 404, headers });
   return new Response(stored.body, {
     headers: {
       ...headers,

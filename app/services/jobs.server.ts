@@ -29,9 +29,17 @@ export const jobDefinitions = {
     jobKey: ({ deliveryId }) => `delivery:${deliveryId}`,
   }),
   // A file ffmpeg cannot read fails every time: few tries.
-  answer__transcode: define({ payload: ids("answerId"), maxAttempts: 3, jobKey: ({ answerId }) => `transcode:${answerId}` }),
+  answer__transcode: define({
+    payload: ids("answerId"),
+    maxAttempts: 3,
+    jobKey: ({ answerId }) => `transcode:${answerId}`,
+  }),
   // Transient failures retry, then the answer shows "No transcription found".
-  answer__transcribe: define({ payload: ids("answerId"), maxAttempts: 5, jobKey: ({ answerId }) => `transcribe:${answerId}` }),
+  answer__transcribe: define({
+    payload: ids("answerId"),
+    maxAttempts: 5,
+    jobKey: ({ answerId }) => `transcribe:${answerId}`,
+  }),
   // Cron tasks (jobs/crontab.ts): a failed tick is simply the next minute's work.
   scheduler__tick: define({ payload: z.object({}), maxAttempts: 1 }),
   maintenance__cleanup: define({ payload: z.object({}), maxAttempts: 3 }),
@@ -42,14 +50,23 @@ export type JobPayload<K extends JobName> = z.infer<(typeof jobDefinitions)[K]["
 
 function specOf<K extends JobName>(name: K, payload: JobPayload<K>) {
   const definition = jobDefinitions[name] as unknown as JobDefinition<z.ZodType<JobPayload<K>>>;
-  return { payload: definition.payload.parse(payload), jobKey: definition.jobKey?.(payload) ?? null, maxAttempts: definition.maxAttempts };
+  return {
+    payload: definition.payload.parse(payload),
+    jobKey: definition.jobKey?.(payload) ?? null,
+    maxAttempts: definition.maxAttempts,
+  };
 }
 
 /**
  * Adds a job through the given connection: called with a transaction, the job exists only if the
  * transaction commits.
  */
-export async function enqueueJob<K extends JobName>(db: DbOrTx, name: K, payload: JobPayload<K>, options: { runAt?: Date } = {}) {
+export async function enqueueJob<K extends JobName>(
+  db: DbOrTx,
+  name: K,
+  payload: JobPayload<K>,
+  options: { runAt?: Date } = {},
+) {
   const spec = specOf(name, payload);
   await sql`
     select graphile_worker.add_job(

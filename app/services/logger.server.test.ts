@@ -37,7 +37,11 @@ describe("a logged error", () => {
     log.error({ err: failingStep() }, "could not save the answer");
     expect(lines).toHaveLength(1);
     const line = JSON.parse(lines[0]);
-    expect(line).toMatchObject({ level: "error", msg: "could not save the answer", err: { type: "Error", message: "the disk is full" } });
+    expect(line).toMatchObject({
+      level: "error",
+      msg: "could not save the answer",
+      err: { type: "Error", message: "the disk is full" },
+    });
     expect(line.err.stack).toMatch(/failingStep/);
     expect(line.time).toMatch(/^\d{4}-\d\d-\d\dT/);
   });
@@ -54,6 +58,8 @@ describe("a logged error", () => {
   });
 
   it("formats a JSON line the same way it would print it", () => {
-    expect(readable('{"level":"info","time":0,"msg":"ready","reqId":"r1"}')).toMatch(/^\d\d:\d\d:\d\d INFO {2}ready reqId=r1\n$/);
+    expect(readable('{"level":"info","time":0,"msg":"ready","reqId":"r1"}')).toMatch(
+      /^\d\d:\d\d:\d\d INFO {2}ready reqId=r1\n$/,
+    );
   });
 });

@@ -28,7 +28,7 @@ function shared(): Shared {
 }
 
 /** A bad LOG_LEVEL falls back to info here; the config check at boot then stops with a line naming it. */
-export function parseLogLevel(value: string | undefined): LogLevel {
+function parseLogLevel(value: string | undefined): LogLevel {
   return LOG_LEVELS.find((level) => level === value) ?? "info";
 }
 
@@ -37,9 +37,12 @@ export function parseLogLevel(value: string | undefined): LogLevel {
  * elsewhere one readable line each, with an error's stack indented below it. `destination` (tests)
  * replaces stdout and stderr.
  */
-export function createLogger(options: { level?: string; json?: boolean; destination?: DestinationStream } = {}): Logger {
+export function createLogger(
+  options: { level?: string; json?: boolean; destination?: DestinationStream } = {},
+): Logger {
   const json = options.json ?? false;
-  const format = (stream: DestinationStream): DestinationStream => (json ? stream : { write: (line: string) => stream.write(readable(line)) });
+  const format = (stream: DestinationStream): DestinationStream =>
+    json ? stream : { write: (line: string) => stream.write(readable(line)) };
   // Errors on stderr, the rest on stdout. Synchronous: the last line before process.exit (a failed
   // boot) must reach the terminal.
   const destination = options.destination
@@ -76,9 +79,15 @@ function watched(this: Logger, args: Parameters<pino.LogFn>, method: pino.LogFn,
 export function readable(line: string): string {
   const { time, level, msg, module, err, ...fields } = JSON.parse(line) as Record<string, unknown>;
   const clock = new Date(Number(time)).toTimeString().slice(0, 8);
-  const extras = Object.entries(fields).map(([key, value]) => ` ${key}=${typeof value === "string" ? value : JSON.stringify(value)}`);
+  const extras = Object.entries(fields).map(
+    ([key, value]) => ` ${key}=${typeof value === "string" ? value : JSON.stringify(value)}`,
+  );
   const error = err as { stack?: string; message?: string } | undefined;
-  const stack = error ? `\n    ${String(error.stack ?? error.message).split("\n").join("\n    ")}` : "";
+  const stack = error
+    ? `\n    ${String(error.stack ?? error.message)
+        .split("\n")
+        .join("\n    ")}`
+    : "";
   return `${clock} ${String(level).toUpperCase().padEnd(5)} ${module ? `[${module}] ` : ""}${msg ?? ""}${extras.join("")}${stack}\n`;
 }
 

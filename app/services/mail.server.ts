@@ -44,7 +44,9 @@ export function createOutboxMail(options: { print: boolean }): MailService {
   };
 }
 
-export function createPostmarkMail(config: Pick<Config, "POSTMARK_SERVER_TOKEN" | "POSTMARK_API_URL" | "MAIL_FROM">): MailService {
+export function createPostmarkMail(
+  config: Pick<Config, "POSTMARK_SERVER_TOKEN" | "POSTMARK_API_URL" | "MAIL_FROM">,
+): MailService {
   const apiUrl = config.POSTMARK_API_URL ? new URL(config.POSTMARK_API_URL) : undefined;
   const client = new ServerClient(config.POSTMARK_SERVER_TOKEN!, {
     useHttps: apiUrl ? apiUrl.protocol === "https:" : true,
@@ -66,7 +68,8 @@ export function createPostmarkMail(config: Pick<Config, "POSTMARK_SERVER_TOKEN" 
           Metadata: { outbox_id: message.id },
         })
         .catch((error: { statusCode?: number; message?: string }) => {
-          if (isPermanentStatus(error.statusCode)) throw new PermanentSendError(`Postmark ${error.statusCode}: ${error.message}`);
+          if (isPermanentStatus(error.statusCode))
+            throw new PermanentSendError(`Postmark ${error.statusCode}: ${error.message}`);
           throw error;
         });
       return result.MessageID;
@@ -74,12 +77,19 @@ export function createPostmarkMail(config: Pick<Config, "POSTMARK_SERVER_TOKEN" 
     // Postmark's outbound search filters on the metadata every message carries.
     // (Its date filters are in US Eastern time, so the id alone narrows the search.)
     async findSent(message) {
-      const found = await client.getOutboundMessages({ count: 1, offset: 0, recipient: message.to, metadata_outbox_id: message.id });
+      const found = await client.getOutboundMessages({
+        count: 1,
+        offset: 0,
+        recipient: message.to,
+        metadata_outbox_id: message.id,
+      });
       return found.Messages[0]?.MessageID ?? null;
     },
   };
 }
 
 export function createMailService(config: Config): MailService {
-  return config.mailUsesOutbox ? createOutboxMail({ print: config.NODE_ENV === "development" }) : createPostmarkMail(config);
+  return config.mailUsesOutbox
+    ? createOutboxMail({ print: config.NODE_ENV === "development" })
+    : createPostmarkMail(config);
 }

@@ -1,10 +1,10 @@
-import { type Db, type DbOrTx, inTransaction } from "../../db/client";
-import type { OutboxMessage } from "../../db/schema";
 import type { MailService } from "~/services/mail.server";
 import type { SmsService } from "~/services/sms.server";
+import { isUuid } from "~/utils/ids";
+import { type Db, type DbOrTx, inTransaction } from "../../db/client";
+import type { OutboxMessage } from "../../db/schema";
 import { enqueueJob } from "./jobs.server";
 import { PermanentSendError, sendErrorReason } from "./send-errors.server";
-import { isUuid } from "~/utils/ids";
 
 export type OutgoingEmail = {
   to: string;
@@ -33,12 +33,23 @@ export async function queueEmail(db: DbOrTx, email: OutgoingEmail, options: Queu
 }
 
 export async function queueSms(db: DbOrTx, sms: OutgoingSms, options: QueueOptions = {}): Promise<string> {
-  return queueMessage(db, { channel: "sms", to_address: sms.to, subject: null, text_body: sms.text, html_body: null, headers: "{}" }, options);
+  return queueMessage(
+    db,
+    { channel: "sms", to_address: sms.to, subject: null, text_body: sms.text, html_body: null, headers: "{}" },
+    options,
+  );
 }
 
 async function queueMessage(
   db: DbOrTx,
-  row: { channel: "email" | "sms"; to_address: string; subject: string | null; text_body: string; html_body: string | null; headers: string },
+  row: {
+    channel: "email" | "sms";
+    to_address: string;
+    subject: string | null;
+    text_body: string;
+    html_body: string | null;
+    headers: string;
+  },
   { runAt, withJob = true }: QueueOptions,
 ): Promise<string> {
   return inTransaction(db, async (tx) => {
@@ -58,7 +69,11 @@ export type SendOutcome = "sent" | "failed" | "nothing-to-do";
  * rides on this message gets the same final state. Throws on a transient failure so the caller's
  * job retries; `lastAttempt` turns that into "failed".
  */
-export async function sendOutboxMessage(deps: SendDeps, messageId: string, { lastAttempt }: { lastAttempt: boolean }): Promise<SendOutcome> {
+export async function sendOutboxMessage(
+  deps: SendDeps,
+  messageId: string,
+  { lastAttempt }: { lastAttempt: boolean },
+): Promise<SendOutcome> {
   const { db } = deps;
   let message = await db
     .updateTable("outbox_messages")
@@ -71,7 +86,10 @@ export async function sendOutboxMessage(deps: SendDeps, messageId: string, { las
   if (!message) {
     const current = await db.selectFrom("outbox_messages").selectAll().where("id", "=", messageId).executeTakeFirst();
     if (!current || current.status !== "sending") return "nothing-to-do";
-    const accepted = await providerFor(deps, current).findSent(asProviderMessage(current), current.claimed_at ?? current.created_at);
+    const accepted = await providerFor(deps, current).findSent(
+      asProviderMessage(current),
+      current.claimed_at ?? current.created_at,
+    );
     if (accepted) return markSent(deps, current, accepted);
     message = await db
       .updateTable("outbox_messages")
@@ -95,7 +113,11 @@ export async function sendOutboxMessage(deps: SendDeps, messageId: string, { las
     } else {
       // A timeout or a dropped connection may come after the provider took the message: the row
       // stays "sending", so the retry asks the provider (findSent) before sending again.
-      await db.updateTable("outbox_messages").set({ error: sendErrorReason(error) }).where("id", "=", message.id).execute();
+      await db
+        .updateTable("outbox_messages")
+        .set({ error: sendErrorReason(error) })
+        .where("id", "=", message.id)
+        .execute();
     }
     throw error;
   }
@@ -144,11 +166,18 @@ async function markSent(deps: SendDeps, message: OutboxMessage, providerMessageI
 
 async function markFailed(db: Db, messageId: string, reason: string) {
   await inTransaction(db, async (tx) => {
-    await tx.updateTable("outbox_messages").set({ status: "failed", error: reason }).where("id", "=", messageId).execute();
-    await tx.updateTable("deliveries").set({ status: "failed", error: reason, updated_at: new Date() }).where("outbox_message_id", "=", messageId).execute();
+    await tx
+      .updateTable("outbox_messages")
+      .set({ status: "failed", error: reason })
+      .where("id", "=", messageId)
+      .execute();
+    await tx
+      .updateTable("deliveries")
+      .set({ status: "failed", error: reason, updated_at: new Date() })
+      .where("outbox_message_id", "=", messageId)
+      .execute();
   });
 }
-
 
 /**
  * A provider's later word on a message (Twilio's status callback, a Postmark bounce). A message
@@ -171,15 +200,30 @@ export async function applyProviderStatus(
     if (!message || (message.provider_message_id && message.provider_message_id !== update.providerMessageId)) return;
     const delivery = tx.updateTable("deliveries").where("outbox_message_id", "=", message.id);
     if (update.failed) {
-      await tx.updateTable("outbox_messages").set({ status: "failed", provider_message_id: update.providerMessageId, error: update.reason }).where("id", "=", message.id).execute();
-      await delivery.set({ status: "failed", provider_message_id: update.providerMessageId, error: update.reason, updated_at: now }).execute();
+      await tx
+        .updateTable("outbox_messages")
+        .set({ status: "failed", provider_message_id: update.providerMessageId, error: update.reason })
+        .where("id", "=", message.id)
+        .execute();
+      await delivery
+        .set({ status: "failed", provider_message_id: update.providerMessageId, error: update.reason, updated_at: now })
+        .execute();
     } else if (message.status === "sending" || message.status === "queued") {
       await tx
         .updateTable("outbox_messages")
-        .set({ status: "sent", provider_message_id: update.providerMessageId, sent_at: now, error: null, text_body: "", html_body: null })
+        .set({
+          status: "sent",
+          provider_message_id: update.providerMessageId,
+          sent_at: now,
+          error: null,
+          text_body: "",
+          html_body: null,
+        })
         .where("id", "=", message.id)
         .execute();
-      await delivery.set({ status: "sent", provider_message_id: update.providerMessageId, sent_at: now, updated_at: now }).execute();
+      await delivery
+        .set({ status: "sent", provider_message_id: update.providerMessageId, sent_at: now, updated_at: now })
+        .execute();
     }
   });
 }

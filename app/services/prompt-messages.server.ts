@@ -1,6 +1,6 @@
 import type { Config } from "~/config.server";
-import type { Frequency, Language } from "../../db/schema";
 import { getServerT } from "~/i18n/i18next.server";
+import type { Frequency, Language } from "../../db/schema";
 import type { OutgoingEmail, OutgoingSms } from "./outbox.server";
 
 /** Everything a prompt message says; composed when it is sent, in the Storyteller's language. */
@@ -46,7 +46,13 @@ ${photo}
   return {
     to: input.to,
     subject: t("promptEmail.subject", vars),
-    text: t("promptEmail.text", { ...vars, prompt: input.promptText, recordUrl: input.recordUrl, unsubscribeUrl: input.unsubscribeUrl, postalAddress: config.MAIL_POSTAL_ADDRESS }),
+    text: t("promptEmail.text", {
+      ...vars,
+      prompt: input.promptText,
+      recordUrl: input.recordUrl,
+      unsubscribeUrl: input.unsubscribeUrl,
+      postalAddress: config.MAIL_POSTAL_ADDRESS,
+    }),
     html,
     headers: {
       // RFC 8058 one-click: mail clients POST "List-Unsubscribe=One-Click" to this URL.
@@ -56,12 +62,21 @@ ${photo}
   };
 }
 
-export async function composePromptSms(config: Pick<Config, "APP_NAME" | "APP_URL">, input: PromptMessageInput & { to: string }): Promise<OutgoingSms> {
+export async function composePromptSms(
+  config: Pick<Config, "APP_NAME" | "APP_URL">,
+  input: PromptMessageInput & { to: string },
+): Promise<OutgoingSms> {
   const t = await getServerT(input.language, { config }, "delivery");
-  return { to: input.to, text: t("promptSms", { asker: input.askerName, prompt: input.promptText, recordUrl: input.recordUrl }) };
+  return {
+    to: input.to,
+    text: t("promptSms", { asker: input.askerName, prompt: input.promptText, recordUrl: input.recordUrl }),
+  };
 }
 
-export async function composeConsentRequest(config: Pick<Config, "APP_NAME" | "APP_URL">, input: { language: Language; askerName: string; frequency: Frequency }) {
+export async function composeConsentRequest(
+  config: Pick<Config, "APP_NAME" | "APP_URL">,
+  input: { language: Language; askerName: string; frequency: Frequency },
+) {
   const t = await getServerT(input.language, { config }, "delivery");
   return t("consent.request", { asker: input.askerName, frequency: t(`consent.frequency.${input.frequency}`) });
 }

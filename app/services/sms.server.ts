@@ -27,7 +27,10 @@ export function createOutboxSms(options: { print: boolean }): SmsService {
 }
 
 export function createTwilioSms(
-  config: Pick<Config, "TWILIO_ACCOUNT_SID" | "TWILIO_AUTH_TOKEN" | "TWILIO_FROM_NUMBER" | "TWILIO_API_URL" | "APP_URL">,
+  config: Pick<
+    Config,
+    "TWILIO_ACCOUNT_SID" | "TWILIO_AUTH_TOKEN" | "TWILIO_FROM_NUMBER" | "TWILIO_API_URL" | "APP_URL"
+  >,
 ): SmsService {
   const client = twilio(config.TWILIO_ACCOUNT_SID, config.TWILIO_AUTH_TOKEN, { autoRetry: true, maxRetries: 3 });
   // Only tests point this elsewhere (a local server speaking Twilio's API).
@@ -44,7 +47,8 @@ export function createTwilioSms(
           statusCallback: `${config.APP_URL}/webhooks/twilio/status?m=${message.id}`,
         })
         .catch((error: { status?: number; code?: number; message?: string }) => {
-          if (isPermanentStatus(error.status)) throw new PermanentSendError(`Twilio ${error.code ?? error.status}: ${error.message}`);
+          if (isPermanentStatus(error.status))
+            throw new PermanentSendError(`Twilio ${error.code ?? error.status}: ${error.message}`);
           throw error;
         });
       return result.sid;
@@ -59,7 +63,5 @@ export function createTwilioSms(
 }
 
 export function createSmsService(config: Config): SmsService {
-  return config.smsUsesOutbox
-    ? createOutboxSms({ print: config.NODE_ENV === "development" })
-    : createTwilioSms(config);
+  return config.smsUsesOutbox ? createOutboxSms({ print: config.NODE_ENV === "development" }) : createTwilioSms(config);
 }

@@ -23,7 +23,8 @@ async function bytesOf(stream: ReadableStream<Uint8Array>) {
 
 /** `total` bytes of `data`, handed out `chunk` bytes at a time by a generator (never all at once). */
 function* chunksOf(data: Uint8Array, chunk: number) {
-  for (let offset = 0; offset < data.byteLength; offset += chunk) yield Buffer.from(data.subarray(offset, offset + chunk));
+  for (let offset = 0; offset < data.byteLength; offset += chunk)
+    yield Buffer.from(data.subarray(offset, offset + chunk));
 }
 
 type Backend = {
@@ -43,7 +44,11 @@ const backends: Record<"local" | "s3", () => Promise<Backend & { s3?: Awaited<Re
       storage: createLocalStorage(root),
       files: async () => (await readdir(root, { recursive: true })).map(String),
       read: (key) => readFile(path.join(root, key)),
-      partFiles: async () => (await readdir(root, { recursive: true })).map(String).filter((file) => file.endsWith(".part")).map((file) => path.join(root, file)),
+      partFiles: async () =>
+        (await readdir(root, { recursive: true }))
+          .map(String)
+          .filter((file) => file.endsWith(".part"))
+          .map((file) => path.join(root, file)),
       close: () => rm(root, { recursive: true, force: true }),
     };
   },
@@ -54,10 +59,15 @@ const backends: Record<"local" | "s3", () => Promise<Backend & { s3?: Awaited<Re
       s3,
       storage: createS3Storage(s3.config),
       files: async () => (await readdir(s3.directory, { recursive: true })).map(String),
-      read: async (key) => Buffer.from(await (await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: key }))).Body!.transformToByteArray()),
+      read: async (key) =>
+        Buffer.from(
+          await (await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: key }))).Body!.transformToByteArray(),
+        ),
       // The spool file PutObject is sent from once its length is known (other test files may spool at the same time).
       partFiles: async () =>
-        (await readdir(os.tmpdir())).filter((name) => name.startsWith("heirloom-upload-")).map((name) => path.join(os.tmpdir(), name, "body")),
+        (await readdir(os.tmpdir()))
+          .filter((name) => name.startsWith("heirloom-upload-"))
+          .map((name) => path.join(os.tmpdir(), name, "body")),
       close: async () => {
         client.destroy();
         await s3.close();
@@ -132,7 +142,10 @@ describe.each(["local", "s3"] as const)("%s storage", (kind) => {
       (async function* () {
         for (const [index, chunk] of chunks.entries()) {
           if (index === chunks.length - 1) {
-            beforeTheLastChunk = { received: await bytesReceivedSoFar(data), visible: await storage.head("answers/stream-node.webm") };
+            beforeTheLastChunk = {
+              received: await bytesReceivedSoFar(data),
+              visible: await storage.head("answers/stream-node.webm"),
+            };
           }
           yield chunk;
         }
@@ -215,10 +228,22 @@ describe.each(["local", "s3"] as const)("%s storage", (kind) => {
   });
 
   it("refuses unsafe keys", async () => {
-    const unsafe = ["../outside.txt", "answers/../../outside.txt", "/etc/passwd", "Answers/upper.txt", "", "answers//double", "answers/", "a\\b", "名前.m4a"];
+    const unsafe = [
+      "../outside.txt",
+      "answers/../../outside.txt",
+      "/etc/passwd",
+      "Answers/upper.txt",
+      "",
+      "answers//double",
+      "answers/",
+      "a\\b",
+      "名前.m4a",
+    ];
     for (const key of unsafe) {
       await expect(storage.put(key, new Uint8Array([1]), "text/plain"), key).rejects.toThrow("unsafe storage key");
-      await expect(storage.putStream(key, Readable.from([Buffer.from("x")]), "text/plain"), key).rejects.toThrow("unsafe storage key");
+      await expect(storage.putStream(key, Readable.from([Buffer.from("x")]), "text/plain"), key).rejects.toThrow(
+        "unsafe storage key",
+      );
       await expect(storage.get(key), key).rejects.toThrow("unsafe storage key");
       await expect(storage.head(key), key).rejects.toThrow("unsafe storage key");
       await expect(storage.delete(key), key).rejects.toThrow("unsafe storage key");
@@ -230,12 +255,23 @@ describe.each(["local", "s3"] as const)("%s storage", (kind) => {
       const fake = backend.s3!;
       const other = new S3Client(s3ClientConfig(fake.config));
       try {
-        await storage.putStream("answers/visible.webm", Readable.from([Buffer.from("from "), Buffer.from("storage")]), "audio/webm");
+        await storage.putStream(
+          "answers/visible.webm",
+          Readable.from([Buffer.from("from "), Buffer.from("storage")]),
+          "audio/webm",
+        );
         const direct = await other.send(new GetObjectCommand({ Bucket: fake.bucket, Key: "answers/visible.webm" }));
         expect(await direct.Body!.transformToString()).toBe("from storage");
         expect(direct.ContentType).toBe("audio/webm");
 
-        await other.send(new PutObjectCommand({ Bucket: fake.bucket, Key: "answers/written-directly.txt", Body: "direct", ContentType: "text/plain" }));
+        await other.send(
+          new PutObjectCommand({
+            Bucket: fake.bucket,
+            Key: "answers/written-directly.txt",
+            Body: "direct",
+            ContentType: "text/plain",
+          }),
+        );
         const found = await storage.get("answers/written-directly.txt");
         expect(new TextDecoder().decode(await bytesOf(found!.body))).toBe("direct");
 

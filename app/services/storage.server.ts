@@ -28,7 +28,11 @@ export interface StorageService {
   readonly name: "local" | "s3";
   put(key: string, data: Uint8Array, contentType: string): Promise<void>;
   /** Streams into storage without holding the whole body in memory; the object appears only when complete. Resolves with bytes written. */
-  putStream(key: string, body: NodeJS.ReadableStream | ReadableStream<Uint8Array>, contentType: string): Promise<{ size: number }>;
+  putStream(
+    key: string,
+    body: NodeJS.ReadableStream | ReadableStream<Uint8Array>,
+    contentType: string,
+  ): Promise<{ size: number }>;
   /** The object (or just `range` of it); null when missing. */
   get(key: string, range?: ByteRange): Promise<StoredObject | null>;
   head(key: string): Promise<{ size: number } | null>;
@@ -41,7 +45,8 @@ type S3Settings = Pick<Config, "S3_BUCKET" | "S3_REGION" | "S3_ENDPOINT" | "S3_A
 const SAFE_KEY = /^[a-z0-9][a-z0-9/_.-]*$/;
 
 function checkKey(key: string) {
-  if (!SAFE_KEY.test(key) || key.includes("..") || key.includes("//") || key.endsWith("/")) throw new Error(`unsafe storage key: ${key}`);
+  if (!SAFE_KEY.test(key) || key.includes("..") || key.includes("//") || key.endsWith("/"))
+    throw new Error(`unsafe storage key: ${key}`);
   return key;
 }
 
@@ -202,7 +207,13 @@ export function createS3Storage(config: S3Settings): StorageService {
     name: "s3",
     async put(key, data, contentType) {
       await client.send(
-        new PutObjectCommand({ Bucket, Key: checkKey(key), Body: data, ContentType: contentType, ContentLength: data.byteLength }),
+        new PutObjectCommand({
+          Bucket,
+          Key: checkKey(key),
+          Body: data,
+          ContentType: contentType,
+          ContentLength: data.byteLength,
+        }),
       );
     },
     async putStream(key, body, contentType) {
@@ -214,7 +225,13 @@ export function createS3Storage(config: S3Settings): StorageService {
         const file = path.join(directory, "body");
         const size = await streamToFile(body, file);
         await client.send(
-          new PutObjectCommand({ Bucket, Key: key, Body: createReadStream(file), ContentType: contentType, ContentLength: size }),
+          new PutObjectCommand({
+            Bucket,
+            Key: key,
+            Body: createReadStream(file),
+            ContentType: contentType,
+            ContentLength: size,
+          }),
         );
         return { size };
       } finally {
@@ -226,7 +243,11 @@ export function createS3Storage(config: S3Settings): StorageService {
       let result;
       try {
         result = await client.send(
-          new GetObjectCommand({ Bucket, Key: checkKey(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+          new GetObjectCommand({
+            Bucket,
+            Key: checkKey(key),
+            Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+          }),
         );
       } catch (error) {
         if (isMissing(error)) return null;

@@ -46,13 +46,17 @@ describe("capability tokens", () => {
     const mine = await signCapability(config, "record", randomUUID());
     const victim = randomUUID();
     const [header, , signature] = mine.split(".");
-    const payload = Buffer.from(JSON.stringify({ iss: "heirloom", aud: "record", sub: victim, iat: Math.floor(Date.now() / 1000) })).toString("base64url");
+    const payload = Buffer.from(
+      JSON.stringify({ iss: "heirloom", aud: "record", sub: victim, iat: Math.floor(Date.now() / 1000) }),
+    ).toString("base64url");
     expect(await verifyCapability(config, "record", [header, payload, signature].join("."))).toBeNull();
   });
 
   it("refuses an unsigned (alg none) token", async () => {
     const header = Buffer.from(JSON.stringify({ alg: "none" })).toString("base64url");
-    const payload = Buffer.from(JSON.stringify({ iss: "heirloom", aud: "record", sub: randomUUID() })).toString("base64url");
+    const payload = Buffer.from(JSON.stringify({ iss: "heirloom", aud: "record", sub: randomUUID() })).toString(
+      "base64url",
+    );
     expect(await verifyCapability(config, "record", `${header}.${payload}.`)).toBeNull();
   });
 
@@ -67,7 +71,13 @@ describe("capability tokens", () => {
     // The derivation decision 009 shipped with; record links sent then must keep working.
     const legacyKey = createHmac("sha256", TEST_SESSION_SECRET).update("heirloom capability tokens v1").digest();
     const subject = randomUUID();
-    const token = await new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setIssuer("heirloom").setAudience("record").setSubject(subject).setIssuedAt().sign(legacyKey);
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: "HS256" })
+      .setIssuer("heirloom")
+      .setAudience("record")
+      .setSubject(subject)
+      .setIssuedAt()
+      .sign(legacyKey);
     expect(await verifyCapability(config, "record", token)).toBe(subject);
   });
 
@@ -96,7 +106,19 @@ describe("capability tokens", () => {
   });
 
   it("returns null, never throws, for garbage", async () => {
-    const garbage = ["", ".", "..", "a.b.c", "not a token", "eyJhbGciOiJIUzI1NiJ9.e30.", "%%%.%%%.%%%", "\u0000\u0001", "🙂.🙂.🙂", "x".repeat(2000), "a.".repeat(1000)];
+    const garbage = [
+      "",
+      ".",
+      "..",
+      "a.b.c",
+      "not a token",
+      "eyJhbGciOiJIUzI1NiJ9.e30.",
+      "%%%.%%%.%%%",
+      "\u0000\u0001",
+      "🙂.🙂.🙂",
+      "x".repeat(2000),
+      "a.".repeat(1000),
+    ];
     for (const token of garbage) {
       for (const purpose of purposes) {
         await expect(verifyCapability(config, purpose, token)).resolves.toBeNull();

@@ -15,20 +15,45 @@ const ISSUER = "heirloom";
 
 /** Unsubscribe links must keep working well past the 60 days the law asks for. */
 // A register link (record page → "My Stories" without an account) only needs to outlive a visit.
-const LIFETIME_DAYS: Record<CapabilityPurpose, number | undefined> = { record: undefined, unsubscribe: 400, share: undefined, register: 30 };
+const LIFETIME_DAYS: Record<CapabilityPurpose, number | undefined> = {
+  record: undefined,
+  unsubscribe: 400,
+  share: undefined,
+  register: 30,
+};
 
-export async function signCapability(config: Pick<Config, "SESSION_SECRET">, purpose: CapabilityPurpose, subject: string, now = new Date()): Promise<string> {
-  const jwt = new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setIssuer(ISSUER).setAudience(purpose).setSubject(subject).setIssuedAt(now);
+export async function signCapability(
+  config: Pick<Config, "SESSION_SECRET">,
+  purpose: CapabilityPurpose,
+  subject: string,
+  now = new Date(),
+): Promise<string> {
+  const jwt = new SignJWT({})
+    .setProtectedHeader({ alg: "HS256" })
+    .setIssuer(ISSUER)
+    .setAudience(purpose)
+    .setSubject(subject)
+    .setIssuedAt(now);
   const days = LIFETIME_DAYS[purpose];
   if (days) jwt.setExpirationTime(new Date(now.getTime() + days * 86_400_000));
   return jwt.sign(capabilityTokenKey(config));
 }
 
 /** The subject (a row id) of a valid token for this purpose, or null (tampered, expired, another purpose, not a JWT). */
-export async function verifyCapability(config: Pick<Config, "SESSION_SECRET">, purpose: CapabilityPurpose, token: string, now = new Date()): Promise<string | null> {
+export async function verifyCapability(
+  config: Pick<Config, "SESSION_SECRET">,
+  purpose: CapabilityPurpose,
+  token: string,
+  now = new Date(),
+): Promise<string | null> {
   if (token.length > 1000) return null;
   try {
-    const { payload } = await jwtVerify(token, capabilityTokenKey(config), { issuer: ISSUER, audience: purpose, algorithms: ["HS256"], currentDate: now });
+    const { payload } = await jwtVerify(token, capabilityTokenKey(config), {
+      issuer: ISSUER,
+      audience: purpose,
+      algorithms: ["HS256"],
+      currentDate: now,
+    });
     return typeof payload.sub === "string" && isUuid(payload.sub) ? payload.sub : null;
   } catch (error) {
     if (error instanceof errors.JOSEError || error instanceof TypeError) return null;

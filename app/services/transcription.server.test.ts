@@ -2,7 +2,12 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { sendJson, startFakeApi } from "../../tests/fake-http-server";
-import { audioFilename, createTranscriber, PermanentTranscriptionError, type Transcriber } from "./transcription.server";
+import {
+  audioFilename,
+  createTranscriber,
+  PermanentTranscriptionError,
+  type Transcriber,
+} from "./transcription.server";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -44,13 +49,19 @@ function multipartFields(contentTypeHeader: string | undefined, body: Buffer) {
 
 describe("the speech-to-text client (OpenAI-compatible API)", () => {
   it("is not there without TRANSCRIBE_URL", () => {
-    expect(createTranscriber({ TRANSCRIBE_URL: undefined, TRANSCRIBE_API_KEY: undefined, TRANSCRIBE_MODEL: "whisper-1" })).toBeNull();
+    expect(
+      createTranscriber({ TRANSCRIBE_URL: undefined, TRANSCRIBE_API_KEY: undefined, TRANSCRIBE_MODEL: "whisper-1" }),
+    ).toBeNull();
   });
 
   it("posts the audio, model and language hint as multipart to /audio/transcriptions with the bearer key, and returns the trimmed text", async () => {
     const api = await fakeSpeechApi(200, { text: "  When I was a girl in Lucknow…  \n" });
     const audio = Buffer.from("OggS fake opus audio, ASCII so the recorded string body keeps every byte");
-    const text = await transcriberFor(`${api.url}/v1/`, "whisper-large").transcribe({ audio, contentType: "audio/ogg;codecs=opus", language: "hi" });
+    const text = await transcriberFor(`${api.url}/v1/`, "whisper-large").transcribe({
+      audio,
+      contentType: "audio/ogg;codecs=opus",
+      language: "hi",
+    });
 
     expect(text).toBe("When I was a girl in Lucknow…");
     expect(api.requests).toHaveLength(1);
@@ -86,7 +97,9 @@ describe("the speech-to-text client (OpenAI-compatible API)", () => {
     for (let i = 0; i < audio.length; i++) audio[i] = (i * 7919 + (i >> 8)) & 0xff; // every byte value, CR/LF and "--" included
 
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    expect(await transcriberFor(url).transcribe({ audio, contentType: "audio/webm;codecs=opus", language: "en" })).toBe("hello");
+    expect(await transcriberFor(url).transcribe({ audio, contentType: "audio/webm;codecs=opus", language: "en" })).toBe(
+      "hello",
+    );
     const fields = multipartFields(received!.contentType, received!.body);
     expect(fields.file).toMatchObject({ filename: "answer.webm", contentType: "audio/webm" });
     expect(fields.file.value.length).toBe(audio.length);
@@ -96,12 +109,18 @@ describe("the speech-to-text client (OpenAI-compatible API)", () => {
 
   it("reports an empty text as no transcript", async () => {
     const api = await fakeSpeechApi(200, { text: " \n " });
-    expect(await transcriberFor(api.url).transcribe({ audio: Buffer.from("x"), contentType: "audio/mp4", language: "en" })).toBeNull();
+    expect(
+      await transcriberFor(api.url).transcribe({ audio: Buffer.from("x"), contentType: "audio/mp4", language: "en" }),
+    ).toBeNull();
   });
 
   it("treats a 4xx refusal as permanent, with the provider's message", async () => {
     const api = await fakeSpeechApi(400, { error: { message: "Invalid file format.", type: "invalid_request_error" } });
-    const attempt = transcriberFor(api.url).transcribe({ audio: Buffer.from("x"), contentType: "audio/webm", language: "en" });
+    const attempt = transcriberFor(api.url).transcribe({
+      audio: Buffer.from("x"),
+      contentType: "audio/webm",
+      language: "en",
+    });
     await expect(attempt).rejects.toBeInstanceOf(PermanentTranscriptionError);
     await expect(attempt).rejects.toThrow("transcription service answered 400: Invalid file format.");
   });
@@ -133,9 +152,9 @@ describe("the speech-to-text client (OpenAI-compatible API)", () => {
       res.end("<html>login</html>");
     });
     closers.push(api.close);
-    await expect(transcriberFor(api.url).transcribe({ audio: Buffer.from("x"), contentType: "audio/webm", language: "en" })).rejects.toBeInstanceOf(
-      PermanentTranscriptionError,
-    );
+    await expect(
+      transcriberFor(api.url).transcribe({ audio: Buffer.from("x"), contentType: "audio/webm", language: "en" }),
+    ).rejects.toBeInstanceOf(PermanentTranscriptionError);
   });
 
   it("names the file with the extension the service reads the format from", () => {

@@ -25,7 +25,7 @@ export class PermanentTranscriptionError extends Error {
 }
 
 /** How long one request may take: a five-minute recording usually takes well under a minute. */
-export const TRANSCRIBE_TIMEOUT_MS = 180_000;
+const TRANSCRIBE_TIMEOUT_MS = 180_000;
 
 const EXTENSIONS: Record<string, string> = {
   "audio/webm": "webm",
@@ -63,7 +63,11 @@ export function createTranscriber(
   return {
     async transcribe({ audio, contentType, language }) {
       const form = new FormData();
-      form.append("file", new Blob([audio as Uint8Array<ArrayBuffer>], { type: baseContentType(contentType) }), audioFilename(contentType));
+      form.append(
+        "file",
+        new Blob([audio as Uint8Array<ArrayBuffer>], { type: baseContentType(contentType) }),
+        audioFilename(contentType),
+      );
       form.append("model", config.TRANSCRIBE_MODEL);
       form.append("language", language);
       form.append("response_format", "json");
@@ -85,7 +89,9 @@ export function createTranscriber(
         text = undefined;
       }
       if (typeof text !== "string") {
-        throw new PermanentTranscriptionError(`transcription service answered ${response.status} without a JSON "text": ${providerMessage(body)}`);
+        throw new PermanentTranscriptionError(
+          `transcription service answered ${response.status} without a JSON "text": ${providerMessage(body)}`,
+        );
       }
       return text.trim() || null;
     },

@@ -13,6 +13,13 @@ const ABANDONED_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
 /** Where unfinished uploads live: S3 (multipart) when configured, else DATA_DIR/uploads. */
 export function createUploadStore(config: Config) {
   return config.S3_BUCKET
-    ? new S3Store({ partSize: 8 * 1024 * 1024, expirationPeriodInMilliseconds: ABANDONED_AFTER_MS, s3ClientConfig: { bucket: config.S3_BUCKET, ...s3ClientConfig(config) } })
-    : new FileStore({ directory: path.resolve(config.DATA_DIR, "uploads"), expirationPeriodInMilliseconds: ABANDONED_AFTER_MS });
+    ? new S3Store({
+        partSize: 8 * 1024 * 1024,
+        expirationPeriodInMilliseconds: ABANDONED_AFTER_MS,
+        s3ClientConfig: { bucket: config.S3_BUCKET, ...s3ClientConfig(config) },
+      })
+    : new FileStore({
+        directory: path.resolve(config.DATA_DIR, "uploads"),
+        expirationPeriodInMilliseconds: ABANDONED_AFTER_MS,
+      });
 }

@@ -16,7 +16,10 @@ export async function verifiedTwilioParams(request: Request, config: Config): Pr
   const params: Record<string, string> = Object.fromEntries(new URLSearchParams(body));
   const signature = request.headers.get("x-twilio-signature");
   const { pathname, search } = new URL(request.url);
-  if (!signature || !twilio.validateRequest(config.TWILIO_AUTH_TOKEN, signature, `${config.APP_URL}${pathname}${search}`, params)) {
+  if (
+    !signature ||
+    !twilio.validateRequest(config.TWILIO_AUTH_TOKEN, signature, `${config.APP_URL}${pathname}${search}`, params)
+  ) {
     throw refuse(403);
   }
   return params;
@@ -29,7 +32,8 @@ export function verifyPostmarkWebhook(request: Request, config: Config) {
   const decoded = header.startsWith("Basic ") ? Buffer.from(header.slice(6), "base64").toString("utf8") : "";
   const password = decoded.slice(decoded.indexOf(":") + 1);
   const digest = (text: string) => createHash("sha256").update(text).digest();
-  if (!decoded.includes(":") || !timingSafeEqual(digest(password), digest(config.POSTMARK_WEBHOOK_SECRET))) throw refuse(401);
+  if (!decoded.includes(":") || !timingSafeEqual(digest(password), digest(config.POSTMARK_WEBHOOK_SECRET)))
+    throw refuse(401);
 }
 
 export function twiml(message: string | null): Response {

@@ -9,7 +9,13 @@ export const customPromptText = z.string().trim().min(5, "validation.tooShort").
 export const promptsSchema = z.object({
   libraryPromptIds: z.array(z.coerce.number().int().positive()).default([]),
   customPrompts: z.preprocess(
-    (value) => (typeof value === "string" ? value.split(/\r?\n/).map((line) => line.trim()).filter(Boolean) : value),
+    (value) =>
+      typeof value === "string"
+        ? value
+            .split(/\r?\n/)
+            .map((line) => line.trim())
+            .filter(Boolean)
+        : value,
     z.array(customPromptText).max(100, "validation.tooLong").default([]),
   ),
 });

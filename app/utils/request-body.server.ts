@@ -43,8 +43,7 @@ export type MultipartOptions = {
 };
 
 export type MultipartResult =
-  | { ok: true; form: FormData; files: MultipartFile[] }
-  | { ok: false; problem: "tooLarge" | "malformed" };
+  { ok: true; form: FormData; files: MultipartFile[] } | { ok: false; problem: "tooLarge" | "malformed" };
 
 /**
  * A multipart form read part by part as it arrives: text fields (short), and the named file fields,
@@ -106,7 +105,11 @@ export function readMultipart(request: Request, options: MultipartOptions): Prom
       saving.push(
         done.then(
           () => {
-            if (!options.folder) form.append(fieldName, new File(chunks as Uint8Array<ArrayBuffer>[], file.filename, { type: info.mimeType }));
+            if (!options.folder)
+              form.append(
+                fieldName,
+                new File(chunks as Uint8Array<ArrayBuffer>[], file.filename, { type: info.mimeType }),
+              );
           },
           () => fail("malformed"),
         ),

@@ -79,16 +79,23 @@ describe("serveStoredFile", () => {
     },
   );
 
-  it.each(["bytes=abc", "bytes=5-2", "bytes=-", "bytes=", "items=0-1", "0-1", "bytes=0-1,5-6", "bytes=0-1, 900-", "bytes=1.5-2"])(
-    "ignores malformed or multiple ranges (%s): 200 with the whole object",
-    async (range) => {
-      const response = await serve(request({ Range: range }));
-      expect(response.status).toBe(200);
-      expect(response.headers.get("Content-Length")).toBe(String(SIZE));
-      expect(response.headers.get("Content-Range")).toBeNull();
-      expect(await bodyOf(response)).toEqual(DATA);
-    },
-  );
+  it.each([
+    "bytes=abc",
+    "bytes=5-2",
+    "bytes=-",
+    "bytes=",
+    "items=0-1",
+    "0-1",
+    "bytes=0-1,5-6",
+    "bytes=0-1, 900-",
+    "bytes=1.5-2",
+  ])("ignores malformed or multiple ranges (%s): 200 with the whole object", async (range) => {
+    const response = await serve(request({ Range: range }));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Length")).toBe(String(SIZE));
+    expect(response.headers.get("Content-Range")).toBeNull();
+    expect(await bodyOf(response)).toEqual(DATA);
+  });
 
   it("sends everything for an If-Range it cannot match (no validators are sent)", async () => {
     const response = await serve(request({ Range: "bytes=0-9", "If-Range": '"some-etag"' }));

@@ -19,7 +19,7 @@ type RangeRequest = { kind: "none" } | { kind: "unsatisfiable" } | { kind: "rang
  * `bytes=` range is honoured; several ranges or anything malformed count as no Range header,
  * which the RFC allows (the whole object is sent with 200).
  */
-export function parseRangeHeader(header: string | null, size: number): RangeRequest {
+function parseRangeHeader(header: string | null, size: number): RangeRequest {
   if (header === null) return { kind: "none" };
   const match = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
   if (!match) return { kind: "none" };
@@ -39,10 +39,14 @@ export function parseRangeHeader(header: string | null, size: number): RangeRequ
 }
 
 /** `attachment; filename="ascii fallback"; filename*=UTF-8''percent-encoded` (RFC 6266 / RFC 8187). */
-export function contentDisposition(disposition: "inline" | "attachment", filename?: string) {
+function contentDisposition(disposition: "inline" | "attachment", filename?: string) {
   if (filename === undefined) return disposition;
   // No control characters or path separators, whatever the client does with the name.
-  const name = filename.replace(/[\u0000-\u001f\u007f]/g, "").replace(/[/\\]/g, "_").trim() || "download";
+  const name =
+    filename
+      .replace(/\p{Cc}/gu, "")
+      .replace(/[/\\]/g, "_")
+      .trim() || "download";
   return `${disposition}; filename="${asciiFallback(name)}"; filename*=UTF-8''${encodeRfc8187(name)}`;
 }
 
@@ -71,7 +75,12 @@ function encodeRfc8187(value: string) {
  * `nosniff`, the given type, `Content-Disposition`, `private, no-store` unless told otherwise.
  * The caller has already checked that the requester may see the file. A missing object throws a 404.
  */
-export async function serveStoredFile(request: Request, storage: StorageService, key: string, options: ServeFileOptions): Promise<Response> {
+export async function serveStoredFile(
+  request: Request,
+  storage: StorageService,
+  key: string,
+  options: ServeFileOptions,
+): Promise<Response> {
   const headers = new Headers(options.headers);
   headers.set("Content-Type", options.contentType);
   headers.set("X-Content-Type-Options", "nosniff");

@@ -6,7 +6,11 @@ import { email, text } from "~/utils/validation";
 // checkStorytellerFields (app/models/storyteller.server.ts): a US or Canadian number (libphonenumber
 // would add about 29 KB of compressed JavaScript to these pages) and a time zone the server knows.
 
-const optionalText = (max: number) => z.preprocess((value) => (value === "" ? undefined : value), z.string().trim().max(max, "validation.tooLong").optional());
+const optionalText = (max: number) =>
+  z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.string().trim().max(max, "validation.tooLong").optional(),
+  );
 
 export const deliveryMethods = ["email", "sms"] as const;
 export const frequencies = ["daily", "weekly", "bimonthly", "monthly"] as const;
@@ -25,20 +29,29 @@ export const storytellerShape = {
 
 /** When the first question goes and how often the next ones follow. */
 export const scheduleShape = {
-  firstPromptDate: z.string({ error: "validation.required" }).regex(/^\d{4}-\d{2}-\d{2}$/, "storytellers:errors.dateInvalid"),
+  firstPromptDate: z
+    .string({ error: "validation.required" })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "storytellers:errors.dateInvalid"),
   frequency: z.enum(frequencies, { error: "validation.required" }),
 };
 
 /** Email delivery needs an address, texts need a number (a cross-field rule, so not in the shape). */
-export function requireAddressForDelivery(value: { deliveryMethod: (typeof deliveryMethods)[number]; email?: string; phone?: string }, ctx: z.RefinementCtx) {
-  if (value.deliveryMethod === "email" && !value.email) ctx.addIssue({ code: "custom", path: ["email"], message: "validation.emailRequired" });
-  if (value.deliveryMethod === "sms" && !value.phone) ctx.addIssue({ code: "custom", path: ["phone"], message: "storytellers:errors.phoneRequired" });
+export function requireAddressForDelivery(
+  value: { deliveryMethod: (typeof deliveryMethods)[number]; email?: string; phone?: string },
+  ctx: z.RefinementCtx,
+) {
+  if (value.deliveryMethod === "email" && !value.email)
+    ctx.addIssue({ code: "custom", path: ["email"], message: "validation.emailRequired" });
+  if (value.deliveryMethod === "sms" && !value.phone)
+    ctx.addIssue({ code: "custom", path: ["phone"], message: "storytellers:errors.phoneRequired" });
 }
 
 export const storytellerSchema = z.object(storytellerShape).superRefine(requireAddressForDelivery);
 export const scheduleSchema = z.object(scheduleShape);
 /** Editing a Storyteller (and a new one in Add Group): who they are and their schedule in one form. */
-export const storytellerWithScheduleSchema = z.object({ ...storytellerShape, ...scheduleShape }).superRefine(requireAddressForDelivery);
+export const storytellerWithScheduleSchema = z
+  .object({ ...storytellerShape, ...scheduleShape })
+  .superRefine(requireAddressForDelivery);
 
 export type StorytellerInput = z.infer<typeof storytellerSchema>;
 export type ScheduleInput = z.infer<typeof scheduleSchema>;

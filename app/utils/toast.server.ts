@@ -17,15 +17,29 @@ export type ToastInput = Omit<Toast, "id">;
 
 function toastStorage(config: AppContext["config"]) {
   return createCookieSessionStorage({
-    cookie: { name: "toast", path: "/", sameSite: "lax", httpOnly: true, secrets: [cookieSecret(config)], secure: false },
+    cookie: {
+      name: "toast",
+      path: "/",
+      sameSite: "lax",
+      httpOnly: true,
+      secrets: [cookieSecret(config)],
+      secure: false,
+    },
   });
 }
 
 /** Adds a toast to the flash cookie; returns the Set-Cookie header value. */
-export async function flashToast(request: Request, context: Pick<AppContext, "config">, toast: ToastInput): Promise<string> {
+export async function flashToast(
+  request: Request,
+  context: Pick<AppContext, "config">,
+  toast: ToastInput,
+): Promise<string> {
   const storage = toastStorage(context.config);
   const session = await storage.getSession(request.headers.get("Cookie"));
-  const queued = z.array(toastSchema).catch([]).parse(session.get("toasts") ?? []);
+  const queued = z
+    .array(toastSchema)
+    .catch([])
+    .parse(session.get("toasts") ?? []);
   const next = [...queued, { ...toast, id: crypto.randomUUID() }].slice(-MAX_TOASTS);
   session.flash("toasts", next);
   return storage.commitSession(session);
@@ -47,6 +61,9 @@ export async function redirectWithToast(
 export async function takeToasts(request: Request, context: Pick<AppContext, "config">) {
   const storage = toastStorage(context.config);
   const session = await storage.getSession(request.headers.get("Cookie"));
-  const toasts = z.array(toastSchema).catch([]).parse(session.get("toasts") ?? []);
+  const toasts = z
+    .array(toastSchema)
+    .catch([])
+    .parse(session.get("toasts") ?? []);
   return { toasts, setCookie: toasts.length ? await storage.commitSession(session) : null };
 }

@@ -1,5 +1,5 @@
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useLocation } from "react-router";
-import { useEffect, useRef } from "react";
 
 /** A <details> menu stays open across client-side navigations unless told otherwise: close it. */
 export function useCloseOnNavigate<T extends HTMLDetailsElement>() {
@@ -9,4 +9,16 @@ export function useCloseOnNavigate<T extends HTMLDetailsElement>() {
     if (ref.current) ref.current.open = false;
   }, [location.key]);
   return ref;
+}
+
+/**
+ * Open/closed state for a popover or dialog that closes on its own when the page moves on (a
+ * successful post redirects): it is open only at the location where it was opened.
+ */
+export function useOpenUntilNavigate() {
+  const location = useLocation();
+  const [openAt, setOpenAt] = useState<string | null>(null);
+  const open = openAt === location.key;
+  const setOpen = useCallback((next: boolean) => setOpenAt(next ? location.key : null), [location.key]);
+  return [open, setOpen] as const;
 }

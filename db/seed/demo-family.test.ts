@@ -70,13 +70,22 @@ describe("npm run db:seed (the demo family)", () => {
     for (const prompt of answered) {
       const audio = await answerForListener(db, userId, prompt.answer_id!);
       expect(audio).not.toBeNull();
-      const response = await serveAnswerAudio(new Request("http://localhost:3000/media/answer/x"), context.storage, audio!, { download: false });
+      const response = await serveAnswerAudio(
+        new Request("http://localhost:3000/media/answer/x"),
+        context.storage,
+        audio!,
+        { download: false },
+      );
       expect(response.status).toBe(200);
       expect(response.headers.get("Content-Type")).toMatch(/^audio\/wav/);
       const bytes = Buffer.from(await response.arrayBuffer());
       expect(bytes.subarray(0, 4).toString()).toBe("RIFF");
       expect(bytes.subarray(8, 12).toString()).toBe("WAVE");
-      const row = await db.selectFrom("answers").select(["byte_size", "duration_ms"]).where("id", "=", prompt.answer_id!).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom("answers")
+        .select(["byte_size", "duration_ms"])
+        .where("id", "=", prompt.answer_id!)
+        .executeTakeFirstOrThrow();
       expect(bytes.length).toBe(Number(row.byte_size));
       expect(row.duration_ms).toBeGreaterThan(4000);
     }

@@ -108,19 +108,35 @@ export type SeedServices = { db: Db; config: Config; storage: StorageService };
 export type SeedSummary = {
   email: string;
   userCreated: boolean;
-  storytellers: { nickname: string; language: Language; created: boolean; queued: number; sent: number; answers: number }[];
+  storytellers: {
+    nickname: string;
+    language: Language;
+    created: boolean;
+    queued: number;
+    sent: number;
+    answers: number;
+  }[];
 };
 
 const DAY_MS = 86_400_000;
 
-export async function seedDemoFamily(services: SeedServices, options: { email?: string; now?: Date } = {}): Promise<SeedSummary> {
+export async function seedDemoFamily(
+  services: SeedServices,
+  options: { email?: string; now?: Date } = {},
+): Promise<SeedSummary> {
   const { db, config } = services;
   const email = options.email ?? DEMO_EMAIL;
   const now = options.now ?? new Date();
   // Whatever providers are configured, the demo's prompts stay in the outbox: nobody reads these addresses.
   const deliveryDeps = { db, config, mail: createOutboxMail({ print: false }), sms: createOutboxSms({ print: false }) };
 
-  const { created: userCreated } = await registerUser(db, { firstName: "Maya", lastName: "Sharma", nickname: "Maya", email, language: "en" });
+  const { created: userCreated } = await registerUser(db, {
+    firstName: "Maya",
+    lastName: "Sharma",
+    nickname: "Maya",
+    email,
+    language: "en",
+  });
   const user = await db
     .selectFrom("users")
     .select("id")
@@ -150,7 +166,10 @@ export async function seedDemoFamily(services: SeedServices, options: { email?: 
         },
         prompts: { libraryPromptIds: [...library.values()], customPrompts: [] },
         // From tomorrow: the scheduler sends nothing the moment the app starts, so the demo looks as seeded.
-        schedule: { firstPromptDate: DateTime.now().setZone(spec.timeZone).plus({ days: 1 }).toISODate()!, frequency: "weekly" },
+        schedule: {
+          firstPromptDate: DateTime.now().setZone(spec.timeZone).plus({ days: 1 }).toISODate()!,
+          frequency: "weekly",
+        },
       });
       if (!saved.ok) throw new Error(`could not add ${spec.nickname}: ${saved.problem}`);
       storyteller = { id: saved.storytellerId };
@@ -166,7 +185,14 @@ export async function seedDemoFamily(services: SeedServices, options: { email?: 
       if (!prompt) continue; // removed from the queue since an earlier run: left alone
       const sentAt = new Date(now.getTime() - sent.daysAgo * DAY_MS);
       if (!prompt.sent_at) await sendAt(deliveryDeps, prompt.id, sentAt);
-      if (sent.transcript) await answer(services, prompt.id, sent.transcript, new Date(sentAt.getTime() + 6 * 3_600_000), index * 10 + position);
+      if (sent.transcript)
+        await answer(
+          services,
+          prompt.id,
+          sent.transcript,
+          new Date(sentAt.getTime() + 6 * 3_600_000),
+          index * 10 + position,
+        );
     }
 
     const counts = await db
@@ -191,7 +217,9 @@ async function libraryIds(db: Db, refs: LibraryRef[]) {
   const rows = await db
     .selectFrom("library_prompts")
     .select(["id", "category_id", "position"])
-    .where((eb) => eb.or(refs.map((ref) => eb.and([eb("category_id", "=", ref.category), eb("position", "=", ref.position)]))))
+    .where((eb) =>
+      eb.or(refs.map((ref) => eb.and([eb("category_id", "=", ref.category), eb("position", "=", ref.position)]))),
+    )
     .execute();
   const ids = new Map<string, number>();
   for (const ref of refs) {
@@ -218,7 +246,11 @@ async function sendAt(deps: Parameters<typeof sendDelivery>[0], promptId: string
 
 /** The Storyteller's answer, uploaded as the record page would, then its transcript. */
 async function answer(services: SeedServices, promptId: string, transcript: string, answeredAt: Date, tune: number) {
-  const existing = await services.db.selectFrom("answers").select("id").where("prompt_id", "=", promptId).executeTakeFirst();
+  const existing = await services.db
+    .selectFrom("answers")
+    .select("id")
+    .where("prompt_id", "=", promptId)
+    .executeTakeFirst();
   let answerId = existing?.id;
   if (!answerId) {
     const folder = await mkdtemp(path.join(os.tmpdir(), "heirloom-seed-"));
@@ -250,7 +282,7 @@ const SCALE_HZ = [261.63, 293.66, 329.63, 392.0, 440.0, 523.25];
  * A short tune as a 16-bit mono PCM WAV: every browser plays it, and file-type and the duration
  * check read it like any upload. `variant` picks the notes, so each answer sounds different.
  */
-export function tuneWav(variant: number, notes = 12, noteSeconds = 0.45): Buffer {
+function tuneWav(variant: number, notes = 12, noteSeconds = 0.45): Buffer {
   const perNote = Math.round(SAMPLE_RATE * noteSeconds);
   const data = Buffer.alloc(perNote * notes * 2);
   let state = variant + 1;
@@ -260,7 +292,10 @@ export function tuneWav(variant: number, notes = 12, noteSeconds = 0.45): Buffer
     for (let i = 0; i < perNote; i++) {
       // Soft attack and release, so notes do not click.
       const envelope = Math.min(1, i / 400, (perNote - i) / 1600);
-      data.writeInt16LE(Math.round(Math.sin((2 * Math.PI * frequency * i) / SAMPLE_RATE) * envelope * 9000), (n * perNote + i) * 2);
+      data.writeInt16LE(
+        Math.round(Math.sin((2 * Math.PI * frequency * i) / SAMPLE_RATE) * envelope * 9000),
+        (n * perNote + i) * 2,
+      );
     }
   }
   const header = Buffer.alloc(44);

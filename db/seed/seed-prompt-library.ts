@@ -1,7 +1,9 @@
 import { type Kysely, sql } from "kysely";
 import library from "./prompt-library.json";
 
-type Library = { categories: { id: string; name: { en: string; hi: string }; prompts: { en: string; hi: string }[] }[] };
+type Library = {
+  categories: { id: string; name: { en: string; hi: string }; prompts: { en: string; hi: string }[] }[];
+};
 
 /**
  * Writes the curated library (db/seed/prompt-library.json) idempotently: categories by id, prompts

@@ -3,7 +3,12 @@ import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures
 // Forms with mistakes are answered with 400 when JavaScript is off, which the browser logs.
 test.use({ allowedConsoleErrors: [/status of 400/] });
 
-test("account settings: update the profile, preferences, and see it everywhere", async ({ page, context, db, baseURL }) => {
+test("account settings: update the profile, preferences, and see it everywhere", async ({
+  page,
+  context,
+  db,
+  baseURL,
+}) => {
   const user = await signInAsNewUser(db, context, baseURL!, "Sunita");
   await page.goto("/dashboard/user");
   await expect(page).toHaveURL(/\/dashboard\/user\/profile$/);
@@ -23,7 +28,11 @@ test("account settings: update the profile, preferences, and see it everywhere",
   await page.getByLabel("Application").check();
   await page.getByRole("button", { name: "Save preferences" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Preferences updated" })).toBeVisible();
-  const row = await db.selectFrom("users").select(["first_name", "notify_application"]).where("id", "=", user.id).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("users")
+    .select(["first_name", "notify_application"])
+    .where("id", "=", user.id)
+    .executeTakeFirstOrThrow();
   expect(row).toEqual({ first_name: "Sunaina", notify_application: true });
 });
 
@@ -40,9 +49,13 @@ test("choosing Hindi in the account switches the whole interface", async ({ page
 test("a picture that is really a web page is refused with a clear message", async ({ page, context, db, baseURL }) => {
   await signInAsNewUser(db, context, baseURL!, "Meena");
   await page.goto("/dashboard/user/account");
-  await page.getByLabel("Profile photo").setInputFiles({ name: "photo.png", mimeType: "image/png", buffer: Buffer.from("<!doctype html><p>not a picture</p>") });
+  await page.getByLabel("Profile photo").setInputFiles({
+    name: "photo.png",
+    mimeType: "image/png",
+    buffer: Buffer.from("<!doctype html><p>not a picture</p>"),
+  });
   await page.getByRole("button", { name: "Save changes" }).click();
-  await expect(page.getByText("That file is not a JPEG, PNG or GIF picture. Please choose a photo.")).toBeVisible();
+  await expect(page.getByText("That file is not a JPEG, PNG, GIF or WebP picture. Please choose a photo.")).toBeVisible();
 });
 
 test("invite someone, and delete my account", async ({ page, context, db, baseURL }) => {

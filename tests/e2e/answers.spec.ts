@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Browser, Page } from "@playwright/test";
-import type { Db } from "../../db/client";
 import { createLocalStorage } from "../../app/services/storage.server";
+import type { Db } from "../../db/client";
 import { E2E_DATA_DIR } from "./environment";
 import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
 
@@ -22,14 +22,30 @@ const TRANSCRIPT = "We lived in a small house by the river, with a mango tree by
 async function storytellerWithAnswer(db: Db, ownerId: string) {
   const storyteller = await db
     .insertInto("storytellers")
-    .values({ owner_id: ownerId, nickname: "Nani", first_name: "Kamla", delivery_method: "email", email: `nani.${randomUUID()}@example.com`, time_zone: "Asia/Kolkata" })
+    .values({
+      owner_id: ownerId,
+      nickname: "Nani",
+      first_name: "Kamla",
+      delivery_method: "email",
+      email: `nani.${randomUUID()}@example.com`,
+      time_zone: "Asia/Kolkata",
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   // Far ahead, so the scheduler never sends anything during the test.
-  await db.insertInto("schedules").values({ storyteller_id: storyteller.id, first_prompt_date: "2031-01-01", frequency: "weekly" }).execute();
+  await db
+    .insertInto("schedules")
+    .values({ storyteller_id: storyteller.id, first_prompt_date: "2031-01-01", frequency: "weekly" })
+    .execute();
   const prompt = await db
     .insertInto("prompts")
-    .values({ storyteller_id: storyteller.id, text: QUESTION, queue_position: 1, created_by: ownerId, sent_at: new Date() })
+    .values({
+      storyteller_id: storyteller.id,
+      text: QUESTION,
+      queue_position: 1,
+      created_by: ownerId,
+      sent_at: new Date(),
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   const recording = await readFile("tests/fixtures/recording-3s.webm");
@@ -37,7 +53,16 @@ async function storytellerWithAnswer(db: Db, ownerId: string) {
   await createLocalStorage(filesRoot).put(key, recording, "audio/webm");
   const answer = await db
     .insertInto("answers")
-    .values({ prompt_id: prompt.id, storyteller_id: storyteller.id, storage_key: key, content_type: "audio/webm", byte_size: recording.byteLength, duration_ms: 3000, transcript: TRANSCRIPT, transcript_status: "done" })
+    .values({
+      prompt_id: prompt.id,
+      storyteller_id: storyteller.id,
+      storage_key: key,
+      content_type: "audio/webm",
+      byte_size: recording.byteLength,
+      duration_ms: 3000,
+      transcript: TRANSCRIPT,
+      transcript_status: "done",
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   return { storytellerId: storyteller.id, promptId: prompt.id, answerId: answer.id, key, size: recording.byteLength };
@@ -67,7 +92,13 @@ async function stranger(browser: Browser, baseURL: string) {
   return context;
 }
 
-test("an answer on the Sent tab: listen (seeking), transcript, download, share, stop sharing, delete", async ({ page, context, db, baseURL, browser }) => {
+test("an answer on the Sent tab: listen (seeking), transcript, download, share, stop sharing, delete", async ({
+  page,
+  context,
+  db,
+  baseURL,
+  browser,
+}) => {
   test.setTimeout(60_000);
   const user = await signInAsNewUser(db, context, baseURL!, "Asha");
   const seeded = await storytellerWithAnswer(db, user.id);
@@ -108,7 +139,10 @@ test("an answer on the Sent tab: listen (seeking), transcript, download, share, 
       Object.defineProperty(navigator, "share", {
         configurable: true,
         value: async (data: ShareData) => {
-          (window as unknown as { shared: ShareData[] }).shared = [...((window as unknown as { shared?: ShareData[] }).shared ?? []), data];
+          (window as unknown as { shared: ShareData[] }).shared = [
+            ...((window as unknown as { shared?: ShareData[] }).shared ?? []),
+            data,
+          ];
         },
       });
     });
@@ -118,7 +152,9 @@ test("an answer on the Sent tab: listen (seeking), transcript, download, share, 
   await expect(linkField).toHaveValue(new RegExp(`^${baseURL}/s/[\\w-]+\\.[\\w-]+\\.[\\w-]+$`));
   const shareUrl = await linkField.inputValue();
   if (javaScriptOn()) {
-    await expect.poll(() => page.evaluate(() => (window as unknown as { shared?: ShareData[] }).shared?.map((d) => d.url))).toEqual([shareUrl]);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { shared?: ShareData[] }).shared?.map((d) => d.url)))
+      .toEqual([shareUrl]);
     // Where there is no share sheet, the link is copied.
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
     await page.evaluate(() => delete (navigator as { share?: unknown }).share);
@@ -128,7 +164,9 @@ test("an answer on the Sent tab: listen (seeking), transcript, download, share, 
   } else {
     await expect(page.getByRole("status").filter({ hasText: "Share link ready: copy it below" })).toBeVisible();
   }
-  expect(await db.selectFrom("share_links").select("id").where("answer_id", "=", seeded.answerId).execute()).toHaveLength(1);
+  expect(
+    await db.selectFrom("share_links").select("id").where("answer_id", "=", seeded.answerId).execute(),
+  ).toHaveLength(1);
 
   // The link, opened by someone who never signed in: the question, the first name, a player that plays.
   const visitor = await outsider.newPage();
@@ -142,7 +180,9 @@ test("an answer on the Sent tab: listen (seeking), transcript, download, share, 
   await expect(visitor.locator("body")).not.toContainText(TRANSCRIPT);
   await expect(visitor.locator("script")).toHaveCount(0);
   const sharedSrc = await visitor.locator("audio").getAttribute("src");
-  const sharedRange = await outsider.request.get(new URL(sharedSrc!, baseURL).href, { headers: { Range: "bytes=0-99" } });
+  const sharedRange = await outsider.request.get(new URL(sharedSrc!, baseURL).href, {
+    headers: { Range: "bytes=0-99" },
+  });
   expect(sharedRange.status()).toBe(206);
   expect(sharedRange.headers()["referrer-policy"]).toBe("no-referrer");
   if (javaScriptOn()) await expectAudioPlays(visitor);
@@ -170,13 +210,20 @@ test("an answer on the Sent tab: listen (seeking), transcript, download, share, 
   await expect(page.getByRole("status").filter({ hasText: "response successfully deleted" })).toBeVisible();
   await expect(item.locator("audio")).toHaveCount(0);
   await expect(item).toContainText("Not Answered");
-  expect(await db.selectFrom("answers").select("id").where("id", "=", seeded.answerId).executeTakeFirst()).toBeUndefined();
+  expect(
+    await db.selectFrom("answers").select("id").where("id", "=", seeded.answerId).executeTakeFirst(),
+  ).toBeUndefined();
   await expect(stat(path.join(filesRoot, seeded.key))).rejects.toMatchObject({ code: "ENOENT" });
   expect((await page.request.get(src!)).status()).toBe(404);
   await expectNoAxeViolations(page);
 });
 
-test("Re-record asks for confirmation, then reopens the question and queues its link again", async ({ page, context, db, baseURL }) => {
+test("Re-record asks for confirmation, then reopens the question and queues its link again", async ({
+  page,
+  context,
+  db,
+  baseURL,
+}) => {
   const user = await signInAsNewUser(db, context, baseURL!, "Asha");
   const seeded = await storytellerWithAnswer(db, user.id);
   await page.goto(`/dashboard/recipient/${seeded.storytellerId}?sent=true`);
@@ -184,13 +231,23 @@ test("Re-record asks for confirmation, then reopens the question and queues its 
   await item.locator("summary", { hasText: /^Re-record$/ }).click();
   await item.getByLabel("Yes, ask for a new recording").check();
   await item.getByRole("button", { name: "Send the link again" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "The question's link will be sent again shortly" })).toBeVisible();
+  await expect(
+    page.getByRole("status").filter({ hasText: "The question's link will be sent again shortly" }),
+  ).toBeVisible();
   await expect(item).toContainText("Waiting for a new recording");
   // The answer stays until the new one is in.
   await expect(item.locator("audio")).toHaveCount(1);
-  const prompt = await db.selectFrom("prompts").select("rerecord_requested_at").where("id", "=", seeded.promptId).executeTakeFirstOrThrow();
+  const prompt = await db
+    .selectFrom("prompts")
+    .select("rerecord_requested_at")
+    .where("id", "=", seeded.promptId)
+    .executeTakeFirstOrThrow();
   expect(prompt.rerecord_requested_at).not.toBeNull();
-  const deliveries = await db.selectFrom("deliveries").select(["purpose", "channel"]).where("prompt_id", "=", seeded.promptId).execute();
+  const deliveries = await db
+    .selectFrom("deliveries")
+    .select(["purpose", "channel"])
+    .where("prompt_id", "=", seeded.promptId)
+    .execute();
   expect(deliveries).toEqual([{ purpose: "resend", channel: "email" }]);
   await expectNoAxeViolations(page);
 });

@@ -11,7 +11,16 @@ test("the dashboard shell: sidebar, top bar, avatar menu and logout", async ({ p
   await page.goto("/dashboard");
   await expect(page.getByRole("heading", { level: 1, name: "Storytellers" })).toBeVisible();
   const sidebar = page.getByRole("navigation", { name: "Dashboard" }).first();
-  for (const name of ["Storytellers", "My Stories", "Timeline", "Privacy Policy", "Terms of Use", "About", "Add Storyteller", "Add Group"]) {
+  for (const name of [
+    "Storytellers",
+    "My Stories",
+    "Timeline",
+    "Privacy Policy",
+    "Terms of Use",
+    "About",
+    "Add Storyteller",
+    "Add Group",
+  ]) {
     await expect(sidebar.getByRole("link", { name: new RegExp(`^${name}`) })).toBeVisible();
   }
   await expectNoAxeViolations(page);
@@ -22,7 +31,9 @@ test("the dashboard shell: sidebar, top bar, avatar menu and logout", async ({ p
   await expect(page.getByRole("link", { name: "Settings" })).toHaveAttribute("href", "/dashboard/user/account");
 
   // The bell is a link without JavaScript and opens a popover with it; both reach the full page.
-  const bell = page.getByRole("link", { name: /Notifications/ }).or(page.getByRole("button", { name: /Notifications/ }));
+  const bell = page
+    .getByRole("link", { name: /Notifications/ })
+    .or(page.getByRole("button", { name: /Notifications/ }));
   await bell.click();
   if (test.info().project.use.javaScriptEnabled !== false) await page.getByRole("link", { name: /See all/ }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Notifications" })).toBeVisible();

@@ -1,6 +1,6 @@
 import type { BrowserContext, Locator, Page } from "@playwright/test";
-import type { Db } from "../../db/client";
 import { firstSendAt } from "../../app/models/schedule";
+import type { Db } from "../../db/client";
 import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
 
 // A tampered record link is a 404 and a refused test send a 400; the browser logs both.
@@ -19,15 +19,32 @@ async function emailStorytellerWithQueue(db: Db, ownerId: string, texts: string[
   const timeZone = "America/Chicago";
   const storyteller = await db
     .insertInto("storytellers")
-    .values({ owner_id: ownerId, nickname: "Nana", first_name: "Hari", delivery_method: "email", email, time_zone: timeZone })
+    .values({
+      owner_id: ownerId,
+      nickname: "Nana",
+      first_name: "Hari",
+      delivery_method: "email",
+      email,
+      time_zone: timeZone,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   const firstPromptDate = farFirstPromptDate();
   await db
     .insertInto("schedules")
-    .values({ storyteller_id: storyteller.id, first_prompt_date: firstPromptDate, frequency: "weekly", next_send_at: firstSendAt({ firstPromptDate, frequency: "weekly", timeZone }) })
+    .values({
+      storyteller_id: storyteller.id,
+      first_prompt_date: firstPromptDate,
+      frequency: "weekly",
+      next_send_at: firstSendAt({ firstPromptDate, frequency: "weekly", timeZone }),
+    })
     .execute();
-  await db.insertInto("prompts").values(texts.map((text, i) => ({ storyteller_id: storyteller.id, text, queue_position: i + 1, created_by: ownerId }))).execute();
+  await db
+    .insertInto("prompts")
+    .values(
+      texts.map((text, i) => ({ storyteller_id: storyteller.id, text, queue_position: i + 1, created_by: ownerId })),
+    )
+    .execute();
   return { id: storyteller.id, email };
 }
 
@@ -35,7 +52,9 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&
 
 /** Outbox entries addressed to `to` (exactly), optionally containing `hasText`. */
 function outboxMessages(page: Page, to: string, hasText?: string | RegExp): Locator {
-  const addressed = page.getByTestId("outbox-message").filter({ has: page.getByTestId("outbox-to").filter({ hasText: new RegExp(`^${escapeRegExp(to)}$`) }) });
+  const addressed = page
+    .getByTestId("outbox-message")
+    .filter({ has: page.getByTestId("outbox-to").filter({ hasText: new RegExp(`^${escapeRegExp(to)}$`) }) });
   return hasText ? addressed.filter({ hasText }) : addressed;
 }
 
@@ -52,7 +71,8 @@ async function waitForOutboxMessage(page: Page, to: string, hasText?: string | R
 /** One of the candidate zones where it is now between 09:00 and 20:00 (inside the 08:00–21:00 texting window, with margin). */
 function daytimeZone(now = new Date()) {
   const candidates = ["Europe/London", "America/New_York", "Asia/Kolkata", "Pacific/Honolulu", "Australia/Sydney"];
-  const hourIn = (timeZone: string) => Number(new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", hourCycle: "h23" }).format(now));
+  const hourIn = (timeZone: string) =>
+    Number(new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", hourCycle: "h23" }).format(now));
   const zone = candidates.find((timeZone) => hourIn(timeZone) >= 9 && hourIn(timeZone) < 20);
   if (!zone) throw new Error(`no candidate zone is in daytime at ${now.toISOString()}`);
   return zone;
@@ -71,7 +91,10 @@ function tamper(token: string) {
  */
 async function sendFirstQuestionByEmail(page: Page, context: BrowserContext, db: Db, baseURL: string) {
   const user = await signInAsNewUser(db, context, baseURL, "Asha");
-  const storyteller = await emailStorytellerWithQueue(db, user.id, ["What was your first home like?", "Who taught you to cook?"]);
+  const storyteller = await emailStorytellerWithQueue(db, user.id, [
+    "What was your first home like?",
+    "Who taught you to cook?",
+  ]);
   await page.goto(`/dashboard/recipient/${storyteller.id}`);
   await expect(page.getByTestId("queued-prompt")).toHaveCount(2);
   await page.getByTestId("queued-prompt").nth(0).getByRole("button", { name: "Send now" }).click();
@@ -91,7 +114,12 @@ async function sendFirstQuestionByEmail(page: Page, context: BrowserContext, db:
   return { user, storyteller, recordUrl: recordUrl!, unsubscribeUrl: unsubscribeUrl! };
 }
 
-test("Send now emails the question; its record link shows it, a tampered link is a 404, and the Sent tab lists it", async ({ page, context, db, baseURL }) => {
+test("Send now emails the question; its record link shows it, a tampered link is a 404, and the Sent tab lists it", async ({
+  page,
+  context,
+  db,
+  baseURL,
+}) => {
   test.setTimeout(60_000);
   const { user, storyteller, recordUrl } = await sendFirstQuestionByEmail(page, context, db, baseURL!);
 
@@ -120,7 +148,12 @@ test("Send now emails the question; its record link shows it, a tampered link is
   await expectNoAxeViolations(page);
 });
 
-test("the unsubscribe link from a sent email asks first, then stops email to the Storyteller", async ({ page, context, db, baseURL }) => {
+test("the unsubscribe link from a sent email asks first, then stops email to the Storyteller", async ({
+  page,
+  context,
+  db,
+  baseURL,
+}) => {
   test.setTimeout(60_000);
   const { user, storyteller, unsubscribeUrl } = await sendFirstQuestionByEmail(page, context, db, baseURL!);
 
@@ -128,9 +161,19 @@ test("the unsubscribe link from a sent email asks first, then stops email to the
   const response = await page.goto(unsubscribeUrl);
   expect(response?.status()).toBe(200);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Unsubscribe");
-  await expect(page.getByText(`Stop getting questions from ${user.first_name} through`)).toContainText(storyteller.email);
+  await expect(page.getByText(`Stop getting questions from ${user.first_name} through`)).toContainText(
+    storyteller.email,
+  );
   await expectNoAxeViolations(page);
-  expect((await db.selectFrom("storytellers").select("unsubscribed_at").where("id", "=", storyteller.id).executeTakeFirstOrThrow()).unsubscribed_at).toBeNull();
+  expect(
+    (
+      await db
+        .selectFrom("storytellers")
+        .select("unsubscribed_at")
+        .where("id", "=", storyteller.id)
+        .executeTakeFirstOrThrow()
+    ).unsubscribed_at,
+  ).toBeNull();
 
   // Without JavaScript this post says "Origin: null" (the page's Referrer-Policy is no-referrer).
   await page.getByRole("button", { name: "Unsubscribe" }).click();
@@ -138,14 +181,28 @@ test("the unsubscribe link from a sent email asks first, then stops email to the
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Unsubscribed successfully");
   await expectNoAxeViolations(page);
   await expect(page.getByText(`You will get no more questions at ${storyteller.email}`)).toBeVisible();
-  expect((await db.selectFrom("storytellers").select("unsubscribed_at").where("id", "=", storyteller.id).executeTakeFirstOrThrow()).unsubscribed_at).not.toBeNull();
+  expect(
+    (
+      await db
+        .selectFrom("storytellers")
+        .select("unsubscribed_at")
+        .where("id", "=", storyteller.id)
+        .executeTakeFirstOrThrow()
+    ).unsubscribed_at,
+  ).not.toBeNull();
 
   // The Storyteller page says so; Send now is refused with a reason, and nothing more is sent.
   await page.goto(`/dashboard/recipient/${storyteller.id}`);
-  await expect(page.getByTestId("delivery-state")).toContainText("Unsubscribed: Hari asked to get no more emails. Nothing is sent.");
+  await expect(page.getByTestId("delivery-state")).toContainText(
+    "Unsubscribed: Hari asked to get no more emails. Nothing is sent.",
+  );
   await expectNoAxeViolations(page);
   await page.getByTestId("queued-prompt").nth(0).getByRole("button", { name: "Send now" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "Nothing was sent: this Storyteller can't receive questions right now (see why above)." })).toBeVisible();
+  await expect(
+    page
+      .getByRole("alert")
+      .filter({ hasText: "Nothing was sent: this Storyteller can't receive questions right now (see why above)." }),
+  ).toBeVisible();
   await expect(page.getByRole("status").filter({ hasText: "The question will be sent shortly" })).toHaveCount(0);
   await expect(page.getByTestId("queued-prompt")).toHaveCount(1);
   await expect(page.getByTestId("queued-prompt")).toContainText("Who taught you to cook?");
@@ -160,20 +217,38 @@ test("the unsubscribe link from a sent email asks first, then stops email to the
   await expect(outboxMessages(page, storyteller.email)).toHaveCount(1);
 });
 
-test("one-click unsubscribe from a mail client, then the page says so and passes axe", async ({ page, context, db, baseURL }) => {
+test("one-click unsubscribe from a mail client, then the page says so and passes axe", async ({
+  page,
+  context,
+  db,
+  baseURL,
+}) => {
   test.setTimeout(60_000);
   const { storyteller, unsubscribeUrl } = await sendFirstQuestionByEmail(page, context, db, baseURL!);
   // RFC 8058 one-click, as a mail client sends it: no cookie, no Origin header.
   const oneClick = await page.request.post(unsubscribeUrl, { form: { "List-Unsubscribe": "One-Click" } });
   expect(oneClick.status()).toBe(200);
   expect(await oneClick.text()).toContain("Unsubscribed successfully");
-  expect((await db.selectFrom("storytellers").select("unsubscribed_at").where("id", "=", storyteller.id).executeTakeFirstOrThrow()).unsubscribed_at).not.toBeNull();
+  expect(
+    (
+      await db
+        .selectFrom("storytellers")
+        .select("unsubscribed_at")
+        .where("id", "=", storyteller.id)
+        .executeTakeFirstOrThrow()
+    ).unsubscribed_at,
+  ).not.toBeNull();
   await page.goto(unsubscribeUrl);
   await expect(page.getByText("You are already unsubscribed.")).toBeVisible();
   await expectNoAxeViolations(page);
 });
 
-test("a texted Storyteller's consent: the request, YES through the outbox, then STOP", async ({ page, context, db, baseURL }) => {
+test("a texted Storyteller's consent: the request, YES through the outbox, then STOP", async ({
+  page,
+  context,
+  db,
+  baseURL,
+}) => {
   test.setTimeout(60_000);
   const user = await signInAsNewUser(db, context, baseURL!, "Asha");
   const timeZone = daytimeZone();
@@ -195,13 +270,19 @@ test("a texted Storyteller's consent: the request, YES through the outbox, then 
   await page.getByLabel("Date of the first question").fill(farFirstPromptDate());
   await page.getByRole("button", { name: "Add Storyteller" }).click();
   await expect(page.getByRole("status").filter({ hasText: "New Storyteller Added" })).toBeVisible();
-  const storyteller = await db.selectFrom("storytellers").select(["id", "phone_e164", "time_zone", "sms_consent"]).where("owner_id", "=", user.id).executeTakeFirstOrThrow();
+  const storyteller = await db
+    .selectFrom("storytellers")
+    .select(["id", "phone_e164", "time_zone", "sms_consent"])
+    .where("owner_id", "=", user.id)
+    .executeTakeFirstOrThrow();
   expect(storyteller).toMatchObject({ phone_e164: phone, time_zone: timeZone, sms_consent: "requested" });
 
   // The consent request is texted at once (it is daytime there) and lands in the outbox.
   const consentRequest = await waitForOutboxMessage(page, phone, "Reply YES");
   await expect(consentRequest).toHaveCount(1);
-  await expect(consentRequest).toContainText(`${user.first_name} would like to send you a question about your life every week by text`);
+  await expect(consentRequest).toContainText(
+    `${user.first_name} would like to send you a question about your life every week by text`,
+  );
   await expect(consentRequest).toContainText("Msg & data rates may apply");
   await expect(async () => {
     await page.goto("/dev/outbox");
@@ -223,7 +304,15 @@ test("a texted Storyteller's consent: the request, YES through the outbox, then 
   await expect(page.getByTestId("delivery-state")).toBeVisible();
   await expect(page.getByText(waiting)).toHaveCount(0);
   await expect(page.getByTestId("delivery-state").locator(".text-danger")).toHaveCount(0);
-  expect((await db.selectFrom("storytellers").select("sms_consent").where("id", "=", storyteller.id).executeTakeFirstOrThrow()).sms_consent).toBe("granted");
+  expect(
+    (
+      await db
+        .selectFrom("storytellers")
+        .select("sms_consent")
+        .where("id", "=", storyteller.id)
+        .executeTakeFirstOrThrow()
+    ).sms_consent,
+  ).toBe("granted");
 
   // STOP: the Storyteller page says they opted out.
   await page.goto("/dev/outbox");
@@ -232,17 +321,28 @@ test("a texted Storyteller's consent: the request, YES through the outbox, then 
   await expect(page).toHaveURL(/\/dev\/outbox$/);
   await expect(outboxMessages(page, phone, "You are unsubscribed and will get no more texts.")).toHaveCount(1);
   await page.goto(`/dashboard/recipient/${storyteller.id}`);
-  await expect(page.getByTestId("delivery-state")).toContainText("Kamla texted STOP: nothing is sent until they reply START.");
+  await expect(page.getByTestId("delivery-state")).toContainText(
+    "Kamla texted STOP: nothing is sent until they reply START.",
+  );
   await expect(page.getByText(waiting)).toHaveCount(0);
   await expectNoAxeViolations(page);
 });
 
 test("pause and resume sending on the Storyteller page", async ({ page, context, db, baseURL }) => {
   const user = await signInAsNewUser(db, context, baseURL!, "Asha");
-  const storyteller = await emailStorytellerWithQueue(db, user.id, ["What games did you play as a child?", "What was your school like?"]);
+  const storyteller = await emailStorytellerWithQueue(db, user.id, [
+    "What games did you play as a child?",
+    "What was your school like?",
+  ]);
   const nextQuestion = async () => {
-    const { next_send_at } = await db.selectFrom("schedules").select("next_send_at").where("storyteller_id", "=", storyteller.id).executeTakeFirstOrThrow();
-    const when = new Intl.DateTimeFormat("en-US", { dateStyle: "full", timeZone: "America/Chicago" }).format(next_send_at!);
+    const { next_send_at } = await db
+      .selectFrom("schedules")
+      .select("next_send_at")
+      .where("storyteller_id", "=", storyteller.id)
+      .executeTakeFirstOrThrow();
+    const when = new Intl.DateTimeFormat("en-US", { dateStyle: "full", timeZone: "America/Chicago" }).format(
+      next_send_at!,
+    );
     return `Next question: ${when} (10:00 their time)`;
   };
   const state = page.getByTestId("delivery-state");
@@ -256,7 +356,15 @@ test("pause and resume sending on the Storyteller page", async ({ page, context,
   await expect(state).toContainText("Paused: no questions are sent until you resume.");
   await expect(state).not.toContainText("Next question:");
   await expect(state.getByRole("button", { name: "Pause sending" })).toHaveCount(0);
-  expect((await db.selectFrom("schedules").select("paused_at").where("storyteller_id", "=", storyteller.id).executeTakeFirstOrThrow()).paused_at).not.toBeNull();
+  expect(
+    (
+      await db
+        .selectFrom("schedules")
+        .select("paused_at")
+        .where("storyteller_id", "=", storyteller.id)
+        .executeTakeFirstOrThrow()
+    ).paused_at,
+  ).not.toBeNull();
   await expectNoAxeViolations(page);
 
   await state.getByRole("button", { name: "Resume sending" }).click();
@@ -264,10 +372,23 @@ test("pause and resume sending on the Storyteller page", async ({ page, context,
   await expect(state).toContainText(await nextQuestion());
   await expect(state).not.toContainText("Paused");
   await expect(state.getByRole("button", { name: "Pause sending" })).toBeVisible();
-  expect((await db.selectFrom("schedules").select("paused_at").where("storyteller_id", "=", storyteller.id).executeTakeFirstOrThrow()).paused_at).toBeNull();
+  expect(
+    (
+      await db
+        .selectFrom("schedules")
+        .select("paused_at")
+        .where("storyteller_id", "=", storyteller.id)
+        .executeTakeFirstOrThrow()
+    ).paused_at,
+  ).toBeNull();
 });
 
-test("Check your setup: a test email reaches the outbox; a text needs a valid number", async ({ page, context, db, baseURL }) => {
+test("Check your setup: a test email reaches the outbox; a text needs a valid number", async ({
+  page,
+  context,
+  db,
+  baseURL,
+}) => {
   const user = await signInAsNewUser(db, context, baseURL!, "Asha");
   await page.goto("/dashboard/testpage");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Check your setup");

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
+import { AxeBuilder } from "@axe-core/playwright";
 import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
 import { createDb, createPool, type Db } from "../../db/client";
 import { E2E_DATA_DIR, E2E_PG_PORT } from "./environment";
@@ -7,7 +7,12 @@ import { E2E_DATA_DIR, E2E_PG_PORT } from "./environment";
 /** The e2e server's embedded PostgreSQL (see playwright.config.ts), for arranging data directly. */
 function connectToE2eDatabase(): Db {
   const { EMBEDDED_PG_PASSWORD } = JSON.parse(readFileSync(`${E2E_DATA_DIR}/secrets.json`, "utf8"));
-  return createDb(createPool(`postgresql://heirloom:${encodeURIComponent(EMBEDDED_PG_PASSWORD)}@127.0.0.1:${E2E_PG_PORT}/heirloom`, 2));
+  return createDb(
+    createPool(
+      `postgresql://heirloom:${encodeURIComponent(EMBEDDED_PG_PASSWORD)}@127.0.0.1:${E2E_PG_PORT}/heirloom`,
+      2,
+    ),
+  );
 }
 
 type Fixtures = {
@@ -18,6 +23,7 @@ type Fixtures = {
 
 export const test = base.extend<Fixtures, { db: Db }>({
   db: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
     async ({}, use) => {
       const db = connectToE2eDatabase();
       await use(db);
@@ -30,7 +36,8 @@ export const test = base.extend<Fixtures, { db: Db }>({
     async ({ page, allowedConsoleErrors }, use) => {
       const errors: string[] = [];
       page.on("console", (message) => {
-        if (message.type() === "error" && !allowedConsoleErrors.some((pattern) => pattern.test(message.text()))) errors.push(message.text());
+        if (message.type() === "error" && !allowedConsoleErrors.some((pattern) => pattern.test(message.text())))
+          errors.push(message.text());
       });
       page.on("pageerror", (error) => errors.push(error.message));
       await use();
@@ -75,7 +82,12 @@ export async function signInAsNewUser(db: Db, context: BrowserContext, baseURL: 
   const suffix = Math.random().toString(36).slice(2, 10);
   const user = await db
     .insertInto("users")
-    .values({ email: `${firstName.toLowerCase()}.${suffix}@example.com`, first_name: firstName, last_name: "Test", nickname: `${firstName.toLowerCase()}${suffix}`.slice(0, 30) })
+    .values({
+      email: `${firstName.toLowerCase()}.${suffix}@example.com`,
+      first_name: firstName,
+      last_name: "Test",
+      nickname: `${firstName.toLowerCase()}${suffix}`.slice(0, 30),
+    })
     .returning(["id", "email", "first_name"])
     .executeTakeFirstOrThrow();
   const setCookie = await createUserSession({ config: { APP_URL: baseURL } as never }, db, user.id);

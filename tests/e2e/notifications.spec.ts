@@ -8,27 +8,54 @@ import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures
 async function seedNotifications(db: Db, userId: string) {
   const storyteller = await db
     .insertInto("storytellers")
-    .values({ owner_id: userId, nickname: "Dadi", first_name: "Sushila", delivery_method: "email", email: "dadi@example.com", time_zone: "Asia/Kolkata" })
+    .values({
+      owner_id: userId,
+      nickname: "Dadi",
+      first_name: "Sushila",
+      delivery_method: "email",
+      email: "dadi@example.com",
+      time_zone: "Asia/Kolkata",
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   const prompt = await db
     .insertInto("prompts")
-    .values({ storyteller_id: storyteller.id, text: "What was your village like?", queue_position: 1, created_by: userId, sent_at: new Date() })
+    .values({
+      storyteller_id: storyteller.id,
+      text: "What was your village like?",
+      queue_position: 1,
+      created_by: userId,
+      sent_at: new Date(),
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   const types = ["uploaded", "new", "listened", "queue_empty", "mystery", "skipped", "skipped"];
   const now = Date.now();
   await db
     .insertInto("notifications")
-    .values(types.map((type, i) => ({ user_id: userId, type, storyteller_id: storyteller.id, prompt_id: prompt.id, created_at: new Date(now - (i + 1) * 60_000) })))
+    .values(
+      types.map((type, i) => ({
+        user_id: userId,
+        type,
+        storyteller_id: storyteller.id,
+        prompt_id: prompt.id,
+        created_at: new Date(now - (i + 1) * 60_000),
+      })),
+    )
     .execute();
   return { storytellerId: storyteller.id };
 }
 
 const unreadOf = async (db: Db, userId: string) =>
-  (await db.selectFrom("notifications").select("id").where("user_id", "=", userId).where("is_new", "=", true).execute()).length;
+  (await db.selectFrom("notifications").select("id").where("user_id", "=", userId).where("is_new", "=", true).execute())
+    .length;
 
-test("the notifications page lists everything with links, and Mark all as read works (a plain form)", async ({ page, context, db, baseURL }) => {
+test("the notifications page lists everything with links, and Mark all as read works (a plain form)", async ({
+  page,
+  context,
+  db,
+  baseURL,
+}) => {
   const user = await signInAsNewUser(db, context, baseURL!, "Pooja");
   const { storytellerId } = await seedNotifications(db, user.id);
   await page.goto("/dashboard");
@@ -50,11 +77,26 @@ test("the notifications page lists everything with links, and Mark all as read w
   const list = page.getByTestId("notification-list");
   await expect(list.getByRole("listitem")).toHaveCount(7);
   await expect(list.getByTestId("unread-marker")).toHaveCount(7);
-  await expect(list.getByRole("link", { name: /Dadi answered a prompt/ })).toHaveAttribute("href", `/dashboard/recipient/${storytellerId}?sent=true`);
-  await expect(list.getByRole("link", { name: /A new prompt was sent to Dadi/ })).toHaveAttribute("href", `/dashboard/recipient/${storytellerId}`);
-  await expect(list.getByRole("link", { name: /Dadi opened a prompt/ })).toHaveAttribute("href", `/dashboard/recipient/${storytellerId}?sent=true`);
-  await expect(list.getByRole("link", { name: /Dadi skipped a prompt/ }).first()).toHaveAttribute("href", `/dashboard/recipient/${storytellerId}?sent=true`);
-  await expect(list.getByRole("link", { name: /no questions left/ })).toHaveAttribute("href", `/dashboard/recipient/${storytellerId}/prompts/new`);
+  await expect(list.getByRole("link", { name: /Dadi answered a prompt/ })).toHaveAttribute(
+    "href",
+    `/dashboard/recipient/${storytellerId}?sent=true`,
+  );
+  await expect(list.getByRole("link", { name: /A new prompt was sent to Dadi/ })).toHaveAttribute(
+    "href",
+    `/dashboard/recipient/${storytellerId}`,
+  );
+  await expect(list.getByRole("link", { name: /Dadi opened a prompt/ })).toHaveAttribute(
+    "href",
+    `/dashboard/recipient/${storytellerId}?sent=true`,
+  );
+  await expect(list.getByRole("link", { name: /Dadi skipped a prompt/ }).first()).toHaveAttribute(
+    "href",
+    `/dashboard/recipient/${storytellerId}?sent=true`,
+  );
+  await expect(list.getByRole("link", { name: /no questions left/ })).toHaveAttribute(
+    "href",
+    `/dashboard/recipient/${storytellerId}/prompts/new`,
+  );
   await expect(list.getByText("You have a new notification")).toBeVisible(); // the unknown type: text, no link
   await expect(list.getByRole("link")).toHaveCount(6);
   await expect(list.getByText("“What was your village like?”").first()).toBeVisible();
@@ -76,20 +118,35 @@ test("the notifications page lists everything with links, and Mark all as read w
 });
 
 test("another user's notifications cannot be marked read", async ({ page, context, db, baseURL }) => {
-  const other = await db.insertInto("users").values({ email: `other.${Date.now()}@example.com`, first_name: "Other", nickname: "other" }).returning("id").executeTakeFirstOrThrow();
+  const other = await db
+    .insertInto("users")
+    .values({ email: `other.${Date.now()}@example.com`, first_name: "Other", nickname: "other" })
+    .returning("id")
+    .executeTakeFirstOrThrow();
   await seedNotifications(db, other.id);
   const theirs = await db.selectFrom("notifications").select("id").where("user_id", "=", other.id).execute();
   await signInAsNewUser(db, context, baseURL!, "Sneaky");
-  const response = await page.request.post("/resources/notifications", { form: { id: theirs[0].id }, headers: { Origin: baseURL! } });
+  const response = await page.request.post("/resources/notifications", {
+    form: { id: theirs[0].id },
+    headers: { Origin: baseURL! },
+  });
   expect(response.ok()).toBe(true);
-  await page.request.post("/dashboard/notifications", { form: { intent: "markAllRead" }, headers: { Origin: baseURL! } });
+  await page.request.post("/dashboard/notifications", {
+    form: { intent: "markAllRead" },
+    headers: { Origin: baseURL! },
+  });
   expect(await unreadOf(db, other.id)).toBe(7);
 });
 
 test.describe("with JavaScript", () => {
   test.skip(() => test.info().project.use.javaScriptEnabled === false, "the popover needs JavaScript");
 
-  test("the popover: New and Before that, marked read only after the server confirms, targets, Escape", async ({ page, context, db, baseURL }) => {
+  test("the popover: New and Before that, marked read only after the server confirms, targets, Escape", async ({
+    page,
+    context,
+    db,
+    baseURL,
+  }) => {
     const user = await signInAsNewUser(db, context, baseURL!, "Kiran");
     const { storytellerId } = await seedNotifications(db, user.id);
     await page.goto("/dashboard");
@@ -139,7 +196,12 @@ test.describe("with JavaScript", () => {
     await expect(popover.getByText("You have 2 unread messages")).toBeVisible();
     expect(await unreadOf(db, user.id)).toBe(2);
     // The two oldest (not shown) are the ones left.
-    const left = await db.selectFrom("notifications").select("type").where("user_id", "=", user.id).where("is_new", "=", true).execute();
+    const left = await db
+      .selectFrom("notifications")
+      .select("type")
+      .where("user_id", "=", user.id)
+      .where("is_new", "=", true)
+      .execute();
     expect(left.map((n) => n.type)).toEqual(["skipped", "skipped"]);
     // The list reloads after the confirmation: its items are read now, and nothing is posted again.
     await expect(popover.getByTestId("unread-marker")).toHaveCount(0);

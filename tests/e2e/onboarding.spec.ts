@@ -8,7 +8,12 @@ async function next(page: Page) {
   await page.getByRole("button", { name: "Next" }).click();
 }
 
-test("add a Storyteller reached by email, with library and custom questions", async ({ page, context, db, baseURL }) => {
+test("add a Storyteller reached by email, with library and custom questions", async ({
+  page,
+  context,
+  db,
+  baseURL,
+}) => {
   const user = await signInAsNewUser(db, context, baseURL!, "Priya");
   await page.goto("/dashboard");
   await page.getByRole("link", { name: "Add Storyteller" }).last().click();
@@ -54,13 +59,26 @@ test("add a Storyteller reached by email, with library and custom questions", as
   await expect(card).toBeVisible();
   await expectNoAxeViolations(page);
 
-  const storyteller = await db.selectFrom("storytellers").select(["id", "email", "time_zone"]).where("owner_id", "=", user.id).executeTakeFirstOrThrow();
+  const storyteller = await db
+    .selectFrom("storytellers")
+    .select(["id", "email", "time_zone"])
+    .where("owner_id", "=", user.id)
+    .executeTakeFirstOrThrow();
   expect(storyteller).toMatchObject({ email: "nani@example.com", time_zone: "Asia/Kolkata" });
-  const prompts = await db.selectFrom("prompts").select(["text", "queue_position", "is_custom"]).where("storyteller_id", "=", storyteller.id).orderBy("queue_position").execute();
+  const prompts = await db
+    .selectFrom("prompts")
+    .select(["text", "queue_position", "is_custom"])
+    .where("storyteller_id", "=", storyteller.id)
+    .orderBy("queue_position")
+    .execute();
   expect(prompts).toHaveLength(3);
   expect(prompts[2]).toMatchObject({ text: "What song did you sing to me as a baby?", is_custom: true });
   await expect(card).toContainText(prompts[0].text);
-  const schedule = await db.selectFrom("schedules").select(["frequency"]).where("storyteller_id", "=", storyteller.id).executeTakeFirstOrThrow();
+  const schedule = await db
+    .selectFrom("schedules")
+    .select(["frequency"])
+    .where("storyteller_id", "=", storyteller.id)
+    .executeTakeFirstOrThrow();
   expect(schedule.frequency).toBe("monthly");
 });
 
@@ -87,13 +105,31 @@ test("add a Storyteller reached by text message; a UK number is refused", async 
   await expect(page).toHaveURL(/step=3/);
   await page.getByRole("button", { name: "Add Storyteller" }).click();
   await expect(page.getByRole("status").filter({ hasText: "New Storyteller Added" })).toBeVisible();
-  const storyteller = await db.selectFrom("storytellers").select(["delivery_method", "phone_e164", "language"]).where("owner_id", "=", user.id).executeTakeFirstOrThrow();
+  const storyteller = await db
+    .selectFrom("storytellers")
+    .select(["delivery_method", "phone_e164", "language"])
+    .where("owner_id", "=", user.id)
+    .executeTakeFirstOrThrow();
   expect(storyteller).toEqual({ delivery_method: "sms", phone_e164: "+14165550199", language: "hi" });
 });
 
 test("another user's Storytellers never show", async ({ page, context, db, baseURL }) => {
-  const owner = await db.insertInto("users").values({ email: `owner.${Date.now()}@example.com`, first_name: "Owner", nickname: "owner" }).returning("id").executeTakeFirstOrThrow();
-  await db.insertInto("storytellers").values({ owner_id: owner.id, nickname: "SecretGran", first_name: "S", delivery_method: "email", email: "s@example.com", time_zone: "UTC" }).execute();
+  const owner = await db
+    .insertInto("users")
+    .values({ email: `owner.${Date.now()}@example.com`, first_name: "Owner", nickname: "owner" })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto("storytellers")
+    .values({
+      owner_id: owner.id,
+      nickname: "SecretGran",
+      first_name: "S",
+      delivery_method: "email",
+      email: "s@example.com",
+      time_zone: "UTC",
+    })
+    .execute();
   await signInAsNewUser(db, context, baseURL!, "Viewer");
   await page.goto("/dashboard");
   await expect(page.getByText("No Storytellers yet")).toBeVisible();

@@ -6,21 +6,47 @@ test.use({ allowedConsoleErrors: [/status of 40[04]/] });
 async function storytellerWithQueue(db: Db, ownerId: string, texts: string[]) {
   const storyteller = await db
     .insertInto("storytellers")
-    .values({ owner_id: ownerId, nickname: "Nana", first_name: "Hari", delivery_method: "email", email: "nana@example.com", time_zone: "America/Chicago" })
+    .values({
+      owner_id: ownerId,
+      nickname: "Nana",
+      first_name: "Hari",
+      delivery_method: "email",
+      email: "nana@example.com",
+      time_zone: "America/Chicago",
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
-  await db.insertInto("schedules").values({ storyteller_id: storyteller.id, first_prompt_date: "2027-01-01", frequency: "weekly" }).execute();
-  await db.insertInto("prompts").values(texts.map((text, i) => ({ storyteller_id: storyteller.id, text, queue_position: i + 1, created_by: ownerId }))).execute();
+  await db
+    .insertInto("schedules")
+    .values({ storyteller_id: storyteller.id, first_prompt_date: "2027-01-01", frequency: "weekly" })
+    .execute();
+  await db
+    .insertInto("prompts")
+    .values(
+      texts.map((text, i) => ({ storyteller_id: storyteller.id, text, queue_position: i + 1, created_by: ownerId })),
+    )
+    .execute();
   return storyteller.id;
 }
 
 /** The queue's question texts, in order, without their numbers. */
 const queueTexts = (page: import("@playwright/test").Page) =>
-  page.getByTestId("queued-prompt").evaluateAll((items) => items.map((item) => item.querySelector("p")!.textContent!.replace(/^\d+\.\s*/, "")));
+  page
+    .getByTestId("queued-prompt")
+    .evaluateAll((items) => items.map((item) => item.querySelector("p")!.textContent!.replace(/^\d+\.\s*/, "")));
 
-test("manage the queue: reorder, edit, delete, add curated and custom prompts, duplicates refused, board", async ({ page, context, db, baseURL }) => {
+test("manage the queue: reorder, edit, delete, add curated and custom prompts, duplicates refused, board", async ({
+  page,
+  context,
+  db,
+  baseURL,
+}) => {
   const user = await signInAsNewUser(db, context, baseURL!, "Neha");
-  const id = await storytellerWithQueue(db, user.id, ["Where were you born?", "Who was your best friend?", "What was your first job?"]);
+  const id = await storytellerWithQueue(db, user.id, [
+    "Where were you born?",
+    "Who was your best friend?",
+    "What was your first job?",
+  ]);
   await page.goto("/dashboard");
   await page.getByRole("link", { name: "Nana" }).click();
   await expect(page).toHaveURL(new RegExp(`/dashboard/recipient/${id}$`));
@@ -29,7 +55,9 @@ test("manage the queue: reorder, edit, delete, add curated and custom prompts, d
 
   // Move the second question up.
   await page.getByTestId("queued-prompt").nth(1).getByRole("button", { name: "Move up" }).click();
-  await expect.poll(() => queueTexts(page)).toEqual(["Who was your best friend?", "Where were you born?", "What was your first job?"]);
+  await expect
+    .poll(() => queueTexts(page))
+    .toEqual(["Who was your best friend?", "Where were you born?", "What was your first job?"]);
 
   // Edit the last one in place.
   await page.getByTestId("queued-prompt").nth(2).getByRole("link", { name: "Edit" }).click();
@@ -49,7 +77,11 @@ test("manage the queue: reorder, edit, delete, add curated and custom prompts, d
   await page.goto(`/dashboard/recipient/${id}/prompts/new`);
   await expectNoAxeViolations(page);
   await page.locator("summary", { hasText: /^Musings$/ }).click();
-  const musing = page.locator("details").filter({ has: page.locator("summary", { hasText: /^Musings$/ }) }).getByRole("checkbox").first();
+  const musing = page
+    .locator("details")
+    .filter({ has: page.locator("summary", { hasText: /^Musings$/ }) })
+    .getByRole("checkbox")
+    .first();
   await musing.check();
   await page.getByLabel("Your own questions").fill("What made you laugh this week?");
   await page.getByRole("button", { name: "Add to the queue" }).click();
@@ -73,13 +105,20 @@ test("manage the queue: reorder, edit, delete, add curated and custom prompts, d
 });
 
 test("another user's Storyteller is a 404, and its queue cannot be changed", async ({ page, context, db, baseURL }) => {
-  const owner = await db.insertInto("users").values({ email: `own.${Date.now()}@example.com`, first_name: "Own", nickname: "own" }).returning("id").executeTakeFirstOrThrow();
+  const owner = await db
+    .insertInto("users")
+    .values({ email: `own.${Date.now()}@example.com`, first_name: "Own", nickname: "own" })
+    .returning("id")
+    .executeTakeFirstOrThrow();
   const id = await storytellerWithQueue(db, owner.id, ["What is your favourite song?"]);
   const prompt = await db.selectFrom("prompts").select("id").where("storyteller_id", "=", id).executeTakeFirstOrThrow();
   await signInAsNewUser(db, context, baseURL!, "Intruder");
   const response = await page.goto(`/dashboard/recipient/${id}`);
   expect(response?.status()).toBe(404);
-  const post = await page.request.post(`/dashboard/recipient/${id}`, { form: { intent: "delete", promptId: prompt.id }, headers: { Origin: baseURL! } });
+  const post = await page.request.post(`/dashboard/recipient/${id}`, {
+    form: { intent: "delete", promptId: prompt.id },
+    headers: { Origin: baseURL! },
+  });
   expect(post.status()).toBe(404);
   expect(await db.selectFrom("prompts").select("id").where("id", "=", prompt.id).executeTakeFirst()).toBeTruthy();
 });
@@ -95,7 +134,10 @@ test("edit a Storyteller, then delete them with everything sent", async ({ page,
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByRole("status").filter({ hasText: "storyteller is updated" })).toBeVisible();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Nanaji");
-  expect((await db.selectFrom("schedules").select("frequency").where("storyteller_id", "=", id).executeTakeFirstOrThrow()).frequency).toBe("bimonthly");
+  expect(
+    (await db.selectFrom("schedules").select("frequency").where("storyteller_id", "=", id).executeTakeFirstOrThrow())
+      .frequency,
+  ).toBe("bimonthly");
 
   await page.getByRole("link", { name: "Edit Storyteller" }).click();
   await page.getByLabel("I understand that this cannot be undone").check();
@@ -110,15 +152,32 @@ test.describe("with JavaScript", () => {
 
   test("drag and drop reorders the queue, and the order is saved", async ({ page, context, db, baseURL }) => {
     const user = await signInAsNewUser(db, context, baseURL!, "Tara");
-    const id = await storytellerWithQueue(db, user.id, ["First question here?", "Second question here?", "Third question here?"]);
+    const id = await storytellerWithQueue(db, user.id, [
+      "First question here?",
+      "Second question here?",
+      "Third question here?",
+    ]);
     await page.goto(`/dashboard/recipient/${id}`);
     await page.getByTestId("queued-prompt").nth(0).dragTo(page.getByTestId("queued-prompt").nth(2));
-    await expect.poll(() => queueTexts(page)).toEqual(["Second question here?", "Third question here?", "First question here?"]);
     await expect
-      .poll(async () => (await db.selectFrom("prompts").select("text").where("storyteller_id", "=", id).orderBy("queue_position").execute()).map((p) => p.text))
+      .poll(() => queueTexts(page))
+      .toEqual(["Second question here?", "Third question here?", "First question here?"]);
+    await expect
+      .poll(async () =>
+        (
+          await db
+            .selectFrom("prompts")
+            .select("text")
+            .where("storyteller_id", "=", id)
+            .orderBy("queue_position")
+            .execute()
+        ).map((p) => p.text),
+      )
       .toEqual(["Second question here?", "Third question here?", "First question here?"]);
     await page.reload();
-    await expect.poll(() => queueTexts(page)).toEqual(["Second question here?", "Third question here?", "First question here?"]);
+    await expect
+      .poll(() => queueTexts(page))
+      .toEqual(["Second question here?", "Third question here?", "First question here?"]);
   });
 
   test("Add New Prompt opens as a dialog", async ({ page, context, db, baseURL }) => {

@@ -18,7 +18,9 @@ for (const { path, heading } of pages) {
     await expect(h1).toHaveCount(1);
     if (heading) await expect(h1).toContainText(heading);
     await expect(page.locator("main")).not.toContainText(/lorem ipsum/i);
-    await expect(page.getByRole("contentinfo")).toContainText("Capturing voice memories and inspiring deep conversations with loved ones.");
+    await expect(page.getByRole("contentinfo")).toContainText(
+      "Capturing voice memories and inspiring deep conversations with loved ones.",
+    );
     await expect(page.getByRole("contentinfo").getByRole("link", { name: "Privacy Policy" })).toBeVisible();
     await expect(page.getByRole("contentinfo").getByRole("link", { name: "Terms of Use" })).toBeVisible();
     await expect(page.getByRole("link", { name: "Login" })).toBeVisible();
@@ -31,20 +33,20 @@ test.describe("error pages", () => {
   // The browser logs every 4xx/5xx document it loads; here that is the point.
   test.use({ allowedConsoleErrors: [/status of (404|500)/] });
 
-test("an unknown path shows the 404 page with status 404", async ({ page }) => {
-  const response = await page.goto("/this/does/not/exist");
-  expect(response?.status()).toBe(404);
-  expect(page.url()).toContain("/this/does/not/exist"); // rendered in place, not redirected
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page not found");
-  await expectNoAxeViolations(page);
-});
+  test("an unknown path shows the 404 page with status 404", async ({ page }) => {
+    const response = await page.goto("/this/does/not/exist");
+    expect(response?.status()).toBe(404);
+    expect(page.url()).toContain("/this/does/not/exist"); // rendered in place, not redirected
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page not found");
+    await expectNoAxeViolations(page);
+  });
 
-test("/500 shows the error page with status 500", async ({ page }) => {
-  const response = await page.goto("/500");
-  expect(response?.status()).toBe(500);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Something went wrong");
-  await expectNoAxeViolations(page);
-});
+  test("/500 shows the error page with status 500", async ({ page }) => {
+    const response = await page.goto("/500");
+    expect(response?.status()).toBe(500);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Something went wrong");
+    await expectNoAxeViolations(page);
+  });
 });
 
 test("?lng=hi shows the page in Hindi", async ({ page }) => {

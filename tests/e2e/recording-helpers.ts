@@ -2,21 +2,23 @@ import { readFileSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import type { Db } from "../../db/client";
 import { signCapability } from "../../app/services/tokens.server";
+import type { Db } from "../../db/client";
 import { E2E_DATA_DIR } from "./environment";
 
 /** The record page's journeys: a sent question with its record link, arranged directly in the database. */
 
-export const suffix = () => Math.random().toString(36).slice(2, 10);
+const suffix = () => Math.random().toString(36).slice(2, 10);
 
 /** The e2e server signs links with SESSION_SECRET from its data folder (or the environment, which wins). */
 function serverConfig() {
-  const { SESSION_SECRET } = JSON.parse(readFileSync(`${E2E_DATA_DIR}/secrets.json`, "utf8")) as { SESSION_SECRET: string };
+  const { SESSION_SECRET } = JSON.parse(readFileSync(`${E2E_DATA_DIR}/secrets.json`, "utf8")) as {
+    SESSION_SECRET: string;
+  };
   return { SESSION_SECRET: process.env.SESSION_SECRET ?? SESSION_SECRET };
 }
 
-export function signRecordToken(promptId: string) {
+function signRecordToken(promptId: string) {
   return signCapability(serverConfig(), "record", promptId);
 }
 
@@ -27,7 +29,14 @@ export function signRecordToken(promptId: string) {
 export async function sentQuestion(db: Db, ownerId: string, text = `What was your first home like? (${suffix()})`) {
   const storyteller = await db
     .insertInto("storytellers")
-    .values({ owner_id: ownerId, nickname: "Nana", first_name: "Hari", delivery_method: "email", email: `nana.${suffix()}@example.com`, time_zone: "America/Chicago" })
+    .values({
+      owner_id: ownerId,
+      nickname: "Nana",
+      first_name: "Hari",
+      delivery_method: "email",
+      email: `nana.${suffix()}@example.com`,
+      time_zone: "America/Chicago",
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   const prompt = await db
@@ -44,16 +53,33 @@ export async function newOwner(db: Db, firstName = "Asha") {
   const id = suffix();
   return db
     .insertInto("users")
-    .values({ email: `${firstName.toLowerCase()}.${id}@example.com`, first_name: firstName, last_name: "Test", nickname: `${firstName.toLowerCase()}${id}`.slice(0, 30) })
+    .values({
+      email: `${firstName.toLowerCase()}.${id}@example.com`,
+      first_name: firstName,
+      last_name: "Test",
+      nickname: `${firstName.toLowerCase()}${id}`.slice(0, 30),
+    })
     .returning(["id", "first_name"])
     .executeTakeFirstOrThrow();
 }
 
 export const answersFor = (db: Db, promptId: string) =>
-  db.selectFrom("answers").select(["id", "content_type", "is_private", "duration_ms", "byte_size", "upload_id", "storage_key"]).where("prompt_id", "=", promptId).execute();
+  db
+    .selectFrom("answers")
+    .select(["id", "content_type", "is_private", "duration_ms", "byte_size", "upload_id", "storage_key"])
+    .where("prompt_id", "=", promptId)
+    .execute();
 
 export const notificationTypes = async (db: Db, userId: string, promptId: string) =>
-  (await db.selectFrom("notifications").select("type").where("user_id", "=", userId).where("prompt_id", "=", promptId).orderBy("created_at").execute()).map((n) => n.type);
+  (
+    await db
+      .selectFrom("notifications")
+      .select("type")
+      .where("user_id", "=", userId)
+      .where("prompt_id", "=", promptId)
+      .orderBy("created_at")
+      .execute()
+  ).map((n) => n.type);
 
 /** Changes one character in the middle of the JWT's signature (the last character may only carry padding bits). */
 export function tamper(token: string) {

@@ -53,10 +53,13 @@ async function recordAndStop(page: Page, seconds: number) {
   await expect(ui.status).toHaveText("Recording");
   // The countdown shows at least `seconds` gone ("4:57 left" or lower for 3).
   await expect
-    .poll(async () => {
-      const [minutes, secs] = ((await ui.timer.textContent()) ?? "").split(/[: ]/).map(Number);
-      return minutes * 60 + secs;
-    }, { timeout: (seconds + 5) * 1000 })
+    .poll(
+      async () => {
+        const [minutes, secs] = ((await ui.timer.textContent()) ?? "").split(/[: ]/).map(Number);
+        return minutes * 60 + secs;
+      },
+      { timeout: (seconds + 5) * 1000 },
+    )
     .toBeLessThanOrEqual(300 - seconds);
   await ui.stopButton.click();
   await expect(ui.recordButton).toBeVisible();
@@ -69,7 +72,12 @@ async function recordAndStop(page: Page, seconds: number) {
 test.describe("recording in the browser", () => {
   test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "the recorder is the page's script");
 
-  test("record with the microphone, listen back, submit: the page confirms, the answer is stored, the owner is told", async ({ page, browser, db, baseURL }) => {
+  test("record with the microphone, listen back, submit: the page confirms, the answer is stored, the owner is told", async ({
+    page,
+    browser,
+    db,
+    baseURL,
+  }) => {
     const ownerContext = await browser.newContext();
     try {
       const owner = await signInAsNewUser(db, ownerContext, baseURL!, "Asha");
@@ -121,7 +129,9 @@ test.describe("recording in the browser", () => {
       // The phone's copy goes only once the server confirmed.
       expect(await savedRecording(page, question.token)).toBeNull();
       // The answered page loads no script at all; the first load loaded only the recorder.
-      expect(scripts.map((url) => new URL(url).pathname)).toEqual([expect.stringMatching(/^\/assets\/recorder-[\w-]+\.js$/)]);
+      expect(scripts.map((url) => new URL(url).pathname)).toEqual([
+        expect.stringMatching(/^\/assets\/recorder-[\w-]+\.js$/),
+      ]);
 
       // The Storyteller can listen, with seeking (a range request).
       const ranged = await page.request.get(`/record/${question.token}/audio`, { headers: { Range: "bytes=0-99" } });
@@ -132,7 +142,9 @@ test.describe("recording in the browser", () => {
       await expect.poll(() => notificationTypes(db, owner.id, question.promptId)).toEqual(["listened", "uploaded"]);
       const ownerPage = await ownerContext.newPage();
       await ownerPage.goto("/dashboard/notifications");
-      await expect(ownerPage.getByTestId("notification-list").getByRole("link", { name: /Nana answered a prompt/ })).toBeVisible();
+      await expect(
+        ownerPage.getByTestId("notification-list").getByRole("link", { name: /Nana answered a prompt/ }),
+      ).toBeVisible();
     } finally {
       await ownerContext.close();
     }
@@ -142,7 +154,10 @@ test.describe("recording in the browser", () => {
     // Aborted requests are logged by the browser as failed loads.
     test.use({ allowedConsoleErrors: [/status of 4\d\d|net::ERR_/] });
 
-    test("the connection drops twice mid-upload: tus resumes from the server's last byte, one answer", async ({ page, db }) => {
+    test("the connection drops twice mid-upload: tus resumes from the server's last byte, one answer", async ({
+      page,
+      db,
+    }) => {
       const owner = await newOwner(db);
       const question = await sentQuestion(db, owner.id);
       const ui = recordPage(page);
@@ -188,7 +203,11 @@ test.describe("recording in the browser", () => {
       expect(await storedFiles(question.promptId)).toHaveLength(1);
     });
 
-    test("offline at Submit: \"Submission failed\" keeps the recording, offers a download, and Try again sends it", async ({ page, context, db }) => {
+    test('offline at Submit: "Submission failed" keeps the recording, offers a download, and Try again sends it', async ({
+      page,
+      context,
+      db,
+    }) => {
       const owner = await newOwner(db);
       const question = await sentQuestion(db, owner.id);
       const ui = recordPage(page);
@@ -197,13 +216,18 @@ test.describe("recording in the browser", () => {
 
       await context.setOffline(true);
       await ui.submitButton.click();
-      await expect(ui.failure).toContainText("Submission failed: Your recording is safe on this phone. Try again when you have a connection, or download it.");
+      await expect(ui.failure).toContainText(
+        "Submission failed: Your recording is safe on this phone. Try again when you have a connection, or download it.",
+      );
       await expect(ui.progress).toBeHidden();
       await expect(ui.reviewPlayer).toHaveAttribute("src", /^blob:/);
       expect(await savedRecording(page, question.token)).toMatchObject({ finished: true });
       expect(await answersFor(db, question.promptId)).toEqual([]);
 
-      const [download] = await Promise.all([page.waitForEvent("download"), ui.failure.getByRole("link", { name: "Download my recording" }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        ui.failure.getByRole("link", { name: "Download my recording" }).click(),
+      ]);
       expect(download.suggestedFilename()).toBe("answer.webm");
       const saved = readFileSync((await download.path())!);
       expect(saved.subarray(0, 4).toString("hex")).toBe("1a45dfa3"); // a WebM (EBML) file
@@ -214,16 +238,26 @@ test.describe("recording in the browser", () => {
       await expect(ui.result).toHaveText("Submitted successfully");
       const answers = await answersFor(db, question.promptId);
       expect(answers).toHaveLength(1);
-      expect(answers[0]).toMatchObject({ content_type: "audio/webm", is_private: false, byte_size: String(saved.length) });
+      expect(answers[0]).toMatchObject({
+        content_type: "audio/webm",
+        is_private: false,
+        byte_size: String(saved.length),
+      });
     });
   });
 
-  test("the tab is closed before sending: the link offers the unsent recording, and Send it now submits it", async ({ page, context, db }) => {
+  test("the tab is closed before sending: the link offers the unsent recording, and Send it now submits it", async ({
+    page,
+    context,
+    db,
+  }) => {
     const owner = await newOwner(db);
     const question = await sentQuestion(db, owner.id);
     await page.goto(question.url);
     await recordAndStop(page, 2);
-    await expect.poll(() => savedRecording(page, question.token)).toMatchObject({ finished: true, mimeType: expect.stringContaining("audio/webm") });
+    await expect
+      .poll(() => savedRecording(page, question.token))
+      .toMatchObject({ finished: true, mimeType: expect.stringContaining("audio/webm") });
     await page.close();
 
     const reopened = await context.newPage();
@@ -250,7 +284,10 @@ test.describe("recording in the browser", () => {
     expect(errors).toEqual([]);
   });
 
-  test("leaving for My Stories with an unsent recording warns, and Save and go sends it first", async ({ page, db }) => {
+  test("leaving for My Stories with an unsent recording warns, and Save and go sends it first", async ({
+    page,
+    db,
+  }) => {
     const owner = await newOwner(db);
     const question = await sentQuestion(db, owner.id);
     const ui = recordPage(page);
@@ -304,7 +341,10 @@ test.describe("recording in the browser", () => {
 });
 
 test.describe("without JavaScript", () => {
-  test.skip(({ javaScriptEnabled }) => javaScriptEnabled !== false, "the plain form, as a browser without JavaScript gets it");
+  test.skip(
+    ({ javaScriptEnabled }) => javaScriptEnabled !== false,
+    "the plain form, as a browser without JavaScript gets it",
+  );
 
   test("answer by uploading a recording, kept private", async ({ page, db }) => {
     const owner = await newOwner(db);
@@ -325,7 +365,12 @@ test.describe("without JavaScript", () => {
 
     const answers = await answersFor(db, question.promptId);
     expect(answers).toHaveLength(1);
-    expect(answers[0]).toMatchObject({ content_type: "audio/webm", is_private: true, byte_size: String(fixtureWebmBytes), upload_id: null });
+    expect(answers[0]).toMatchObject({
+      content_type: "audio/webm",
+      is_private: true,
+      byte_size: String(fixtureWebmBytes),
+      upload_id: null,
+    });
     expect(answers[0].duration_ms).toBeGreaterThan(2500);
     expect(answers[0].duration_ms).toBeLessThan(3500);
     expect(await storedFiles(question.promptId)).toEqual([path.basename(answers[0].storage_key)]);
@@ -357,7 +402,11 @@ test.describe("without JavaScript", () => {
     await skip.click();
     await expect(page.getByRole("status")).toHaveText("You skipped this question. Thank you for letting us know.");
     expect(posts).toHaveLength(1);
-    const prompt = await db.selectFrom("prompts").select("skipped_at").where("id", "=", question.promptId).executeTakeFirstOrThrow();
+    const prompt = await db
+      .selectFrom("prompts")
+      .select("skipped_at")
+      .where("id", "=", question.promptId)
+      .executeTakeFirstOrThrow();
     expect(prompt.skipped_at).not.toBeNull();
     expect(await answersFor(db, question.promptId)).toEqual([]);
     expect(await notificationTypes(db, owner.id, question.promptId)).toEqual(["skipped"]);
@@ -370,7 +419,10 @@ test.describe("without JavaScript", () => {
 });
 
 // The same form, with JavaScript behind "Or upload a recording".
-test("the answered page passes axe (\"Submitted successfully\" and, on reopening, \"Your answer\")", async ({ page, db }) => {
+test('the answered page passes axe ("Submitted successfully" and, on reopening, "Your answer")', async ({
+  page,
+  db,
+}) => {
   const owner = await newOwner(db);
   const question = await sentQuestion(db, owner.id);
   const posted = await page.request.post(`/record/${question.token}`, {
@@ -379,7 +431,10 @@ test("the answered page passes axe (\"Submitted successfully\" and, on reopening
   });
   expect(posted.status()).toBe(200);
   // What the recorder opens after its upload, then the link opened again later.
-  for (const [url, heading] of [[`/record/${question.token}?submitted=1&lng=en`, "Submitted successfully"], [question.url, "Your answer"]]) {
+  for (const [url, heading] of [
+    [`/record/${question.token}?submitted=1&lng=en`, "Submitted successfully"],
+    [question.url, "Your answer"],
+  ]) {
     await page.goto(url);
     await expect(recordPage(page).result).toHaveText(heading);
     await expect(page.getByRole("heading", { level: 2, name: heading })).toBeVisible();
@@ -387,14 +442,30 @@ test("the answered page passes axe (\"Submitted successfully\" and, on reopening
   }
 });
 
-const badFiles: { name: string; file: () => { name: string; mimeType: string; buffer: Buffer }; status: number; message: string }[] = [
+const badFiles: {
+  name: string;
+  file: () => { name: string; mimeType: string; buffer: Buffer };
+  status: number;
+  message: string;
+}[] = [
   {
     name: "an HTML page renamed answer.webm",
-    file: () => ({ name: "answer.webm", mimeType: "audio/webm", buffer: Buffer.from("<!doctype html><html><body><h1>Not audio</h1><script>alert(1)</script></body></html>\n".repeat(20)) }),
+    file: () => ({
+      name: "answer.webm",
+      mimeType: "audio/webm",
+      buffer: Buffer.from(
+        "<!doctype html><html><body><h1>Not audio</h1><script>alert(1)</script></body></html>\n".repeat(20),
+      ),
+    }),
     status: 422,
     message: "This file is not a voice recording we can use. Please use WebM, Ogg, M4A, MP3 or WAV.",
   },
-  { name: "an empty file", file: () => ({ name: "answer.webm", mimeType: "audio/webm", buffer: Buffer.alloc(0) }), status: 400, message: "This file is empty." },
+  {
+    name: "an empty file",
+    file: () => ({ name: "answer.webm", mimeType: "audio/webm", buffer: Buffer.alloc(0) }),
+    status: 400,
+    message: "This file is empty.",
+  },
   {
     name: "a six-minute recording",
     file: () => ({ name: "answer.wav", mimeType: "audio/wav", buffer: wav(6 * 60) }),
@@ -403,7 +474,11 @@ const badFiles: { name: string; file: () => { name: string; mimeType: string; bu
   },
 ];
 for (const bad of badFiles) {
-  test(`uploading ${bad.name} is refused in plain words and nothing is stored`, async ({ page, db, javaScriptEnabled }) => {
+  test(`uploading ${bad.name} is refused in plain words and nothing is stored`, async ({
+    page,
+    db,
+    javaScriptEnabled,
+  }) => {
     const owner = await newOwner(db);
     const question = await sentQuestion(db, owner.id);
     const form = recordPage(page);
@@ -412,7 +487,12 @@ for (const bad of badFiles) {
     await form.fileInput.setInputFiles(bad.file());
     const [response] = await Promise.all([
       // The form post (a document), not the recorder's "opened" post to the same address.
-      page.waitForResponse((r) => r.request().method() === "POST" && r.request().resourceType() === "document" && r.url().includes(`/record/${question.token}`)),
+      page.waitForResponse(
+        (r) =>
+          r.request().method() === "POST" &&
+          r.request().resourceType() === "document" &&
+          r.url().includes(`/record/${question.token}`),
+      ),
       page.getByRole("button", { name: "Send this recording" }).click(),
     ]);
     expect(response.status()).toBe(bad.status);
@@ -426,7 +506,10 @@ for (const bad of badFiles) {
   });
 }
 
-test("bad links: a tampered token, a deleted question's and an unsent question's are 404 \"Question not found\"", async ({ page, db }) => {
+test("bad links: a tampered token, a deleted question's and an unsent question's are 404 \"Question not found\"", async ({
+  page,
+  db,
+}) => {
   const owner = await newOwner(db);
   const tampered = await sentQuestion(db, owner.id);
   const deleted = await sentQuestion(db, owner.id);
@@ -449,7 +532,12 @@ test("bad links: a tampered token, a deleted question's and an unsent question's
   expect(await answersFor(db, tampered.promptId)).toEqual([]);
 });
 
-test("the record page: Referrer-Policy no-referrer, Cache-Control no-store, and no script but the recorder", async ({ page, db, javaScriptEnabled, baseURL }) => {
+test("the record page: Referrer-Policy no-referrer, Cache-Control no-store, and no script but the recorder", async ({
+  page,
+  db,
+  javaScriptEnabled,
+  baseURL,
+}) => {
   const owner = await newOwner(db);
   const question = await sentQuestion(db, owner.id);
   const scripts = collectScriptRequests(page);

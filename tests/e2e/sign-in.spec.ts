@@ -11,7 +11,13 @@ const uniqueEmail = (label: string) => `${label}.${Date.now()}.${Math.random().t
 async function latestSignInEmail(db: Db, email: string) {
   let text = "";
   await expect(async () => {
-    const row = await db.selectFrom("outbox_messages").select("text_body").where("to_address", "=", email).orderBy("created_at", "desc").limit(1).executeTakeFirst();
+    const row = await db
+      .selectFrom("outbox_messages")
+      .select("text_body")
+      .where("to_address", "=", email)
+      .orderBy("created_at", "desc")
+      .limit(1)
+      .executeTakeFirst();
     text = row?.text_body ?? "";
     expect(text).toMatch(/\d{6}/);
   }).toPass({ timeout: 10_000 });
@@ -91,7 +97,11 @@ test("an expired code fails", async ({ page, db }) => {
   await requestCode(page, email);
   const { code } = await latestSignInEmail(db, email);
   // Sixteen minutes later, as far as the sign-in is concerned.
-  await db.updateTable("auth_flows").set({ expires_at: new Date(Date.now() - 60_000) }).where("email", "=", email).execute();
+  await db
+    .updateTable("auth_flows")
+    .set({ expires_at: new Date(Date.now() - 60_000) })
+    .where("email", "=", email)
+    .execute();
   await page.getByLabel("6-digit code").fill(code);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("alert")).toContainText("the code has expired or was already used");

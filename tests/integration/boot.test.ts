@@ -31,7 +31,7 @@ function boot(env: Record<string, string>): Promise<{ code: number | null; outpu
     const { DATABASE_URL: _url, ...inherited } = process.env;
     const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
       cwd: repo,
-      env: { ...inherited, NODE_ENV: "development", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "info", ...env },
+      env: { ...inherited, ENV_FILE: "off", NODE_ENV: "development", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "info", ...env },
     });
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
@@ -68,7 +68,9 @@ describe("starting next to a server that holds the port", () => {
     const busy = await occupy();
     try {
       const { code, output } = await boot({ PORT: String(await freePort()), EMBEDDED_PG_PORT: String(busy.port) });
-      expect(output).toContain(`port ${busy.port} (embedded PostgreSQL) is in use: stop the other server or set EMBEDDED_PG_PORT`);
+      expect(output).toContain(
+        `port ${busy.port} (embedded PostgreSQL) is in use: stop the other server or set EMBEDDED_PG_PORT`,
+      );
       expect(output).not.toContain("undefined");
       expect(code).toBe(1);
     } finally {

@@ -17,7 +17,12 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-const POSTMARK = { POSTMARK_SERVER_TOKEN: "server-token", MAIL_FROM: "Heirloom <hello@heirloom.example>", MAIL_POSTAL_ADDRESS: "1 Test Lane", CONTACT_EMAIL: "team@heirloom.example" };
+const POSTMARK = {
+  POSTMARK_SERVER_TOKEN: "server-token",
+  MAIL_FROM: "Heirloom <hello@heirloom.example>",
+  MAIL_POSTAL_ADDRESS: "1 Test Lane",
+  CONTACT_EMAIL: "team@heirloom.example",
+};
 
 describe("a worker killed between the provider accepting a prompt and recording it", () => {
   it("is reconciled from the provider's message id: exactly one message is sent", async () => {
@@ -33,8 +38,14 @@ describe("a worker killed between the provider accepting a prompt and recording 
         return; // no response
       }
       if (request.method === "GET" && url.pathname === "/messages/outbound") {
-        const matches = accepted.filter((m) => m.outboxId === url.searchParams.get("metadata_outbox_id") && m.To === url.searchParams.get("recipient"));
-        return sendJson(res, 200, { TotalCount: matches.length, Messages: matches.map((m, i) => ({ MessageID: `pm-${i + 1}`, Recipients: [m.To] })) });
+        const matches = accepted.filter(
+          (m) =>
+            m.outboxId === url.searchParams.get("metadata_outbox_id") && m.To === url.searchParams.get("recipient"),
+        );
+        return sendJson(res, 200, {
+          TotalCount: matches.length,
+          Messages: matches.map((m, i) => ({ MessageID: `pm-${i + 1}`, Recipients: [m.To] })),
+        });
       }
       sendJson(res, 404, { ErrorCode: 404, Message: "not here" });
     });
@@ -45,12 +56,22 @@ describe("a worker killed between the provider accepting a prompt and recording 
     await queueSendNow(database.db, storyteller.prompts[0].id);
 
     const child = spawn(process.execPath, ["--import", "tsx", "tests/support/worker-process.ts"], {
-      env: { ...process.env, NODE_ENV: "test", DATABASE_URL: database.url, POSTMARK_API_URL: api.url, APP_URL: "http://localhost:3000", ...POSTMARK },
+      env: {
+        ...process.env,
+        NODE_ENV: "test",
+        DATABASE_URL: database.url,
+        POSTMARK_API_URL: api.url,
+        APP_URL: "http://localhost:3000",
+        ...POSTMARK,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     cleanups.push(() => child.exitCode === null && child.kill("SIGKILL"));
     const acceptedOnce = new Promise<void>((resolve) => (onAccepted = resolve));
-    await Promise.race([acceptedOnce, once(child, "exit").then(() => Promise.reject(new Error("worker exited early")))]);
+    await Promise.race([
+      acceptedOnce,
+      once(child, "exit").then(() => Promise.reject(new Error("worker exited early"))),
+    ]);
     child.kill("SIGKILL");
     await once(child, "exit");
 
@@ -71,7 +92,11 @@ describe("a worker killed between the provider accepting a prompt and recording 
     expect(accepted).toHaveLength(1);
     const delivery = await database.db.selectFrom("deliveries").selectAll().executeTakeFirstOrThrow();
     expect(delivery).toMatchObject({ status: "sent", provider_message_id: "pm-1" });
-    const outbox = await database.db.selectFrom("outbox_messages").selectAll().where("id", "=", delivery.outbox_message_id!).executeTakeFirstOrThrow();
+    const outbox = await database.db
+      .selectFrom("outbox_messages")
+      .selectAll()
+      .where("id", "=", delivery.outbox_message_id!)
+      .executeTakeFirstOrThrow();
     expect(outbox).toMatchObject({ status: "sent", provider_message_id: "pm-1", text_body: "" });
     expect(await jobsFor(database.db, "delivery__send")).toEqual([]);
   });

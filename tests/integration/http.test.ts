@@ -28,9 +28,15 @@ function statusWithHost(url: string, host: string): Promise<number> {
 const buildFile = path.resolve("build/server/index.js");
 
 async function serve(env: Record<string, string> = {}) {
-  if (!existsSync(buildFile)) throw new Error("build/server/index.js is missing: run `npm run build` first (npm test does).");
+  if (!existsSync(buildFile))
+    throw new Error("build/server/index.js is missing: run `npm run build` first (npm test does).");
   const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
-  const { cspNonce: _n, clientIp: _c, fromLoopback: _l, ...services } = makeTestContext(database, { NODE_ENV: "production", ...env });
+  const {
+    cspNonce: _n,
+    clientIp: _c,
+    fromLoopback: _l,
+    ...services
+  } = makeTestContext(database, { NODE_ENV: "production", ...env });
   const app = createHttpApp({ services, build, clientDir: path.resolve("build/client") });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
@@ -69,10 +75,12 @@ describe("HTTP server", () => {
     expect(script).toBeTruthy();
     const headersFor = (encoding: string) =>
       new Promise<http.IncomingHttpHeaders>((resolve, reject) => {
-        http.get(`${base}${script}`, { headers: { "Accept-Encoding": encoding } }, (response) => {
-          response.resume();
-          resolve(response.headers);
-        }).on("error", reject);
+        http
+          .get(`${base}${script}`, { headers: { "Accept-Encoding": encoding } }, (response) => {
+            response.resume();
+            resolve(response.headers);
+          })
+          .on("error", reject);
       });
     const brotli = await headersFor("gzip, deflate, br");
     expect(brotli["content-encoding"]).toBe("br");
@@ -119,18 +127,32 @@ describe("HTTP server", () => {
       body: "mode=dark&direction=rtl&color=cyan&redirectTo=/about-us",
     });
     expect(saved.headers.get("location")).toBe("/about-us");
-    const cookies = saved.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const cookies = saved.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     const html = await (await fetch(`${base}/`, { headers: { Cookie: cookies } })).text();
     expect(html).toMatch(/<html lang="en" dir="rtl" data-mode="dark" data-color="cyan"/);
     expect(html).toContain("Settings saved"); // the flash toast, rendered without JavaScript
   });
 
   it("refuses cross-site form posts but lets webhooks through to their own checks", async () => {
-    const crossSite = await fetch(`${base}/contact-us`, { method: "POST", headers: { "Sec-Fetch-Site": "cross-site" }, body: new URLSearchParams({ name: "x" }) });
+    const crossSite = await fetch(`${base}/contact-us`, {
+      method: "POST",
+      headers: { "Sec-Fetch-Site": "cross-site" },
+      body: new URLSearchParams({ name: "x" }),
+    });
     expect(crossSite.status).toBe(403);
-    const foreignOrigin = await fetch(`${base}/contact-us`, { method: "POST", headers: { Origin: "https://evil.example" }, body: new URLSearchParams({ name: "x" }) });
+    const foreignOrigin = await fetch(`${base}/contact-us`, {
+      method: "POST",
+      headers: { Origin: "https://evil.example" },
+      body: new URLSearchParams({ name: "x" }),
+    });
     expect(foreignOrigin.status).toBe(403);
-    const webhook = await fetch(`${base}/webhooks/anything`, { method: "POST", headers: { "Sec-Fetch-Site": "cross-site" } });
+    const webhook = await fetch(`${base}/webhooks/anything`, {
+      method: "POST",
+      headers: { "Sec-Fetch-Site": "cross-site" },
+    });
     expect(webhook.status).not.toBe(403);
   });
 
@@ -140,7 +162,14 @@ describe("HTTP server", () => {
       const { id } = await createStoryteller(database.db, { ownerId: owner.id, timeZone: "UTC", prompts: [] });
       return { id, token: await signCapability(makeTestContext(database).config, "unsubscribe", id) };
     };
-    const unsubscribedAt = async (id: string) => (await database.db.selectFrom("storytellers").select("unsubscribed_at").where("id", "=", id).executeTakeFirstOrThrow()).unsubscribed_at;
+    const unsubscribedAt = async (id: string) =>
+      (
+        await database.db
+          .selectFrom("storytellers")
+          .select("unsubscribed_at")
+          .where("id", "=", id)
+          .executeTakeFirstOrThrow()
+      ).unsubscribed_at;
 
     // RFC 8058: a mail client's POST, cross-site, no cookie.
     const mailClient = await make();
@@ -202,7 +231,14 @@ describe("HTTP server", () => {
     };
     // Unchecked, the first three come out of URL parsing as "//evil.example…", a Location that leaves
     // the site; the rest point at another host too and must not land on some path of ours instead.
-    for (const hostile of ["//evil.example//evil.example/x", "https://evil.example//evil.example", "/.//evil.example", "//evil.example/x", "/\t/evil.example", "/\\evil.example"]) {
+    for (const hostile of [
+      "//evil.example//evil.example/x",
+      "https://evil.example//evil.example",
+      "/.//evil.example",
+      "//evil.example/x",
+      "/\t/evil.example",
+      "/\\evil.example",
+    ]) {
       const location = await switchTo(hostile);
       expect(location, hostile).toBe("/");
       expect(new URL(location, base).origin, hostile).toBe(new URL(base).origin);

@@ -22,7 +22,14 @@ const lock = {
       dev: true,
       optionalDependencies: { "@tailwindcss/oxide-linux-x64-gnu": "4.3.5", "@tailwindcss/oxide-darwin-arm64": "4.3.5" },
     },
-    "node_modules/@tailwindcss/oxide-linux-x64-gnu": { version: "4.3.5", cpu: ["x64"], dev: true, libc: ["glibc"], optional: true, os: ["linux"] },
+    "node_modules/@tailwindcss/oxide-linux-x64-gnu": {
+      version: "4.3.5",
+      cpu: ["x64"],
+      dev: true,
+      libc: ["glibc"],
+      optional: true,
+      os: ["linux"],
+    },
   },
 };
 
@@ -41,12 +48,21 @@ describe("completing package-lock.json", () => {
 
     expect(run().status).toBe(0);
     const completed = JSON.parse(readFileSync(path.join(folder, "package-lock.json"), "utf8"));
-    expect(completed.packages["node_modules/@tailwindcss/oxide-darwin-arm64"]).toEqual({ version: "4.3.5", cpu: ["arm64"], dev: true, optional: true, os: ["darwin"] });
+    expect(completed.packages["node_modules/@tailwindcss/oxide-darwin-arm64"]).toEqual({
+      version: "4.3.5",
+      cpu: ["arm64"],
+      dev: true,
+      optional: true,
+      os: ["darwin"],
+    });
     expect(run("--check").status).toBe(0);
   });
 
   it("the committed lock file is complete", () => {
-    const check = spawnSync(process.execPath, [script, "--check"], { cwd: path.resolve(__dirname, "../.."), encoding: "utf8" });
+    const check = spawnSync(process.execPath, [script, "--check"], {
+      cwd: path.resolve(__dirname, "../.."),
+      encoding: "utf8",
+    });
     expect(check.stderr).toBe("");
     expect(check.status).toBe(0);
   });

@@ -17,7 +17,8 @@ mkdirSync(path.join(project, "scripts"));
 mkdirSync(path.join(project, "server"));
 mkdirSync(path.join(project, "app"));
 mkdirSync(path.join(project, "node_modules"));
-for (const file of ["scripts/start.mjs", "scripts/build-stamp.mjs", "server/env-file.ts"]) cpSync(path.join(repo, file), path.join(project, file));
+for (const file of ["scripts/start.mjs", "scripts/build-stamp.mjs", "server/env-file.ts"])
+  cpSync(path.join(repo, file), path.join(project, file));
 symlinkSync(path.join(repo, "node_modules/tsx"), path.join(project, "node_modules/tsx"));
 writeFileSync(
   path.join(project, "package.json"),
@@ -78,7 +79,9 @@ describe("npm start", () => {
     expect(run.stdout).not.toContain("serving");
     const lines = run.stderr.trim().split("\n");
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/cannot start: a build is needed \(there is no complete build yet\).*@react-router\/dev, vite, esbuild.*npm install/);
+    expect(lines[0]).toMatch(
+      /cannot start: a build is needed \(there is no complete build yet\).*@react-router\/dev, vite, esbuild.*npm install/,
+    );
   });
 
   it("builds when there is no build, then serves in production with .env read and the environment winning", () => {
@@ -104,12 +107,16 @@ describe("npm start", () => {
     utimesSync(path.join(project, "app/root.tsx"), later, later);
     const refused = start();
     expect(refused.status).toBe(1);
-    expect(refused.stderr).toContain(`a build is needed (${path.join("app", "root.tsx")} changed since the last build)`);
+    expect(refused.stderr).toContain(
+      `a build is needed (${path.join("app", "root.tsx")} changed since the last build)`,
+    );
 
     installBuildTools(true);
     const rebuilt = start();
     expect(rebuilt.status).toBe(0);
-    expect(rebuilt.stdout).toContain(`[heirloom] building: ${path.join("app", "root.tsx")} changed since the last build`);
+    expect(rebuilt.stdout).toContain(
+      `[heirloom] building: ${path.join("app", "root.tsx")} changed since the last build`,
+    );
     expect(rebuilt.stdout).toContain("fake build ran");
     expect(rebuilt.stdout).toContain("serving in production");
   });

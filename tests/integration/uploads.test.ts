@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
-import http from "node:http";
 import { readdir } from "node:fs/promises";
+import http from "node:http";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -24,13 +24,18 @@ let base = "";
 let server: Server;
 let dataDir = "";
 
-
 beforeAll(async () => {
   const buildFile = path.resolve("build/server/index.js");
-  if (!existsSync(buildFile)) throw new Error("build/server/index.js is missing: run `npm run build` first (npm test does).");
+  if (!existsSync(buildFile))
+    throw new Error("build/server/index.js is missing: run `npm run build` first (npm test does).");
   const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
   dataDir = path.join(os.tmpdir(), `heirloom-uploads-${database.name}`);
-  const { cspNonce: _n, clientIp: _c, fromLoopback: _l, ...services } = makeTestContext(database, { NODE_ENV: "production", DATA_DIR: dataDir });
+  const {
+    cspNonce: _n,
+    clientIp: _c,
+    fromLoopback: _l,
+    ...services
+  } = makeTestContext(database, { NODE_ENV: "production", DATA_DIR: dataDir });
   const app = createHttpApp({ services, build, clientDir: path.resolve("build/client") });
   server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
@@ -48,11 +53,15 @@ async function sentPrompt() {
   return { owner, storyteller, prompt, token };
 }
 
-const answersFor = (promptId: string) => database.db.selectFrom("answers").selectAll().where("prompt_id", "=", promptId).execute();
+const answersFor = (promptId: string) =>
+  database.db.selectFrom("answers").selectAll().where("prompt_id", "=", promptId).execute();
 // makeTestContext's local storage root (tests/context.ts).
 const storedFiles = (promptId: string) =>
-  readdir(path.join(os.tmpdir(), `heirloom-test-files-${database.name}`, "answers", promptId)).catch(() => [] as string[]);
-const pendingUploads = async () => (await readdir(path.join(dataDir, "uploads")).catch(() => [] as string[])).filter((name) => !name.endsWith(".json"));
+  readdir(path.join(os.tmpdir(), `heirloom-test-files-${database.name}`, "answers", promptId)).catch(
+    () => [] as string[],
+  );
+const pendingUploads = async () =>
+  (await readdir(path.join(dataDir, "uploads")).catch(() => [] as string[])).filter((name) => !name.endsWith(".json"));
 
 const metadataHeader = (metadata: Record<string, string>) =>
   Object.entries(metadata)
@@ -63,13 +72,23 @@ const metadataHeader = (metadata: Record<string, string>) =>
 async function createUpload(token: string, length: number, extra: Record<string, string> = {}) {
   return fetch(`${base}/uploads`, {
     method: "POST",
-    headers: { "Tus-Resumable": "1.0.0", "Upload-Length": String(length), "Upload-Metadata": metadataHeader({ token, ...extra }), "Sec-Fetch-Site": "same-origin" },
+    headers: {
+      "Tus-Resumable": "1.0.0",
+      "Upload-Length": String(length),
+      "Upload-Metadata": metadataHeader({ token, ...extra }),
+      "Sec-Fetch-Site": "same-origin",
+    },
   });
 }
 async function patch(location: string, offset: number, chunk: Buffer) {
   return fetch(new URL(location, base), {
     method: "PATCH",
-    headers: { "Tus-Resumable": "1.0.0", "Upload-Offset": String(offset), "Content-Type": "application/offset+octet-stream", "Sec-Fetch-Site": "same-origin" },
+    headers: {
+      "Tus-Resumable": "1.0.0",
+      "Upload-Offset": String(offset),
+      "Content-Type": "application/offset+octet-stream",
+      "Sec-Fetch-Site": "same-origin",
+    },
     body: new Uint8Array(chunk),
   });
 }
@@ -89,16 +108,29 @@ describe("resumable uploads from the record page", () => {
       upload.start();
     });
     const [answer] = await answersFor(prompt.id);
-    expect(answer).toMatchObject({ id: answerId, content_type: "audio/webm", byte_size: String(webm.length), is_private: false });
+    expect(answer).toMatchObject({
+      id: answerId,
+      content_type: "audio/webm",
+      byte_size: String(webm.length),
+      is_private: false,
+    });
     expect(answer.duration_ms).toBeGreaterThan(2500);
     expect(answer.duration_ms).toBeLessThan(3500);
     expect(answer.storage_key).toMatch(new RegExp(`^answers/${prompt.id}/[0-9a-f-]{36}\\.webm$`));
     expect(await storedFiles(prompt.id)).toEqual([path.basename(answer.storage_key)]);
     expect(await pendingUploads()).toEqual([]);
-    const notes = await database.db.selectFrom("notifications").select(["type", "prompt_id"]).where("user_id", "=", owner.id).execute();
+    const notes = await database.db
+      .selectFrom("notifications")
+      .select(["type", "prompt_id"])
+      .where("user_id", "=", owner.id)
+      .execute();
     expect(notes).toEqual([{ type: "uploaded", prompt_id: prompt.id }]);
-    expect((await jobsFor(database.db, "answer__transcode")).map((j) => j.payload)).toContainEqual({ answerId: answer.id });
-    expect((await jobsFor(database.db, "answer__transcribe")).map((j) => j.payload)).toContainEqual({ answerId: answer.id });
+    expect((await jobsFor(database.db, "answer__transcode")).map((j) => j.payload)).toContainEqual({
+      answerId: answer.id,
+    });
+    expect((await jobsFor(database.db, "answer__transcribe")).map((j) => j.payload)).toContainEqual({
+      answerId: answer.id,
+    });
   });
 
   it("resumes after the connection drops mid-upload: one answer, from the whole file", async () => {
@@ -119,7 +151,11 @@ describe("resumable uploads from the record page", () => {
   });
 
   const badFiles: [string, () => Buffer, string][] = [
-    ["an HTML page renamed .webm", () => Buffer.from("<!doctype html><html><body><script>alert(1)</script></body></html>".repeat(20)), "upload.notAudio"],
+    [
+      "an HTML page renamed .webm",
+      () => Buffer.from("<!doctype html><html><body><script>alert(1)</script></body></html>".repeat(20)),
+      "upload.notAudio",
+    ],
     ["a six-minute recording", () => silentWav(6 * 60), "upload.tooLong"],
   ];
   for (const [name, file, reason] of badFiles) {
@@ -168,18 +204,27 @@ describe("resumable uploads from the record page", () => {
     expect(await answersFor(prompt.id)).toEqual([first]);
     expect(await storedFiles(prompt.id)).toEqual([path.basename(first.storage_key)]);
 
-    await database.db.updateTable("prompts").set({ rerecord_requested_at: new Date() }).where("id", "=", prompt.id).execute();
+    await database.db
+      .updateTable("prompts")
+      .set({ rerecord_requested_at: new Date() })
+      .where("id", "=", prompt.id)
+      .execute();
     await send();
     const [second] = await answersFor(prompt.id);
     expect(second.id).not.toBe(first.id);
     expect(await storedFiles(prompt.id)).toEqual([path.basename(second.storage_key)]);
-    const reopened = await database.db.selectFrom("prompts").select("rerecord_requested_at").where("id", "=", prompt.id).executeTakeFirstOrThrow();
+    const reopened = await database.db
+      .selectFrom("prompts")
+      .select("rerecord_requested_at")
+      .where("id", "=", prompt.id)
+      .executeTakeFirstOrThrow();
     expect(reopened.rerecord_requested_at).toBeNull();
   });
 });
 
 describe("answering without JavaScript", () => {
-  const post = (token: string, form: FormData) => fetch(`${base}/record/${token}`, { method: "POST", body: form, headers: { "Sec-Fetch-Site": "same-origin" } });
+  const post = (token: string, form: FormData) =>
+    fetch(`${base}/record/${token}`, { method: "POST", body: form, headers: { "Sec-Fetch-Site": "same-origin" } });
 
   it("takes a plain multipart form, then shows the answer", async () => {
     const { prompt, token } = await sentPrompt();
@@ -200,7 +245,11 @@ describe("answering without JavaScript", () => {
   it("explains a bad file in plain words and stores nothing", async () => {
     const { prompt, token } = await sentPrompt();
     const form = new FormData();
-    form.set("audio", new Blob([Buffer.from("<html>not audio at all, just a web page</html>")], { type: "audio/webm" }), "answer.webm");
+    form.set(
+      "audio",
+      new Blob([Buffer.from("<html>not audio at all, just a web page</html>")], { type: "audio/webm" }),
+      "answer.webm",
+    );
     const response = await post(token, form);
     expect(response.status).toBe(422);
     expect(await response.text()).toContain("This file is not a voice recording we can use.");
@@ -226,7 +275,11 @@ describe("answering without JavaScript", () => {
     const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const request = http.request(`${base}/record/${token}`, {
         method: "POST",
-        headers: { "Content-Type": "multipart/form-data; boundary=x", "Content-Length": String(30 * 1024 * 1024), "Sec-Fetch-Site": "same-origin" },
+        headers: {
+          "Content-Type": "multipart/form-data; boundary=x",
+          "Content-Length": String(30 * 1024 * 1024),
+          "Sec-Fetch-Site": "same-origin",
+        },
       });
       request.on("response", (response) => {
         let text = "";
@@ -237,7 +290,7 @@ describe("answering without JavaScript", () => {
         });
       });
       request.on("error", reject);
-      request.write("--x\r\nContent-Disposition: form-data; name=\"audio\"; filename=\"big.webm\"\r\n\r\n");
+      request.write('--x\r\nContent-Disposition: form-data; name="audio"; filename="big.webm"\r\n\r\n');
     });
     expect(status).toBe(413);
     expect(body).toContain("This file is larger than 25 MB.");
@@ -247,15 +300,28 @@ describe("answering without JavaScript", () => {
   it("skips the question (and tells the asker), and records the first opening once", async () => {
     const { owner, prompt, token } = await sentPrompt();
     const form = (fields: Record<string, string>) =>
-      fetch(`${base}/record/${token}`, { method: "POST", body: new URLSearchParams(fields), headers: { "Sec-Fetch-Site": "same-origin" } });
+      fetch(`${base}/record/${token}`, {
+        method: "POST",
+        body: new URLSearchParams(fields),
+        headers: { "Sec-Fetch-Site": "same-origin" },
+      });
     await form({ intent: "opened" });
     await form({ intent: "opened" });
     const skipped = await form({ intent: "skip", confirm: "on" });
     expect(await skipped.text()).toContain("You skipped this question.");
-    const row = await database.db.selectFrom("prompts").select(["skipped_at", "opened_at"]).where("id", "=", prompt.id).executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom("prompts")
+      .select(["skipped_at", "opened_at"])
+      .where("id", "=", prompt.id)
+      .executeTakeFirstOrThrow();
     expect(row.skipped_at).not.toBeNull();
     expect(row.opened_at).not.toBeNull();
-    const notes = await database.db.selectFrom("notifications").select("type").where("user_id", "=", owner.id).orderBy("created_at").execute();
+    const notes = await database.db
+      .selectFrom("notifications")
+      .select("type")
+      .where("user_id", "=", owner.id)
+      .orderBy("created_at")
+      .execute();
     expect(notes.map((n) => n.type)).toEqual(["listened", "skipped"]);
   });
 
@@ -267,7 +333,11 @@ describe("answering without JavaScript", () => {
     const html = await page.text();
     expect(html).toMatch(/<script type="module" src="\/assets\/recorder-[\w-]+\.js"/);
     expect(html).not.toContain("/assets/entry.client"); // no React on this page
-    const row = await database.db.selectFrom("prompts").select("opened_at").where("id", "=", prompt.id).executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom("prompts")
+      .select("opened_at")
+      .where("id", "=", prompt.id)
+      .executeTakeFirstOrThrow();
     expect(row.opened_at).toBeNull();
   });
 
@@ -277,14 +347,22 @@ describe("answering without JavaScript", () => {
     upload.set("audio", new Blob([webm], { type: "audio/webm" }), "answer.webm");
     await post(token, upload);
     const send = (to: string) =>
-      fetch(`${base}/record/${token}`, { method: "POST", body: new URLSearchParams({ intent: "send-to-someone", to }), headers: { "Sec-Fetch-Site": "same-origin" } });
+      fetch(`${base}/record/${token}`, {
+        method: "POST",
+        body: new URLSearchParams({ intent: "send-to-someone", to }),
+        headers: { "Sec-Fetch-Site": "same-origin" },
+      });
 
     const bad = await send("not an address");
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain("Enter an email address or a US or Canadian mobile number.");
     const sent = await send("cousin@example.com");
     expect(await sent.text()).toContain("Sent to cousin@example.com.");
-    const [email] = await database.db.selectFrom("outbox_messages").selectAll().where("to_address", "=", "cousin@example.com").execute();
+    const [email] = await database.db
+      .selectFrom("outbox_messages")
+      .selectAll()
+      .where("to_address", "=", "cousin@example.com")
+      .execute();
     expect(email.subject).toBe("Kamla shared a story with you");
     const shareUrl = email.text_body.match(/http:\/\/localhost:3000\/s\/\S+/)![0];
     const share = await fetch(`${base}${new URL(shareUrl).pathname}`);
@@ -293,6 +371,12 @@ describe("answering without JavaScript", () => {
     await database.db.updateTable("answers").set({ is_private: true }).where("prompt_id", "=", prompt.id).execute();
     const refused = await send("aunt@example.com");
     expect(refused.status).toBe(400);
-    expect(await database.db.selectFrom("outbox_messages").select("id").where("to_address", "=", "aunt@example.com").execute()).toEqual([]);
+    expect(
+      await database.db
+        .selectFrom("outbox_messages")
+        .select("id")
+        .where("to_address", "=", "aunt@example.com")
+        .execute(),
+    ).toEqual([]);
   });
 });

@@ -13,7 +13,13 @@ const config = completeConfig(parseEnv(process.env), { SESSION_SECRET: TEST_SESS
 const pool = createPool(process.env.DATABASE_URL!, 2);
 const runner = await run({
   pgPool: pool,
-  taskList: createTaskList({ db: createDb(pool), config, storage: createStorageService(config), mail: createMailService(config), sms: createSmsService(config) }),
+  taskList: createTaskList({
+    db: createDb(pool),
+    config,
+    storage: createStorageService(config),
+    mail: createMailService(config),
+    sms: createSmsService(config),
+  }),
   concurrency: 1,
   noHandleSignals: true,
   pollInterval: 100,

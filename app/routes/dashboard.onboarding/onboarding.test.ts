@@ -8,18 +8,39 @@ const database = useTestDatabase();
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 const submit = (user: User, step: number, fields: Record<string, string | string[]>) =>
-  outcome(() => action({ request: post(user.jar, `/dashboard/onboarding?step=${step}`, fields), context: makeTestContext(database), params: {}, ...routeArgs }));
-const draftOf = async (user: User) => (await database.db.selectFrom("onboarding_drafts").select("data").where("user_id", "=", user.id).executeTakeFirst())?.data ?? null;
-const storytellersOf = (user: User) => database.db.selectFrom("storytellers").selectAll().where("owner_id", "=", user.id).execute();
+  outcome(() =>
+    action({
+      request: post(user.jar, `/dashboard/onboarding?step=${step}`, fields),
+      context: makeTestContext(database),
+      params: {},
+      ...routeArgs,
+    }),
+  );
+const draftOf = async (user: User) =>
+  (await database.db.selectFrom("onboarding_drafts").select("data").where("user_id", "=", user.id).executeTakeFirst())
+    ?.data ?? null;
+const storytellersOf = (user: User) =>
+  database.db.selectFrom("storytellers").selectAll().where("owner_id", "=", user.id).execute();
 
-const who = { intent: "next", nickname: "Dadaji", firstName: "Ramesh", deliveryMethod: "sms", phone: "(416) 555-0199", timeZone: "America/Toronto", language: "hi" };
+const who = {
+  intent: "next",
+  nickname: "Dadaji",
+  firstName: "Ramesh",
+  deliveryMethod: "sms",
+  phone: "(416) 555-0199",
+  timeZone: "America/Toronto",
+  language: "hi",
+};
 
 describe("adding a Storyteller, step by step", () => {
   it("refuses a number outside the US and Canada, and an unknown time zone, beside those fields, keeping nothing", async () => {
     const user = await signedInUser(database);
     const refused = await submit(user, 1, { ...who, phone: "+44 7700 900123", timeZone: "Mars/Olympus_Mons" });
     expect(refused.status).toBe(400);
-    expect(replyErrorsOf(refused.data)).toEqual({ phone: ["storytellers:errors.phoneNotUsCa"], timeZone: ["storytellers:errors.timeZoneInvalid"] });
+    expect(replyErrorsOf(refused.data)).toEqual({
+      phone: ["storytellers:errors.phoneNotUsCa"],
+      timeZone: ["storytellers:errors.timeZoneInvalid"],
+    });
     expect(await draftOf(user)).toBeNull();
   });
 
@@ -37,22 +58,50 @@ describe("adding a Storyteller, step by step", () => {
     expect(await submit(user, 1, who)).toMatchObject({ status: 302, location: "/dashboard/onboarding?step=2" });
     expect(await draftOf(user)).toMatchObject({ who: { nickname: "Dadaji", phone: "(416) 555-0199" } });
 
-    const library = await database.db.selectFrom("library_prompts").select(["id", "text_hi"]).orderBy("category_id").orderBy("position").limit(2).execute();
-    const prompts = { intent: "next", libraryPromptIds: library.map((p) => String(p.id)), customPrompts: "What games did you play?\nwhat games did you play?" };
+    const library = await database.db
+      .selectFrom("library_prompts")
+      .select(["id", "text_hi"])
+      .orderBy("category_id")
+      .orderBy("position")
+      .limit(2)
+      .execute();
+    const prompts = {
+      intent: "next",
+      libraryPromptIds: library.map((p) => String(p.id)),
+      customPrompts: "What games did you play?\nwhat games did you play?",
+    };
     expect(await submit(user, 2, prompts)).toMatchObject({ status: 302, location: "/dashboard/onboarding?step=3" });
-    expect(await submit(user, 3, { intent: "back", firstPromptDate: "not a date" })).toMatchObject({ status: 302, location: "/dashboard/onboarding?step=2" });
+    expect(await submit(user, 3, { intent: "back", firstPromptDate: "not a date" })).toMatchObject({
+      status: 302,
+      location: "/dashboard/onboarding?step=2",
+    });
 
     const past = await submit(user, 3, { intent: "submit", firstPromptDate: "2020-01-01", frequency: "weekly" });
     expect(past.status).toBe(400);
     expect(replyErrorsOf(past.data)).toEqual({ firstPromptDate: ["storytellers:errors.dateInPast"] });
     expect(await storytellersOf(user)).toEqual([]);
 
-    expect(await submit(user, 3, { intent: "submit", firstPromptDate: "2099-01-01", frequency: "weekly" })).toMatchObject({ status: 302, location: "/dashboard" });
+    expect(
+      await submit(user, 3, { intent: "submit", firstPromptDate: "2099-01-01", frequency: "weekly" }),
+    ).toMatchObject({ status: 302, location: "/dashboard" });
     const [storyteller] = await storytellersOf(user);
-    expect(storyteller).toMatchObject({ nickname: "Dadaji", delivery_method: "sms", phone_e164: "+14165550199", language: "hi", sms_consent: "requested" });
-    const queue = await database.db.selectFrom("prompts").select("text").where("storyteller_id", "=", storyteller.id).orderBy("queue_position").execute();
+    expect(storyteller).toMatchObject({
+      nickname: "Dadaji",
+      delivery_method: "sms",
+      phone_e164: "+14165550199",
+      language: "hi",
+      sms_consent: "requested",
+    });
+    const queue = await database.db
+      .selectFrom("prompts")
+      .select("text")
+      .where("storyteller_id", "=", storyteller.id)
+      .orderBy("queue_position")
+      .execute();
     expect(queue.map((p) => p.text)).toEqual([library[0].text_hi, library[1].text_hi, "What games did you play?"]);
-    expect(await database.db.selectFrom("outbox_messages").select("id").where("to_address", "=", "+14165550199").execute()).toHaveLength(1);
+    expect(
+      await database.db.selectFrom("outbox_messages").select("id").where("to_address", "=", "+14165550199").execute(),
+    ).toHaveLength(1);
     expect(await draftOf(user)).toBeNull();
   });
 });

@@ -16,7 +16,8 @@ import { PromptsStepForm, ScheduleStepForm, WhoStepForm } from "./steps";
 export const handle = { i18n: ["storytellers"] };
 export const meta = titleFromLoader;
 
-const stepOf = (request: Request) => Math.min(3, Math.max(1, Number(new URL(request.url).searchParams.get("step")) || 1)) as Step;
+const stepOf = (request: Request) =>
+  Math.min(3, Math.max(1, Number(new URL(request.url).searchParams.get("step")) || 1)) as Step;
 
 export async function loader({ request, context }: LoaderArgs) {
   const user = await requireUser(request, context);
@@ -49,12 +50,23 @@ export default function Onboarding() {
       <h1 className="text-2xl font-bold">{t("onboarding.title")}</h1>
       <ol className="flex gap-2 text-sm" aria-label={t("onboarding.progress")}>
         {[1, 2, 3].map((n) => (
-          <li key={n} aria-current={n === step ? "step" : undefined} className="rounded-full border border-line px-3 py-1 aria-[current=step]:bg-primary aria-[current=step]:text-white">
+          <li
+            key={n}
+            aria-current={n === step ? "step" : undefined}
+            className="rounded-full border border-line px-3 py-1 aria-[current=step]:bg-primary aria-[current=step]:text-white"
+          >
             {t(`onboarding.steps.${n}`)}
           </li>
         ))}
       </ol>
-      {step === 1 ? <WhoStepForm draft={draft.who} timeZones={timeZones} defaultTimeZone={defaultTimeZone} lastResult={lastResult} /> : null}
+      {step === 1 ? (
+        <WhoStepForm
+          draft={draft.who}
+          timeZones={timeZones}
+          defaultTimeZone={defaultTimeZone}
+          lastResult={lastResult}
+        />
+      ) : null}
       {step === 2 ? <PromptsStepForm draft={draft.prompts} library={library} lastResult={lastResult} /> : null}
       {step === 3 ? <ScheduleStepForm draft={draft} today={today} lastResult={lastResult} /> : null}
     </section>

@@ -13,7 +13,10 @@ const back = z.object({ intent: z.literal(Intent.back) });
  * scheduleSchema).
  */
 export const stepSchemas = {
-  1: z.discriminatedUnion("intent", [back, z.object({ intent: z.literal(Intent.next), ...storytellerShape }).superRefine(requireAddressForDelivery)]),
+  1: z.discriminatedUnion("intent", [
+    back,
+    z.object({ intent: z.literal(Intent.next), ...storytellerShape }).superRefine(requireAddressForDelivery),
+  ]),
   2: z.discriminatedUnion("intent", [back, promptsSchema.extend({ intent: z.literal(Intent.next) })]),
   3: z.discriminatedUnion("intent", [back, z.object({ intent: z.literal(Intent.submit), ...scheduleShape })]),
 };

@@ -49,7 +49,11 @@ async function schedule({ request, context, userId, formData }: StepArgs) {
   await saveDraftStep(context.db, userId, "schedule", schedule);
   let created: Awaited<ReturnType<typeof createStorytellerFromDraft>>;
   try {
-    created = await createStorytellerFromDraft(context, userId, { who: draft.who, prompts: draft.prompts ?? { libraryPromptIds: [], customPrompts: [] }, schedule });
+    created = await createStorytellerFromDraft(context, userId, {
+      who: draft.who,
+      prompts: draft.prompts ?? { libraryPromptIds: [], customPrompts: [] },
+      schedule,
+    });
   } catch (error) {
     log.error({ module: "onboarding", err: error }, "could not add storyteller");
     return redirectWithToast(request, context, stepUrl(3), { type: "error", key: "storytellers:toast.notAdded" });
@@ -59,4 +63,7 @@ async function schedule({ request, context, userId, formData }: StepArgs) {
   return redirectWithToast(request, context, "/dashboard", { type: "success", key: "storytellers:toast.added" });
 }
 
-export const submitStep = { 1: who, 2: prompts, 3: schedule } satisfies Record<Step, (args: StepArgs) => Promise<unknown>>;
+export const submitStep = { 1: who, 2: prompts, 3: schedule } satisfies Record<
+  Step,
+  (args: StepArgs) => Promise<unknown>
+>;

@@ -7,7 +7,12 @@ import { FieldErrors, TextareaField } from "~/components/forms";
 import type { LibraryCategory } from "~/components/prompt-picker";
 import { ScheduleFields, StorytellerFields } from "~/components/storyteller-fields";
 import { type PromptsInput, promptsSchema } from "~/utils/prompt-schema";
-import { type ScheduleInput, scheduleSchema, type StorytellerInput, storytellerSchema } from "~/utils/storyteller-schema";
+import {
+  type ScheduleInput,
+  scheduleSchema,
+  type StorytellerInput,
+  storytellerSchema,
+} from "~/utils/storyteller-schema";
 import { currentZoneName } from "~/utils/time-zones";
 import { Intent } from "./schema";
 
@@ -34,7 +39,17 @@ function StepButtons({ back, last }: { back: boolean; last?: boolean }) {
   );
 }
 
-export function WhoStepForm({ draft, timeZones, defaultTimeZone, lastResult }: { draft?: StorytellerInput; timeZones: string[]; defaultTimeZone: string; lastResult: Result }) {
+export function WhoStepForm({
+  draft,
+  timeZones,
+  defaultTimeZone,
+  lastResult,
+}: {
+  draft?: StorytellerInput;
+  timeZones: string[];
+  defaultTimeZone: string;
+  lastResult: Result;
+}) {
   const [form, fields] = useForm({
     lastResult,
     constraint: getZodConstraint(storytellerSchema),
@@ -61,13 +76,24 @@ export function WhoStepForm({ draft, timeZones, defaultTimeZone, lastResult }: {
   );
 }
 
-export function PromptsStepForm({ draft, library, lastResult }: { draft?: PromptsInput; library: LibraryCategory[]; lastResult: Result }) {
+export function PromptsStepForm({
+  draft,
+  library,
+  lastResult,
+}: {
+  draft?: PromptsInput;
+  library: LibraryCategory[];
+  lastResult: Result;
+}) {
   const { t } = useTranslation("storytellers");
   const [form, fields] = useForm({
     lastResult,
     constraint: getZodConstraint(promptsSchema),
     shouldValidate: "onSubmit",
-    defaultValue: { customPrompts: draft?.customPrompts.join("\n") ?? "", libraryPromptIds: (draft?.libraryPromptIds ?? []).map(String) },
+    defaultValue: {
+      customPrompts: draft?.customPrompts.join("\n") ?? "",
+      libraryPromptIds: (draft?.libraryPromptIds ?? []).map(String),
+    },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: promptsSchema }),
   });
   // After a refused submission, the boxes ticked in it (not only the saved ones) stay ticked.
@@ -79,13 +105,23 @@ export function PromptsStepForm({ draft, library, lastResult }: { draft?: Prompt
     <Form method="post" action="?step=2" {...getFormProps(form)} className="flex flex-col gap-5">
       <p className="text-muted">{t("onboarding.promptsIntro")}</p>
       {library.map((category) => (
-        <details key={category.id} className="rounded-lg border border-line bg-panel p-4" open={category.prompts.some((p) => picked.has(p.id))}>
+        <details
+          key={category.id}
+          className="rounded-lg border border-line bg-panel p-4"
+          open={category.prompts.some((p) => picked.has(p.id))}
+        >
           <summary className="cursor-pointer font-semibold">{category.name}</summary>
           <ul className="mt-3 flex flex-col gap-2">
             {category.prompts.map((prompt) => (
               <li key={prompt.id}>
                 <label className="flex items-start gap-2">
-                  <input type="checkbox" name="libraryPromptIds" value={prompt.id} defaultChecked={picked.has(prompt.id)} className="mt-1" />
+                  <input
+                    type="checkbox"
+                    name="libraryPromptIds"
+                    value={prompt.id}
+                    defaultChecked={picked.has(prompt.id)}
+                    className="mt-1"
+                  />
                   <span>{prompt.text}</span>
                 </label>
               </li>
@@ -93,7 +129,11 @@ export function PromptsStepForm({ draft, library, lastResult }: { draft?: Prompt
           </ul>
         </details>
       ))}
-      <TextareaField label={t("fields.customPrompts")} textareaProps={getTextareaProps(fields.customPrompts)} errors={customErrors.length ? customErrors : undefined} />
+      <TextareaField
+        label={t("fields.customPrompts")}
+        textareaProps={getTextareaProps(fields.customPrompts)}
+        errors={customErrors.length ? customErrors : undefined}
+      />
       <p className="-mt-3 text-sm text-muted">{t("fields.customPromptsHint")}</p>
       <StepButtons back />
     </Form>
@@ -126,7 +166,8 @@ export function ScheduleStepForm({ draft, today, lastResult }: { draft: Draft; t
             <dd>{draft.who.nickname}</dd>
             <dt className="text-muted">{t("fields.deliveryMethod")}</dt>
             <dd>
-              {t(`fields.delivery.${draft.who.deliveryMethod}`)} · {draft.who.deliveryMethod === "email" ? draft.who.email : draft.who.phone}
+              {t(`fields.delivery.${draft.who.deliveryMethod}`)} ·{" "}
+              {draft.who.deliveryMethod === "email" ? draft.who.email : draft.who.phone}
             </dd>
             <dt className="text-muted">{t("fields.timeZone")}</dt>
             <dd>{draft.who.timeZone}</dd>

@@ -1,9 +1,10 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useFetcher, useLocation } from "react-router";
+import { Link, useFetcher } from "react-router";
 import { FieldErrors, replyErrors } from "~/components/forms";
 import { type LibraryCategory, PromptPicker } from "~/components/prompt-picker";
+import { useOpenUntilNavigate } from "~/utils/use-close-on-navigate";
 
 /**
  * "Add New Prompt": a link to its own page, which with JavaScript opens the same form in a dialog
@@ -15,15 +16,13 @@ export function AddPromptButton({ storytellerId }: { storytellerId: string }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const loader = useFetcher<{ library: LibraryCategory[] }>();
   const submitter = useFetcher<{ result?: SubmissionResult<string[]> }>();
-  const location = useLocation();
-  const [open, setOpen] = useState(false);
+  // A successful add redirects back here, which closes the dialog.
+  const [open, setOpen] = useOpenUntilNavigate();
 
   useEffect(() => {
     if (open) dialog.current?.showModal();
     else dialog.current?.close();
   }, [open]);
-  // A successful add redirects back here: close the dialog once the page has moved on.
-  useEffect(() => setOpen(false), [location.key]);
 
   return (
     <>
@@ -38,7 +37,12 @@ export function AddPromptButton({ storytellerId }: { storytellerId: string }) {
       >
         {t("view.addPrompt")}
       </Link>
-      <dialog ref={dialog} onClose={() => setOpen(false)} aria-labelledby="add-prompt-title" className="m-auto w-[min(40rem,95vw)] rounded-xl border border-line bg-surface p-6 text-ink backdrop:bg-black/40">
+      <dialog
+        ref={dialog}
+        onClose={() => setOpen(false)}
+        aria-labelledby="add-prompt-title"
+        className="m-auto w-[min(40rem,95vw)] rounded-xl border border-line bg-surface p-6 text-ink backdrop:bg-black/40"
+      >
         <h2 id="add-prompt-title" className="mb-4 text-xl font-bold">
           {t("add.title")}
         </h2>

@@ -15,7 +15,15 @@ type StorytellerState = {
 };
 
 /** Whether questions are reaching the Storyteller, and if not, why; the owner pauses and resumes here. */
-export function DeliveryState({ storyteller, canManage, locale }: { storyteller: StorytellerState; canManage: boolean; locale: string }) {
+export function DeliveryState({
+  storyteller,
+  canManage,
+  locale,
+}: {
+  storyteller: StorytellerState;
+  canManage: boolean;
+  locale: string;
+}) {
   const { t } = useTranslation("storytellers");
   const vars = { name: storyteller.first_name, address: storyteller.email ?? "" };
   const problem =
@@ -31,17 +39,32 @@ export function DeliveryState({ storyteller, canManage, locale }: { storyteller:
           ? t("delivery.awaitingConsent", vars)
           : null;
   const when = storyteller.next_send_at
-    ? new Intl.DateTimeFormat(locale === "hi" ? "hi-IN" : "en-US", { dateStyle: "full", timeZone: storyteller.time_zone }).format(new Date(storyteller.next_send_at))
+    ? new Intl.DateTimeFormat(locale === "hi" ? "hi-IN" : "en-US", {
+        dateStyle: "full",
+        timeZone: storyteller.time_zone,
+      }).format(new Date(storyteller.next_send_at))
     : null;
   return (
-    <div className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-line bg-panel p-4" data-testid="delivery-state">
+    <div
+      className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-line bg-panel p-4"
+      data-testid="delivery-state"
+    >
       <div className="flex flex-col gap-1">
         {problem ? <p className="text-danger">{problem}</p> : null}
-        {storyteller.paused_at ? <p>{t("delivery.paused")}</p> : when ? <p>{t("delivery.nextSend", { when })}</p> : null}
+        {storyteller.paused_at ? (
+          <p>{t("delivery.paused")}</p>
+        ) : when ? (
+          <p>{t("delivery.nextSend", { when })}</p>
+        ) : null}
       </div>
       {canManage ? (
         <Form method="post">
-          <button type="submit" name="intent" value={storyteller.paused_at ? Intent.resume : Intent.pause} className="btn-secondary">
+          <button
+            type="submit"
+            name="intent"
+            value={storyteller.paused_at ? Intent.resume : Intent.pause}
+            className="btn-secondary"
+          >
             {t(storyteller.paused_at ? "delivery.resume" : "delivery.pause")}
           </button>
         </Form>
@@ -49,4 +72,3 @@ export function DeliveryState({ storyteller, canManage, locale }: { storyteller:
     </div>
   );
 }
-

@@ -35,7 +35,10 @@ export async function action({ request, context, params }: ActionArgs) {
   if (submission.status !== "success") {
     // The one field typed here is an edited question: its problem is told like the edit's other outcomes.
     if (submission.payload.intent === Intent.edit && submission.error?.text) {
-      return redirectWithToast(request, context, `/dashboard/recipient/${storytellerId}`, { type: "error", key: "storytellers:toast.editFailed" });
+      return redirectWithToast(request, context, `/dashboard/recipient/${storytellerId}`, {
+        type: "error",
+        key: "storytellers:toast.editFailed",
+      });
     }
     // Buttons only, nothing to show beside a field: an unknown intent or a malformed post is a plain 400.
     throw new Response("Bad Request", { status: 400 });
@@ -57,7 +60,13 @@ export default function StorytellerView() {
         <div>
           <h1 className="text-2xl font-bold">{storyteller.nickname}</h1>
           <p className="text-muted">
-            {[storyteller.relationship, t(`fields.delivery.${storyteller.delivery_method}`), storyteller.frequency ? t(`frequency.${storyteller.frequency}`) : null].filter(Boolean).join(" · ")}
+            {[
+              storyteller.relationship,
+              t(`fields.delivery.${storyteller.delivery_method}`),
+              storyteller.frequency ? t(`frequency.${storyteller.frequency}`) : null,
+            ]
+              .filter(Boolean)
+              .join(" · ")}
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
@@ -81,14 +90,26 @@ export default function StorytellerView() {
         </div>
       </dl>
       <nav aria-label={t("view.tabs")} className="flex gap-2 border-b border-line">
-        <Link to="?" aria-current={!showSent ? "page" : undefined} className="border-b-2 border-transparent px-3 py-2 aria-[current=page]:border-primary aria-[current=page]:font-semibold">
+        <Link
+          to="?"
+          aria-current={!showSent ? "page" : undefined}
+          className="border-b-2 border-transparent px-3 py-2 aria-[current=page]:border-primary aria-[current=page]:font-semibold"
+        >
           {t("view.scheduled")} ({queued.length})
         </Link>
-        <Link to="?sent=true" aria-current={showSent ? "page" : undefined} className="border-b-2 border-transparent px-3 py-2 aria-[current=page]:border-primary aria-[current=page]:font-semibold">
+        <Link
+          to="?sent=true"
+          aria-current={showSent ? "page" : undefined}
+          className="border-b-2 border-transparent px-3 py-2 aria-[current=page]:border-primary aria-[current=page]:font-semibold"
+        >
           {t("view.sent")} ({sent.length})
         </Link>
       </nav>
-      {showSent ? <SentPrompts prompts={sent} locale={locale} canManage={canManage} /> : <PromptQueue prompts={queued} />}
+      {showSent ? (
+        <SentPrompts prompts={sent} locale={locale} canManage={canManage} />
+      ) : (
+        <PromptQueue prompts={queued} />
+      )}
     </section>
   );
 }

@@ -1,15 +1,32 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useFetcher, useSearchParams } from "react-router";
+import { useHydrated } from "~/utils/use-hydrated";
 import { Intent } from "./schema";
 
 type QueuedPrompt = { id: string; text: string };
 
-function IntentButton({ intent, promptId, label, disabled }: { intent: typeof Intent.moveUp | typeof Intent.moveDown | typeof Intent.sendNow; promptId: string; label: string; disabled?: boolean }) {
+function IntentButton({
+  intent,
+  promptId,
+  label,
+  disabled,
+}: {
+  intent: typeof Intent.moveUp | typeof Intent.moveDown | typeof Intent.sendNow;
+  promptId: string;
+  label: string;
+  disabled?: boolean;
+}) {
   return (
     <Form method="post">
       <input type="hidden" name="promptId" value={promptId} />
-      <button type="submit" name="intent" value={intent} disabled={disabled} className="rounded px-2 py-1 text-sm hover:bg-line/60 disabled:opacity-40">
+      <button
+        type="submit"
+        name="intent"
+        value={intent}
+        disabled={disabled}
+        className="rounded px-2 py-1 text-sm hover:bg-line/60 disabled:opacity-40"
+      >
         {label}
       </button>
     </Form>
@@ -30,14 +47,28 @@ export function PromptQueue({ prompts: saved }: { prompts: QueuedPrompt[] }) {
   return (
     <ol className="flex flex-col gap-2" aria-label={t("view.queue")}>
       {prompts.map((prompt, index) => (
-        <li key={prompt.id} className="rounded-lg border border-line bg-panel p-3 data-[dragging=true]:opacity-50" data-testid="queued-prompt" draggable={draggable} {...dragProps(prompt.id)}>
+        <li
+          key={prompt.id}
+          className="rounded-lg border border-line bg-panel p-3 data-[dragging=true]:opacity-50"
+          data-testid="queued-prompt"
+          draggable={draggable}
+          {...dragProps(prompt.id)}
+        >
           {editing === prompt.id ? (
             <Form method="post" className="flex flex-col gap-2">
               <input type="hidden" name="promptId" value={prompt.id} />
               <label htmlFor={`edit-${prompt.id}`} className="font-medium">
                 {t("view.editLabel")}
               </label>
-              <textarea id={`edit-${prompt.id}`} name="text" defaultValue={prompt.text} required minLength={5} maxLength={300} className="input" />
+              <textarea
+                id={`edit-${prompt.id}`}
+                name="text"
+                defaultValue={prompt.text}
+                required
+                minLength={5}
+                maxLength={300}
+                className="input"
+              />
               <div className="flex gap-2">
                 <button type="submit" name="intent" value={Intent.edit} className="btn-primary">
                   {t("view.save")}
@@ -67,7 +98,12 @@ export function PromptQueue({ prompts: saved }: { prompts: QueuedPrompt[] }) {
           ) : null}
           <div className="mt-2 flex flex-wrap gap-1">
             <IntentButton intent={Intent.moveUp} promptId={prompt.id} label={t("view.moveUp")} disabled={index === 0} />
-            <IntentButton intent={Intent.moveDown} promptId={prompt.id} label={t("view.moveDown")} disabled={index === prompts.length - 1} />
+            <IntentButton
+              intent={Intent.moveDown}
+              promptId={prompt.id}
+              label={t("view.moveDown")}
+              disabled={index === prompts.length - 1}
+            />
             <Link to={`?edit=${prompt.id}`} className="rounded px-2 py-1 text-sm hover:bg-line/60">
               {t("view.edit")}
             </Link>
@@ -88,9 +124,8 @@ export function PromptQueue({ prompts: saved }: { prompts: QueuedPrompt[] }) {
  */
 function useDragToReorder(saved: QueuedPrompt[]) {
   const fetcher = useFetcher();
-  const [hydrated, setHydrated] = useState(false);
+  const hydrated = useHydrated();
   const [dragging, setDragging] = useState<string | null>(null);
-  useEffect(() => setHydrated(true), []);
 
   let prompts = saved;
   const pending = fetcher.formData;
@@ -98,7 +133,12 @@ function useDragToReorder(saved: QueuedPrompt[]) {
     const moved = saved.find((p) => p.id === pending.get("promptId"));
     const rest = saved.filter((p) => p !== moved);
     const before = rest.findIndex((p) => p.id === pending.get("beforeId"));
-    if (moved) prompts = [...rest.slice(0, before < 0 ? rest.length : before), moved, ...rest.slice(before < 0 ? rest.length : before)];
+    if (moved)
+      prompts = [
+        ...rest.slice(0, before < 0 ? rest.length : before),
+        moved,
+        ...rest.slice(before < 0 ? rest.length : before),
+      ];
   }
 
   const dragProps = (id: string) => ({

@@ -23,27 +23,52 @@ type SentPrompt = {
  * answered. An answer (unless private) gets a player, its transcript and its actions; all of them
  * are plain links and form posts, and JavaScript only adds the share sheet or copying the link.
  */
-export function SentPrompts({ prompts, locale, canManage = false }: { prompts: SentPrompt[]; locale: string; canManage?: boolean }) {
+export function SentPrompts({
+  prompts,
+  locale,
+  canManage = false,
+}: {
+  prompts: SentPrompt[];
+  locale: string;
+  canManage?: boolean;
+}) {
   const { t } = useTranslation("storytellers");
   if (!prompts.length) return <p className="text-muted">{t("view.nothingSent")}</p>;
   const format = new Intl.DateTimeFormat(locale === "hi" ? "hi-IN" : "en-US", { dateStyle: "medium", timeZone: "UTC" });
   return (
     <ul className="flex flex-col gap-2">
       {prompts.map((prompt) => {
-        const status = prompt.answer_id ? (prompt.is_private ? "answeredPrivate" : "answered") : prompt.skipped_at ? "skipped" : "notAnswered";
+        const status = prompt.answer_id
+          ? prompt.is_private
+            ? "answeredPrivate"
+            : "answered"
+          : prompt.skipped_at
+            ? "skipped"
+            : "notAnswered";
         return (
-          <li key={prompt.id} id={`prompt-${prompt.id}`} className="rounded-lg border border-line bg-panel p-3" data-testid="sent-prompt">
+          <li
+            key={prompt.id}
+            id={`prompt-${prompt.id}`}
+            className="rounded-lg border border-line bg-panel p-3"
+            data-testid="sent-prompt"
+          >
             <p>{prompt.text}</p>
             <p className="mt-1 text-sm text-muted">
               {prompt.sent_at ? format.format(new Date(prompt.sent_at)) : null} · {t(`view.status.${status}`)}
             </p>
             {prompt.delivery_status === "failed" ? (
-              <p className="mt-1 text-sm text-danger">{t("delivery.statusFailed", { reason: prompt.delivery_error ?? "" })}</p>
+              <p className="mt-1 text-sm text-danger">
+                {t("delivery.statusFailed", { reason: prompt.delivery_error ?? "" })}
+              </p>
             ) : prompt.delivery_status === "sending" ? (
               <p className="mt-1 text-sm text-muted">{t("delivery.statusSending")}</p>
             ) : null}
-            {prompt.rerecord_requested_at ? <p className="mt-1 text-sm text-muted">{t("answers.rerecordPending")}</p> : null}
-            {prompt.answer_id && !prompt.is_private ? <AnswerPanel answerId={prompt.answer_id} prompt={prompt} canManage={canManage} /> : null}
+            {prompt.rerecord_requested_at ? (
+              <p className="mt-1 text-sm text-muted">{t("answers.rerecordPending")}</p>
+            ) : null}
+            {prompt.answer_id && !prompt.is_private ? (
+              <AnswerPanel answerId={prompt.answer_id} prompt={prompt} canManage={canManage} />
+            ) : null}
           </li>
         );
       })}
@@ -55,7 +80,13 @@ function AnswerPanel({ answerId, prompt, canManage }: { answerId: string; prompt
   const { t } = useTranslation("storytellers");
   return (
     <div className="mt-3 flex flex-col gap-3" data-testid="answer">
-      <audio controls preload="none" src={`/media/answer/${answerId}`} aria-label={t("answers.player", { prompt: prompt.text })} className="w-full" />
+      <audio
+        controls
+        preload="none"
+        src={`/media/answer/${answerId}`}
+        aria-label={t("answers.player", { prompt: prompt.text })}
+        className="w-full"
+      />
       <Transcript status={prompt.transcript_status ?? "pending"} text={prompt.transcript ?? null} />
       <div className="flex flex-wrap items-start gap-2">
         <ShareControl answerId={answerId} shareUrl={prompt.share_url ?? null} />
@@ -149,7 +180,13 @@ function ShareControl({ answerId, shareUrl }: { answerId: string; shareUrl: stri
         }}
       >
         <input type="hidden" name="answerId" value={answerId} />
-        <button type="submit" name="intent" value={Intent.answerShare} className="btn-secondary" disabled={fetcher.state !== "idle"}>
+        <button
+          type="submit"
+          name="intent"
+          value={Intent.answerShare}
+          className="btn-secondary"
+          disabled={fetcher.state !== "idle"}
+        >
           {t("answers.share")}
         </button>
       </Form>
@@ -158,10 +195,23 @@ function ShareControl({ answerId, shareUrl }: { answerId: string; shareUrl: stri
           <label htmlFor={inputId} className="text-sm font-medium">
             {t("answers.shareLink")}
           </label>
-          <input ref={input} id={inputId} type="url" readOnly value={url} className="input w-full max-w-xl text-sm" onFocus={(event) => event.currentTarget.select()} />
+          <input
+            ref={input}
+            id={inputId}
+            type="url"
+            readOnly
+            value={url}
+            className="input w-full max-w-xl text-sm"
+            onFocus={(event) => event.currentTarget.select()}
+          />
           <Form method="post">
             <input type="hidden" name="answerId" value={answerId} />
-            <button type="submit" name="intent" value={Intent.answerUnshare} className="rounded px-2 py-1 text-sm underline hover:bg-line/60">
+            <button
+              type="submit"
+              name="intent"
+              value={Intent.answerUnshare}
+              className="rounded px-2 py-1 text-sm underline hover:bg-line/60"
+            >
               {t("answers.stopSharing")}
             </button>
           </Form>
@@ -198,11 +248,15 @@ function ConfirmedAnswerAction({
           <input type="checkbox" id={checkboxId} name="confirm" required className="mt-1 size-5" />
           <label htmlFor={checkboxId}>{t(`answers.${name}.confirm`)}</label>
         </div>
-        <button type="submit" name="intent" value={intent} className={`${danger ? "btn-danger" : "btn-primary"} self-start`}>
+        <button
+          type="submit"
+          name="intent"
+          value={intent}
+          className={`${danger ? "btn-danger" : "btn-primary"} self-start`}
+        >
           {t(`answers.${name}.submit`)}
         </button>
       </Form>
     </details>
   );
 }
-

@@ -1,7 +1,14 @@
 import { data, redirect } from "react-router";
 import type { AppContext } from "~/context.server";
 import { queueSendNow } from "~/models/delivery.server";
-import { deletePrompt, editPrompt, getStorytellerView, movePrompt, placePrompt, queuedPromptForSending } from "~/models/prompt.server";
+import {
+  deletePrompt,
+  editPrompt,
+  getStorytellerView,
+  movePrompt,
+  placePrompt,
+  queuedPromptForSending,
+} from "~/models/prompt.server";
 import { deleteAnswer, requestRerecord, shareAnswer, shareUrlFor, stopSharingAnswer } from "~/models/share.server";
 import { setPaused } from "~/models/storyteller.server";
 import { log } from "~/services/logger.server";
@@ -14,9 +21,17 @@ export async function storytellerPage(context: AppContext, userId: string, story
   if (!view) return null;
   // A live share link is shown to copy (it works without JavaScript); its token is signed here, never stored.
   const sent = await Promise.all(
-    view.sent.map(async ({ share_link_id, ...prompt }) => ({ ...prompt, share_url: share_link_id ? await shareUrlFor(context.config, share_link_id) : null })),
+    view.sent.map(async ({ share_link_id, ...prompt }) => ({
+      ...prompt,
+      share_url: share_link_id ? await shareUrlFor(context.config, share_link_id) : null,
+    })),
   );
-  return { title: `${view.storyteller.nickname} · ${context.config.APP_NAME}`, ...view, sent, canManage: view.storyteller.owner_id === userId };
+  return {
+    title: `${view.storyteller.nickname} · ${context.config.APP_NAME}`,
+    ...view,
+    sent,
+    canManage: view.storyteller.owner_id === userId,
+  };
 }
 
 type IntentArgs = { request: Request; context: AppContext; userId: string; storytellerId: string };
@@ -28,29 +43,47 @@ type IntentArgs = { request: Request; context: AppContext; userId: string; story
 export async function performIntent({ request, context, userId, storytellerId }: IntentArgs, input: ActionInput) {
   const back = `/dashboard/recipient/${storytellerId}`;
   const sentTab = `${back}?sent=true`;
-  const toast = (to: string, type: "success" | "error", key: string) => redirectWithToast(request, context, to, { type, key });
+  const toast = (to: string, type: "success" | "error", key: string) =>
+    redirectWithToast(request, context, to, { type, key });
   switch (input.intent) {
     case Intent.moveUp:
     case Intent.moveDown:
-      return (await movePrompt(context.db, userId, storytellerId, input.promptId, input.intent === Intent.moveUp ? "up" : "down")) ? redirect(back) : null;
+      return (await movePrompt(
+        context.db,
+        userId,
+        storytellerId,
+        input.promptId,
+        input.intent === Intent.moveUp ? "up" : "down",
+      ))
+        ? redirect(back)
+        : null;
     case Intent.place:
-      return (await placePrompt(context.db, userId, storytellerId, input.promptId, input.beforeId || null)) ? redirect(back) : null;
+      return (await placePrompt(context.db, userId, storytellerId, input.promptId, input.beforeId || null))
+        ? redirect(back)
+        : null;
     case Intent.edit: {
       const result = await editPrompt(context.db, userId, storytellerId, input.promptId, input.text);
       if (result === "not-found") return null;
-      return result === "edited" ? toast(back, "success", "storytellers:toast.edited") : toast(back, "error", "storytellers:toast.alreadyScheduled");
+      return result === "edited"
+        ? toast(back, "success", "storytellers:toast.edited")
+        : toast(back, "error", "storytellers:toast.alreadyScheduled");
     }
     case Intent.delete:
-      return (await deletePrompt(context.db, userId, storytellerId, input.promptId)) ? toast(back, "success", "storytellers:toast.deleted") : null;
+      return (await deletePrompt(context.db, userId, storytellerId, input.promptId))
+        ? toast(back, "success", "storytellers:toast.deleted")
+        : null;
     case Intent.pause:
     case Intent.resume: {
       const paused = input.intent === Intent.pause;
-      return (await setPaused(context.db, userId, storytellerId, paused)) ? toast(back, "success", `storytellers:toast.${paused ? "paused" : "resumed"}`) : null;
+      return (await setPaused(context.db, userId, storytellerId, paused))
+        ? toast(back, "success", `storytellers:toast.${paused ? "paused" : "resumed"}`)
+        : null;
     }
     case Intent.sendNow: {
       const prompt = await queuedPromptForSending(context.db, userId, storytellerId, input.promptId);
       if (!prompt) return null;
-      if ((await queueSendNow(context.db, prompt.id)) === "unreachable") return toast(back, "error", "storytellers:toast.cannotSendNow");
+      if ((await queueSendNow(context.db, prompt.id)) === "unreachable")
+        return toast(back, "error", "storytellers:toast.cannotSendNow");
       return toast(back, "success", "storytellers:toast.sendNowRequested");
     }
     case Intent.answerShare: {
@@ -60,7 +93,9 @@ export async function performIntent({ request, context, userId, storytellerId }:
       return toast(sentTab, "success", "storytellers:answers.toast.shared");
     }
     case Intent.answerUnshare:
-      return (await stopSharingAnswer(context.db, userId, storytellerId, input.answerId)) ? toast(sentTab, "success", "storytellers:answers.toast.unshared") : null;
+      return (await stopSharingAnswer(context.db, userId, storytellerId, input.answerId))
+        ? toast(sentTab, "success", "storytellers:answers.toast.unshared")
+        : null;
     case Intent.answerDelete: {
       let deleted: boolean;
       try {
@@ -74,7 +109,9 @@ export async function performIntent({ request, context, userId, storytellerId }:
     case Intent.answerRerecord: {
       const result = await requestRerecord(context.db, userId, storytellerId, input.answerId);
       if (result === "not-found") return null;
-      return result === "requested" ? toast(sentTab, "success", "storytellers:answers.toast.rerecordRequested") : toast(sentTab, "error", "storytellers:toast.cannotSendNow");
+      return result === "requested"
+        ? toast(sentTab, "success", "storytellers:answers.toast.rerecordRequested")
+        : toast(sentTab, "error", "storytellers:toast.cannotSendNow");
     }
   }
 }

@@ -10,21 +10,54 @@ const database = useTestDatabase();
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 const act = (user: User, id: string, fields: Record<string, string>) =>
-  outcome(() => action({ request: post(user.jar, `/dashboard/recipient/${id}`, fields), context: makeTestContext(database), params: { id }, ...routeArgs }));
+  outcome(() =>
+    action({
+      request: post(user.jar, `/dashboard/recipient/${id}`, fields),
+      context: makeTestContext(database),
+      params: { id },
+      ...routeArgs,
+    }),
+  );
 const add = (user: User, id: string, fields: Record<string, string | string[]>) =>
-  outcome(() => addAction({ request: post(user.jar, `/dashboard/recipient/${id}/prompts/new`, fields), context: makeTestContext(database), params: { id }, ...routeArgs }));
+  outcome(() =>
+    addAction({
+      request: post(user.jar, `/dashboard/recipient/${id}/prompts/new`, fields),
+      context: makeTestContext(database),
+      params: { id },
+      ...routeArgs,
+    }),
+  );
 const queueOf = async (id: string) =>
-  (await database.db.selectFrom("prompts").select("text").where("storyteller_id", "=", id).where("sent_at", "is", null).orderBy("queue_position").execute()).map((p) => p.text);
+  (
+    await database.db
+      .selectFrom("prompts")
+      .select("text")
+      .where("storyteller_id", "=", id)
+      .where("sent_at", "is", null)
+      .orderBy("queue_position")
+      .execute()
+  ).map((p) => p.text);
 
 describe("the Storyteller view's buttons", () => {
   it("move a question, and answer an unknown intent or a malformed post with a 400, changing nothing", async () => {
     const owner = await signedInUser(database);
-    const st = await createStoryteller(database.db, { ownerId: owner.id, prompts: ["First question?", "Second question?"] });
+    const st = await createStoryteller(database.db, {
+      ownerId: owner.id,
+      prompts: ["First question?", "Second question?"],
+    });
     const [first, second] = st.prompts;
-    expect(await act(owner, st.id, { intent: "move-up", promptId: second.id })).toMatchObject({ status: 302, location: `/dashboard/recipient/${st.id}` });
+    expect(await act(owner, st.id, { intent: "move-up", promptId: second.id })).toMatchObject({
+      status: 302,
+      location: `/dashboard/recipient/${st.id}`,
+    });
     expect(await queueOf(st.id)).toEqual(["Second question?", "First question?"]);
 
-    const malformed: Record<string, string>[] = [{ intent: "shuffle", promptId: first.id }, { promptId: first.id }, { intent: "move-up", promptId: "not-an-id" }, { intent: "delete" }];
+    const malformed: Record<string, string>[] = [
+      { intent: "shuffle", promptId: first.id },
+      { promptId: first.id },
+      { intent: "move-up", promptId: "not-an-id" },
+      { intent: "delete" },
+    ];
     for (const fields of malformed) {
       expect([fields, (await act(owner, st.id, fields)).status]).toEqual([fields, 400]);
     }
@@ -52,8 +85,20 @@ describe("adding questions", () => {
     expect(repeated.status).toBe(400);
     expect(replyErrorsOf(repeated.data)).toEqual({ "": ["storytellers:toast.alreadyScheduled"] });
 
-    const [library] = await database.db.selectFrom("library_prompts").select(["id", "text_en"]).orderBy("category_id").orderBy("position").limit(1).execute();
-    expect(await add(owner, st.id, { libraryPromptIds: [String(library.id)], customPrompts: "Who taught you to cook?" })).toMatchObject({ status: 302, location: `/dashboard/recipient/${st.id}` });
-    expect(await queueOf(st.id)).toEqual(["What made you laugh this week?", library.text_en, "Who taught you to cook?"]);
+    const [library] = await database.db
+      .selectFrom("library_prompts")
+      .select(["id", "text_en"])
+      .orderBy("category_id")
+      .orderBy("position")
+      .limit(1)
+      .execute();
+    expect(
+      await add(owner, st.id, { libraryPromptIds: [String(library.id)], customPrompts: "Who taught you to cook?" }),
+    ).toMatchObject({ status: 302, location: `/dashboard/recipient/${st.id}` });
+    expect(await queueOf(st.id)).toEqual([
+      "What made you laugh this week?",
+      library.text_en,
+      "Who taught you to cook?",
+    ]);
   });
 });

@@ -7,7 +7,12 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FieldErrors } from "~/components/forms";
 import { ScheduleFields, StorytellerFields } from "~/components/storyteller-fields";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
-import { deleteStoryteller, getOwnedStoryteller, saveStoryteller, type SaveStorytellerResult } from "~/models/storyteller.server";
+import {
+  deleteStoryteller,
+  getOwnedStoryteller,
+  saveStoryteller,
+  type SaveStorytellerResult,
+} from "~/models/storyteller.server";
 import { log } from "~/services/logger.server";
 import { idParam } from "~/utils/ids";
 import { titleFromLoader } from "~/utils/meta";
@@ -27,7 +32,11 @@ export async function loader({ request, context, params }: LoaderArgs) {
   const user = await requireUser(request, context);
   const storyteller = await getOwnedStoryteller(context.db, user.id, idParam(params.id));
   if (!storyteller) throw notFound();
-  return { title: await pageTitle(request, context, "view.editStoryteller", "storytellers"), storyteller, timeZones: timeZoneNames() };
+  return {
+    title: await pageTitle(request, context, "view.editStoryteller", "storytellers"),
+    storyteller,
+    timeZones: timeZoneNames(),
+  };
 }
 
 export async function action({ request, context, params }: ActionArgs) {
@@ -41,7 +50,10 @@ export async function action({ request, context, params }: ActionArgs) {
 
   if (submission.value.intent === Intent.delete) {
     if (!(await deleteStoryteller(context, user.id, current.id))) throw notFound();
-    return redirectWithToast(request, context, "/dashboard", { type: "success", key: "storytellers:toast.storytellerDeleted" });
+    return redirectWithToast(request, context, "/dashboard", {
+      type: "success",
+      key: "storytellers:toast.storytellerDeleted",
+    });
   }
   const { intent: _update, ...fields } = submission.value;
   const back = `/dashboard/recipient/${current.id}`;
@@ -84,7 +96,11 @@ export default function EditStoryteller() {
   return (
     <section className="flex max-w-3xl flex-col gap-6">
       <h1 className="text-2xl font-bold">{t("view.editStoryteller")}</h1>
-      <Form method="post" {...getFormProps(form)} className="grid gap-5 rounded-xl border border-line bg-panel p-6 min-[700px]:grid-cols-2">
+      <Form
+        method="post"
+        {...getFormProps(form)}
+        className="grid gap-5 rounded-xl border border-line bg-panel p-6 min-[700px]:grid-cols-2"
+      >
         <FieldErrors id={form.errorId} errors={form.errors} />
         <StorytellerFields fields={fields} timeZones={timeZones} />
         <ScheduleFields fields={fields} />

@@ -6,6 +6,11 @@ export const Intent = { update: "update", delete: "delete" } as const;
 
 /** Save carries the shared Storyteller form (storytellerWithScheduleSchema's fields); Delete needs its box ticked. */
 export const editSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal(Intent.update), ...storytellerShape, ...scheduleShape }).superRefine(requireAddressForDelivery),
-  z.object({ intent: z.literal(Intent.delete), confirm: z.literal("on", { error: "storytellers:edit.confirmRequired" }) }),
+  z
+    .object({ intent: z.literal(Intent.update), ...storytellerShape, ...scheduleShape })
+    .superRefine(requireAddressForDelivery),
+  z.object({
+    intent: z.literal(Intent.delete),
+    confirm: z.literal("on", { error: "storytellers:edit.confirmRequired" }),
+  }),
 ]);

@@ -11,7 +11,15 @@ import { getAccount } from "~/models/user.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { accountSchema, Intent } from "./schema";
-import { confirmEmail, deleteAccount, photoTooLarge, readAccountForm, refuse, saveProfile, savePreferences } from "./server";
+import {
+  confirmEmail,
+  deleteAccount,
+  photoTooLarge,
+  readAccountForm,
+  refuse,
+  saveProfile,
+  savePreferences,
+} from "./server";
 
 export const handle = { i18n: ["account", "auth"] };
 export const meta = titleFromLoader;
@@ -19,7 +27,11 @@ export const meta = titleFromLoader;
 export async function loader({ request, context }: LoaderArgs) {
   const user = await requireUser(request, context);
   const [account, pending] = await Promise.all([getAccount(context.db, user.id), pendingEmailChange(context, user.id)]);
-  return { title: await pageTitle(request, context, "title", "account"), account, pendingEmail: pending?.new_email ?? null };
+  return {
+    title: await pageTitle(request, context, "title", "account"),
+    account,
+    pendingEmail: pending?.new_email ?? null,
+  };
 }
 
 export async function action({ request, context }: ActionArgs) {
@@ -51,7 +63,11 @@ export default function AccountSettings() {
   const result = useActionData<typeof action>()?.result ?? null;
   // Each form shows the errors of its own post.
   const errorsFor = (intent: Intent) =>
-    result?.initialValue?.intent === intent ? Object.values(result.error ?? {}).flat().filter((error): error is string => typeof error === "string") : undefined;
+    result?.initialValue?.intent === intent
+      ? Object.values(result.error ?? {})
+          .flat()
+          .filter((error): error is string => typeof error === "string")
+      : undefined;
   return (
     <div className="flex flex-col gap-10">
       <h1 className="text-2xl font-bold">{t("title")}</h1>
@@ -60,7 +76,13 @@ export default function AccountSettings() {
         <h2 id="general" className="mb-4 text-lg font-semibold">
           {t("general.title")}
         </h2>
-        {account.profile_pic_key ? <img src={`/media/profile/${account.id}?v=${encodeURIComponent(account.profile_pic_key)}`} alt={t("general.photoAlt")} className="mb-4 h-20 w-20 rounded-full object-cover" /> : null}
+        {account.profile_pic_key ? (
+          <img
+            src={`/media/profile/${account.id}?v=${encodeURIComponent(account.profile_pic_key)}`}
+            alt={t("general.photoAlt")}
+            className="mb-4 h-20 w-20 rounded-full object-cover"
+          />
+        ) : null}
         <ProfileForm account={account} lastResult={result} />
         {pendingEmail ? (
           <Form method="post" className="mt-6 flex flex-col gap-3 rounded-lg border border-line p-4">
@@ -70,7 +92,15 @@ export default function AccountSettings() {
             <label htmlFor="email-code" className="font-medium">
               {t("general.code")}
             </label>
-            <input id="email-code" name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} className="input max-w-40" required />
+            <input
+              id="email-code"
+              name="code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              className="input max-w-40"
+              required
+            />
             <button type="submit" className="btn-secondary self-start">
               {t("general.confirm")}
             </button>

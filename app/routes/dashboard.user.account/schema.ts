@@ -5,25 +5,38 @@ import { PROFILE_INTENT, profileSchema } from "~/utils/profile-schema";
 // component (also on /dashboard/user/{nickname}/edit), so their schema is in app/utils.
 
 /** The page's forms (name="intent"); the values are what the no-JavaScript forms and the journeys post. */
-export const Intent = { general: PROFILE_INTENT, confirmEmail: "confirm-email", notifications: "notifications", delete: "delete" } as const;
+export const Intent = {
+  general: PROFILE_INTENT,
+  confirmEmail: "confirm-email",
+  notifications: "notifications",
+  delete: "delete",
+} as const;
 export type Intent = (typeof Intent)[keyof typeof Intent];
 
-export const confirmEmailSchema = z.object({
+const confirmEmailSchema = z.object({
   intent: z.literal(Intent.confirmEmail),
-  code: z.string({ error: "auth:errors.codeFormat" }).trim().regex(/^\d{6}$/, "auth:errors.codeFormat"),
+  code: z
+    .string({ error: "auth:errors.codeFormat" })
+    .trim()
+    .regex(/^\d{6}$/, "auth:errors.codeFormat"),
 });
 
-export const preferencesSchema = z.object({
+const preferencesSchema = z.object({
   intent: z.literal(Intent.notifications),
   activity: z.boolean().default(false),
   application: z.boolean().default(false),
 });
 
-export const deleteAccountSchema = z.object({
+const deleteAccountSchema = z.object({
   intent: z.literal(Intent.delete),
   confirm: z.literal("on", { error: "account:delete.confirmRequired" }),
 });
 
 /** Everything the action takes, parsed once; an unknown intent fails on `intent`. */
-export const accountSchema = z.discriminatedUnion("intent", [profileSchema, confirmEmailSchema, preferencesSchema, deleteAccountSchema]);
+export const accountSchema = z.discriminatedUnion("intent", [
+  profileSchema,
+  confirmEmailSchema,
+  preferencesSchema,
+  deleteAccountSchema,
+]);
 export type AccountInput = z.infer<typeof accountSchema>;

@@ -20,7 +20,10 @@ import { type AccountInput, Intent } from "./schema";
 
 const ACCOUNT_PAGE = "/dashboard/user/account";
 
-type Reply = (options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult<string[]>;
+type Reply = (options?: {
+  formErrors?: string[];
+  fieldErrors?: Record<string, string[]>;
+}) => SubmissionResult<string[]>;
 type Input<I extends AccountInput["intent"]> = Extract<AccountInput, { intent: I }>;
 
 /** A refused form: its errors go back to the form that sent it. */
@@ -30,7 +33,11 @@ export const refuse = (result: SubmissionResult<string[]>) => data({ result }, {
 export async function readAccountForm(request: Request): Promise<FormData | null> {
   if (!request.headers.get("Content-Type")?.startsWith("multipart/form-data")) return readForm(request);
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_PHOTO_BYTES + 64 * 1024) return null;
-  const body = await readMultipart(request, { fileFields: ["photo"], maxFileBytes: MAX_PHOTO_BYTES, maxFieldBytes: 10_000 });
+  const body = await readMultipart(request, {
+    fileFields: ["photo"],
+    maxFileBytes: MAX_PHOTO_BYTES,
+    maxFieldBytes: 10_000,
+  });
   if (!body.ok && body.problem === "tooLarge") return null;
   if (!body.ok) throw new Response("Bad Request", { status: 400 });
   return body.form;
@@ -44,7 +51,13 @@ export function photoTooLarge() {
   return refuse(submission.reply({ fieldErrors: { photo: ["account:errors.photoTooLarge"] } }));
 }
 
-export async function saveProfile(context: AppContext, request: Request, user: SessionUser, input: Input<typeof Intent.general>, reply: Reply) {
+export async function saveProfile(
+  context: AppContext,
+  request: Request,
+  user: SessionUser,
+  input: Input<typeof Intent.general>,
+  reply: Reply,
+) {
   const { intent: _general, photo, phone, ...fields } = input;
 
   let phoneE164: string | null = null;
@@ -56,7 +69,14 @@ export async function saveProfile(context: AppContext, request: Request, user: S
   let newPhotoKey: string | undefined;
   if (photo && photo.size > 0) {
     const checked = await checkPhoto(photo);
-    if (!checked.ok) return refuse(reply({ fieldErrors: { photo: [checked.error === "tooLarge" ? "account:errors.photoTooLarge" : "account:errors.photoNotImage"] } }));
+    if (!checked.ok)
+      return refuse(
+        reply({
+          fieldErrors: {
+            photo: [checked.error === "tooLarge" ? "account:errors.photoTooLarge" : "account:errors.photoNotImage"],
+          },
+        }),
+      );
     newPhotoKey = storageKeys.profilePhoto(user.id, checked.extension);
     await context.storage.put(newPhotoKey, checked.bytes, checked.contentType);
   }
@@ -75,31 +95,68 @@ export async function saveProfile(context: AppContext, request: Request, user: S
   if (fields.email.toLowerCase() !== before.email.toLowerCase()) {
     const limit = await context.rateLimit("emailChangePerUser", user.id);
     if (limit.allowed) {
-      await requestEmailChange(context, { id: user.id, language: fields.language, first_name: fields.firstName }, fields.email);
-      headers.append("Set-Cookie", await flashToast(request, context, { type: "info", key: "account:toast.confirmEmailSent", values: { email: fields.email } }));
+      await requestEmailChange(
+        context,
+        { id: user.id, language: fields.language, first_name: fields.firstName },
+        fields.email,
+      );
+      headers.append(
+        "Set-Cookie",
+        await flashToast(request, context, {
+          type: "info",
+          key: "account:toast.confirmEmailSent",
+          values: { email: fields.email },
+        }),
+      );
     } else {
       headers.append("Set-Cookie", await flashToast(request, context, { type: "error", key: "errors.rateLimited" }));
     }
   }
-  headers.append("Set-Cookie", await flashToast(request, context, { type: "success", key: "account:toast.userUpdated" }));
+  headers.append(
+    "Set-Cookie",
+    await flashToast(request, context, { type: "success", key: "account:toast.userUpdated" }),
+  );
   return redirect(ACCOUNT_PAGE, { headers });
 }
 
-export async function confirmEmail(context: AppContext, request: Request, user: SessionUser, input: Input<typeof Intent.confirmEmail>, reply: Reply) {
+export async function confirmEmail(
+  context: AppContext,
+  request: Request,
+  user: SessionUser,
+  input: Input<typeof Intent.confirmEmail>,
+  reply: Reply,
+) {
   const outcome = await confirmEmailChange(context, user.id, input.code);
-  if (outcome === "changed") return redirectWithToast(request, context, ACCOUNT_PAGE, { type: "success", key: "account:toast.emailChanged" });
-  const message = outcome === "wrong" ? "auth:errors.invalidCode" : outcome === "taken" ? "account:errors.emailTaken" : "auth:errors.expiredCode";
+  if (outcome === "changed")
+    return redirectWithToast(request, context, ACCOUNT_PAGE, { type: "success", key: "account:toast.emailChanged" });
+  const message =
+    outcome === "wrong"
+      ? "auth:errors.invalidCode"
+      : outcome === "taken"
+        ? "account:errors.emailTaken"
+        : "auth:errors.expiredCode";
   return refuse(reply({ formErrors: [message] }));
 }
 
-export async function savePreferences(context: AppContext, request: Request, user: SessionUser, input: Input<typeof Intent.notifications>) {
+export async function savePreferences(
+  context: AppContext,
+  request: Request,
+  user: SessionUser,
+  input: Input<typeof Intent.notifications>,
+) {
   try {
     await updatePreferences(context.db, user.id, { activity: input.activity, application: input.application });
   } catch (error) {
     log.error({ module: "account", err: error }, "preferences update failed");
-    return redirectWithToast(request, context, ACCOUNT_PAGE, { type: "error", key: "account:toast.preferencesNotUpdated" });
+    return redirectWithToast(request, context, ACCOUNT_PAGE, {
+      type: "error",
+      key: "account:toast.preferencesNotUpdated",
+    });
   }
-  return redirectWithToast(request, context, ACCOUNT_PAGE, { type: "success", key: "account:toast.preferencesUpdated" });
+  return redirectWithToast(request, context, ACCOUNT_PAGE, {
+    type: "success",
+    key: "account:toast.preferencesUpdated",
+  });
 }
 
 /** Deletes the account and everything it owns (the database cascades), its files, and every session. */
@@ -107,6 +164,9 @@ export async function deleteAccount(context: AppContext, request: Request, user:
   const { setCookie } = await destroyUserSession(request, context);
   await deleteUserAccount(context, user.id);
   const headers = new Headers({ "Set-Cookie": setCookie });
-  headers.append("Set-Cookie", await flashToast(request, context, { type: "success", key: "account:toast.accountDeleted" }));
+  headers.append(
+    "Set-Cookie",
+    await flashToast(request, context, { type: "success", key: "account:toast.accountDeleted" }),
+  );
   return redirect("/", { headers });
 }

@@ -18,7 +18,8 @@ import { answerFromFileForm, reply } from "./server";
 // and the recorder script enhances it.
 export const handle = { i18n: ["record"], standalone: true };
 export const meta = titleFromLoader;
-export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => (actionHeaders.has("Cache-Control") ? actionHeaders : loaderHeaders);
+export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) =>
+  actionHeaders.has("Cache-Control") ? actionHeaders : loaderHeaders;
 
 export async function loader({ request, context, params }: LoaderArgs) {
   const t = await getServerT(request, context, "record");
@@ -26,13 +27,29 @@ export async function loader({ request, context, params }: LoaderArgs) {
   const scripts = [standaloneScript(context.config, "recorder")];
   if (params.token === "sample") {
     const sampleQuestion = (await getServerT(request, context, "delivery"))("testPrompt");
-    return data({ kind: "sample" as const, title: title("sampleTitle"), prompt: sampleQuestion, scripts: [] as string[] }, { headers: capabilityPageHeaders });
+    return data(
+      { kind: "sample" as const, title: title("sampleTitle"), prompt: sampleQuestion, scripts: [] as string[] },
+      { headers: capabilityPageHeaders },
+    );
   }
   const state = await recordPageState(context, params.token!);
-  if (!state) return data({ kind: "not-found" as const, title: title("notFoundTitle"), scripts: [] as string[] }, { status: 404, headers: capabilityPageHeaders });
+  if (!state)
+    return data(
+      { kind: "not-found" as const, title: title("notFoundTitle"), scripts: [] as string[] },
+      { status: 404, headers: capabilityPageHeaders },
+    );
   // ?submitted=1: the recorder's upload just finished (the server checked and stored it).
   const submitted = Boolean(state.answer) && new URL(request.url).searchParams.has("submitted");
-  return data({ kind: "prompt" as const, title: title("title"), ...state, submitted, scripts: state.answer || state.skipped ? [] : scripts }, { headers: capabilityPageHeaders });
+  return data(
+    {
+      kind: "prompt" as const,
+      title: title("title"),
+      ...state,
+      submitted,
+      scripts: state.answer || state.skipped ? [] : scripts,
+    },
+    { headers: capabilityPageHeaders },
+  );
 }
 
 /**
@@ -43,7 +60,8 @@ export async function loader({ request, context, params }: LoaderArgs) {
 export async function action({ request, context, params }: ActionArgs) {
   const prompt = await promptForRecordToken(context, params.token!);
   if (!prompt) return reply({ ok: false, error: "upload.gone" }, 404);
-  if ((request.headers.get("content-type") ?? "").startsWith("multipart/form-data")) return answerFromFileForm(context, request, prompt.id);
+  if ((request.headers.get("content-type") ?? "").startsWith("multipart/form-data"))
+    return answerFromFileForm(context, request, prompt.id);
 
   const submission = parseWithZod(await readForm(request), { schema: recordFormSchema });
   if (submission.status !== "success") return reply({ ok: false, error: "upload.missing" }, 400);
@@ -51,7 +69,9 @@ export async function action({ request, context, params }: ActionArgs) {
   switch (input.intent) {
     case Intent.sendToSomeone: {
       const sent = await sendAnswerToSomeone(context, prompt, input.to);
-      return sent.ok ? reply({ ok: true, sentTo: sent.address }) : reply({ ok: false, sendError: `share.${sent.error}` }, sent.error === "tooMany" ? 429 : 400);
+      return sent.ok
+        ? reply({ ok: true, sentTo: sent.address })
+        : reply({ ok: false, sendError: `share.${sent.error}` }, sent.error === "tooMany" ? 429 : 400);
     }
     case Intent.opened:
       await markOpened(context, prompt.id);
@@ -87,7 +107,9 @@ export default function RecordPage() {
   return (
     <main id="main" className="record-page" data-recorder-root>
       <header className="flex items-center gap-3">
-        {page.photoUrl ? <img src={page.photoUrl} alt="" width={56} height={56} className="size-14 rounded-full object-cover" /> : null}
+        {page.photoUrl ? (
+          <img src={page.photoUrl} alt="" width={56} height={56} className="size-14 rounded-full object-cover" />
+        ) : null}
         <p className="text-lg">{t("from", { asker: page.askerName })}</p>
       </header>
       <h1 className="rounded-xl border border-line bg-panel p-5 text-2xl leading-snug font-semibold">{page.prompt}</h1>
@@ -102,7 +124,9 @@ export default function RecordPage() {
             </h2>
             <p>{t("thanks", { asker: page.askerName })}</p>
           </div>
-          {page.answer?.audioUrl ? <audio controls preload="none" src={page.answer.audioUrl} className="w-full" /> : null}
+          {page.answer?.audioUrl ? (
+            <audio controls preload="none" src={page.answer.audioUrl} className="w-full" />
+          ) : null}
           {page.answer?.isPrivate ? <p className="text-muted">{t("privateAnswer")}</p> : null}
           {page.answer && !page.answer.isPrivate ? (
             <Form method="post" className="mt-2 flex flex-col gap-3 rounded-lg border border-line p-4" reloadDocument>
@@ -111,7 +135,14 @@ export default function RecordPage() {
               <input type="hidden" name="intent" value={Intent.sendToSomeone} />
               <label className="flex flex-col gap-2">
                 <span>{t("share.label")}</span>
-                <input name="to" required maxLength={254} autoComplete="off" className="input" aria-invalid={result?.sendError ? true : undefined} />
+                <input
+                  name="to"
+                  required
+                  maxLength={254}
+                  autoComplete="off"
+                  className="input"
+                  aria-invalid={result?.sendError ? true : undefined}
+                />
               </label>
               {result?.sendError ? (
                 <p role="alert" className="text-danger">
@@ -135,7 +166,13 @@ export default function RecordPage() {
           <p>{t("limit")}</p>
           {/* The recorder script fills this in; without it, the form below is the way to answer. */}
           <div id="recorder" hidden />
-          <Form method="post" encType="multipart/form-data" className="flex flex-col gap-4" id="answer-form" reloadDocument>
+          <Form
+            method="post"
+            encType="multipart/form-data"
+            className="flex flex-col gap-4"
+            id="answer-form"
+            reloadDocument
+          >
             <label className="flex flex-col gap-2 font-medium" id="file-field">
               <span data-upload-heading>{t("fileLabel")}</span>
               <input type="file" name="audio" accept="audio/*" capture="user" required className="text-base" />

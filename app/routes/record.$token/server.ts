@@ -13,7 +13,8 @@ export type ActionResult = { ok: boolean; error?: string; skipped?: boolean; sen
 
 export const reply = (result: ActionResult, status = 200) => data(result, { status, headers: capabilityPageHeaders });
 // Answered before the body was read to its end: close the connection so nothing reuses it mid-body.
-const refuse = (result: ActionResult, status: number) => data(result, { status, headers: { ...capabilityPageHeaders, Connection: "close" } });
+const refuse = (result: ActionResult, status: number) =>
+  data(result, { status, headers: { ...capabilityPageHeaders, Connection: "close" } });
 
 /**
  * The answer as a plain multipart post (without JavaScript): one "audio" file streamed to a
@@ -27,13 +28,31 @@ export async function answerFromFileForm(context: AppContext, request: Request, 
   const folder = await mkdtemp(path.join(tmpdir(), "heirloom-form-"));
   try {
     // One "audio" file streamed to disk and short text fields; anything else ends the parse.
-    const body = await readMultipart(request, { fileFields: ["audio"], maxFileBytes: MAX_UPLOAD_BYTES, folder, maxFieldBytes: 100 });
-    if (!body.ok) return refuse({ ok: false, error: body.problem === "tooLarge" ? "upload.tooLarge" : "upload.missing" }, body.problem === "tooLarge" ? 413 : 400);
+    const body = await readMultipart(request, {
+      fileFields: ["audio"],
+      maxFileBytes: MAX_UPLOAD_BYTES,
+      folder,
+      maxFieldBytes: 100,
+    });
+    if (!body.ok)
+      return refuse(
+        { ok: false, error: body.problem === "tooLarge" ? "upload.tooLarge" : "upload.missing" },
+        body.problem === "tooLarge" ? 413 : 400,
+      );
     // An empty part with no file name is what a browser sends when no file was chosen.
     const audio = body.files.find((file) => file.size > 0);
-    if (!audio?.path) return reply({ ok: false, error: body.files.some((file) => file.filename !== "") ? "upload.empty" : "upload.missing" }, 400);
-    const result = await acceptRecording(context, { promptId, file: audio.path, isPrivate: body.form.get("private") === "on" });
-    if (!result.ok) return reply({ ok: false, error: `upload.${result.problem}` }, result.problem === "gone" ? 404 : 422);
+    if (!audio?.path)
+      return reply(
+        { ok: false, error: body.files.some((file) => file.filename !== "") ? "upload.empty" : "upload.missing" },
+        400,
+      );
+    const result = await acceptRecording(context, {
+      promptId,
+      file: audio.path,
+      isPrivate: body.form.get("private") === "on",
+    });
+    if (!result.ok)
+      return reply({ ok: false, error: `upload.${result.problem}` }, result.problem === "gone" ? 404 : 422);
     return reply({ ok: true });
   } finally {
     await rm(folder, { recursive: true, force: true });
