@@ -10,6 +10,7 @@ import * as answers from "./migrations/0006_answers";
 import * as answerOwnerEmail from "./migrations/0007_answer_owner_email";
 import * as emailOptOuts from "./migrations/0008_email_opt_outs";
 import * as authFlowsHashed from "./migrations/0009_auth_flows_hashed";
+import * as selfStoryteller from "./migrations/0010_self_storyteller";
 
 // Listed by hand (not read from the folder) so the same list works under tsx, vitest and bundlers.
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   "0007_answer_owner_email": answerOwnerEmail,
   "0008_email_opt_outs": emailOptOuts,
   "0009_auth_flows_hashed": authFlowsHashed,
+  "0010_self_storyteller": selfStoryteller,
 };
 
 const quietLogger = new Logger(() => () => {});

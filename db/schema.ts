@@ -53,6 +53,8 @@ export interface StorytellersTable {
   unsubscribed_at: NullableTimestamp;
   email_undeliverable_at: NullableTimestamp;
   sms_consent: Generated<SmsConsent>;
+  /** The user's own stories ("Record a story"): never sent to, never listed as someone they ask. */
+  is_self: Generated<boolean>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
