@@ -65,7 +65,11 @@ export default async function handleRequest(
         onError(error: unknown) {
           responseStatusCode = 500;
           // Errors before the shell reach handleError (React Router renders again with the boundary).
-          if (shellRendered) log.error({ err: error }, "render failed after the page started streaming");
+          if (!shellRendered) return;
+          // A browser that left mid-page (a closed tab, a benchmark's last request) is not a server error.
+          const left = request.signal.aborted || (error instanceof Error && /stream closed early/.test(error.message));
+          if (left) log.debug({ err: error }, "the browser left while the page streamed");
+          else log.error({ err: error }, "render failed after the page started streaming");
         },
       },
     );
