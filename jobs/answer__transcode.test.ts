@@ -7,14 +7,22 @@ import { promisify } from "node:util";
 import { runOnce } from "graphile-worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "~/context.server";
-import { FfmpegError, ffmpegAvailable, ffmpegBinary, ffprobeBinary, probeDurationMs, resetFfmpegAvailability, transcodeToM4a } from "~/services/audio.server";
+import {
+  FfmpegError,
+  ffmpegAvailable,
+  ffmpegBinary,
+  ffprobeBinary,
+  probeDurationMs,
+  resetFfmpegAvailability,
+  transcodeToM4a,
+} from "~/services/audio.server";
 import { enqueueJob } from "~/services/jobs.server";
+import { storageKeys } from "~/services/storage-keys";
 import { makeTestContext } from "../tests/context";
 import { useTestDatabase } from "../tests/db";
-import { createStoryteller, createUser } from "../tests/factories";
+import { createAnswer, createStoryteller, createUser } from "../tests/factories";
 import { jobsFor, makeJobsDue, waitForJobsToSettle } from "../tests/jobs";
 import { allowConsoleErrors } from "../tests/setup/fail-on-console-error";
-import { storageKeys } from "~/services/storage-keys";
 import { PLAYABLE_CONTENT_TYPE } from "./answer__transcode";
 import { createTaskList } from "./task-list";
 
@@ -25,14 +33,26 @@ const samples: Record<"webm" | "ogg" | "m4a", Buffer> = {} as never;
 
 beforeAll(async () => {
   if (!(await ffmpegAvailable())) {
-    throw new Error(`ffmpeg is required for these tests (CI installs it): install it (apt-get install ffmpeg) or set FFMPEG_PATH; tried "${ffmpegBinary()}"`);
+    throw new Error(
+      `ffmpeg is required for these tests (CI installs it): install it (apt-get install ffmpeg) or set FFMPEG_PATH; tried "${ffmpegBinary()}"`,
+    );
   }
   context = makeTestContext(database);
   work = await mkdtemp(path.join(os.tmpdir(), "heirloom-transcode-test-"));
   // Three seconds of a 440 Hz tone, as browsers record it: Opus in WebM (Chrome) and in Ogg (Firefox), AAC in MP4 (Safari).
   const make = async (name: string, codec: string[]) => {
     const file = path.join(work, name);
-    await promisify(execFile)(ffmpegBinary(), ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=3", ...codec, file]);
+    await promisify(execFile)(ffmpegBinary(), [
+      "-hide_banner",
+      "-loglevel",
+      "error",
+      "-f",
+      "lavfi",
+      "-i",
+      "sine=frequency=440:duration=3",
+      ...codec,
+      file,
+    ]);
     return readFile(file);
   };
   samples.webm = await make("in.webm", ["-c:a", "libopus", "-b:a", "24k"]);
@@ -60,10 +80,25 @@ async function recordingWithMetadata(extension: "webm" | "ogg") {
 async function probeMetadata(bytes: Buffer) {
   const file = path.join(work, `probe-${randomUUID()}`);
   await writeFile(file, bytes);
-  const { stdout } = await promisify(execFile)(ffprobeBinary(), ["-v", "error", "-show_entries", "format_tags:stream_tags", "-show_chapters", "-of", "json", file]);
-  const probed = JSON.parse(stdout) as { format?: { tags?: Record<string, string> }; streams?: { tags?: Record<string, string> }[]; chapters?: unknown[] };
+  const { stdout } = await promisify(execFile)(ffprobeBinary(), [
+    "-v",
+    "error",
+    "-show_entries",
+    "format_tags:stream_tags",
+    "-show_chapters",
+    "-of",
+    "json",
+    file,
+  ]);
+  const probed = JSON.parse(stdout) as {
+    format?: { tags?: Record<string, string> };
+    streams?: { tags?: Record<string, string> }[];
+    chapters?: unknown[];
+  };
   const tags = Object.fromEntries(
-    [probed.format?.tags ?? {}, ...(probed.streams ?? []).map((stream) => stream.tags ?? {})].flatMap((entries) => Object.entries(entries)).map(([key, value]) => [key.toLowerCase(), value]),
+    [probed.format?.tags ?? {}, ...(probed.streams ?? []).map((stream) => stream.tags ?? {})]
+      .flatMap((entries) => Object.entries(entries))
+      .map(([key, value]) => [key.toLowerCase(), value]),
   );
   return { tags, chapters: probed.chapters ?? [] };
 }
@@ -72,17 +107,20 @@ afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-async function createAnswer(audio: Buffer, contentType: string, extension: string) {
+/** An answer with `audio` as its recording, in storage under a name ending in `extension`. */
+async function answerWithRecording(audio: Buffer, contentType: string, extension: string) {
   const owner = await createUser(database.db);
   const storyteller = await createStoryteller(database.db, { ownerId: owner.id });
-  const id = randomUUID();
-  const storageKey = `answers/${storyteller.prompts[0].id}/${randomUUID()}.${extension}`;
-  await context.storage.put(storageKey, audio, contentType);
-  await database.db
-    .insertInto("answers")
-    .values({ id, prompt_id: storyteller.prompts[0].id, storyteller_id: storyteller.id, storage_key: storageKey, content_type: contentType, byte_size: audio.length, duration_ms: 3000 })
-    .execute();
-  return { id, storageKey };
+  const promptId = storyteller.prompts[0].id;
+  const answer = await createAnswer(database.db, {
+    storytellerId: storyteller.id,
+    promptId,
+    storage: context.storage,
+    audio,
+    contentType,
+    storageKey: storageKeys.answerOriginal(promptId, extension),
+  });
+  return { id: answer.id, storageKey: answer.storage_key };
 }
 
 async function transcode(answerId: string) {
@@ -92,7 +130,11 @@ async function transcode(answerId: string) {
 }
 
 const answerRow = (id: string) =>
-  database.db.selectFrom("answers").select(["storage_key", "content_type", "playable_storage_key", "playable_content_type"]).where("id", "=", id).executeTakeFirstOrThrow();
+  database.db
+    .selectFrom("answers")
+    .select(["storage_key", "content_type", "playable_storage_key", "playable_content_type"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
 
 async function storedBytes(key: string) {
   const stored = await context.storage.get(key);
@@ -117,66 +159,95 @@ describe("the answer__transcode task", () => {
   it.each([
     ["WebM", "webm", "audio/webm;codecs=opus"],
     ["Ogg", "ogg", "audio/ogg"],
-  ] as const)("stores an AAC/M4A copy of an Opus answer in %s, keeping the original", async (_format, extension, contentType) => {
-    const { id, storageKey } = await createAnswer(samples[extension], contentType, extension);
-    const leftovers = await leftoverTemporaryFiles(() => transcode(id));
+  ] as const)(
+    "stores an AAC/M4A copy of an Opus answer in %s, keeping the original",
+    async (_format, extension, contentType) => {
+      const { id, storageKey } = await answerWithRecording(samples[extension], contentType, extension);
+      const leftovers = await leftoverTemporaryFiles(() => transcode(id));
 
-    const row = await answerRow(id);
-    expect(row).toEqual({ storage_key: storageKey, content_type: contentType, playable_storage_key: `answers/${id}/playable.m4a`, playable_content_type: "audio/mp4" });
-    const playable = (await storedBytes(storageKeys.answerPlayable(id)))!;
-    expect(playable.length).toBeGreaterThan(1000);
-    expect(playable.subarray(4, 8).toString("latin1")).toBe("ftyp"); // an MP4 file starts with its ftyp box
-    const copy = path.join(work, `${id}.m4a`);
-    await writeFile(copy, playable);
-    expect(await probeDurationMs(copy)).toBeGreaterThan(2850);
-    expect(await probeDurationMs(copy)).toBeLessThan(3150);
-    const { stdout } = await promisify(execFile)(ffprobeBinary(), ["-v", "error", "-show_entries", "stream=codec_name,channels", "-of", "csv=p=0", copy]);
-    expect(stdout.trim()).toBe("aac,1");
+      const row = await answerRow(id);
+      expect(row).toEqual({
+        storage_key: storageKey,
+        content_type: contentType,
+        playable_storage_key: `answers/${id}/playable.m4a`,
+        playable_content_type: "audio/mp4",
+      });
+      const playable = (await storedBytes(storageKeys.answerPlayable(id)))!;
+      expect(playable.length).toBeGreaterThan(1000);
+      expect(playable.subarray(4, 8).toString("latin1")).toBe("ftyp"); // an MP4 file starts with its ftyp box
+      const copy = path.join(work, `${id}.m4a`);
+      await writeFile(copy, playable);
+      expect(await probeDurationMs(copy)).toBeGreaterThan(2850);
+      expect(await probeDurationMs(copy)).toBeLessThan(3150);
+      const { stdout } = await promisify(execFile)(ffprobeBinary(), [
+        "-v",
+        "error",
+        "-show_entries",
+        "stream=codec_name,channels",
+        "-of",
+        "csv=p=0",
+        copy,
+      ]);
+      expect(stdout.trim()).toBe("aac,1");
 
-    expect((await storedBytes(storageKey))!.equals(samples[extension])).toBe(true);
-    expect(leftovers).toEqual([]);
-    expect(await jobsFor(database.db, "answer__transcode")).toEqual([]);
-  });
+      expect((await storedBytes(storageKey))!.equals(samples[extension])).toBe(true);
+      expect(leftovers).toEqual([]);
+      expect(await jobsFor(database.db, "answer__transcode")).toEqual([]);
+    },
+  );
 
-  it.each(["webm", "ogg"] as const)("drops the %s recording's location, title, device and chapters from the playable copy, keeping the original as recorded", async (extension) => {
-    const recording = await recordingWithMetadata(extension);
-    const before = await probeMetadata(recording);
-    expect(before.tags).toMatchObject(DEVICE_METADATA);
-    expect(before.chapters).toHaveLength(1);
+  it.each(["webm", "ogg"] as const)(
+    "drops the %s recording's location, title, device and chapters from the playable copy, keeping the original as recorded",
+    async (extension) => {
+      const recording = await recordingWithMetadata(extension);
+      const before = await probeMetadata(recording);
+      expect(before.tags).toMatchObject(DEVICE_METADATA);
+      expect(before.chapters).toHaveLength(1);
 
-    const { id, storageKey } = await createAnswer(recording, `audio/${extension}`, extension);
-    await transcode(id);
+      const { id, storageKey } = await answerWithRecording(recording, `audio/${extension}`, extension);
+      await transcode(id);
 
-    const playable = (await storedBytes(storageKeys.answerPlayable(id)))!;
-    const after = await probeMetadata(playable);
-    for (const tag of ["location", "location-eng", "title", "comment", "encoder"]) expect(after.tags).not.toHaveProperty(tag);
-    expect(after.chapters).toEqual([]);
-    for (const text of [...Object.values(DEVICE_METADATA), "Front porch", "Lavf", "Lavc"]) expect(playable.includes(text)).toBe(false);
-    const copy = path.join(work, `${id}.m4a`);
-    await writeFile(copy, playable);
-    expect(Math.abs((await probeDurationMs(copy))! - 2000)).toBeLessThan(150); // still the whole recording
+      const playable = (await storedBytes(storageKeys.answerPlayable(id)))!;
+      const after = await probeMetadata(playable);
+      for (const tag of ["location", "location-eng", "title", "comment", "encoder"])
+        expect(after.tags).not.toHaveProperty(tag);
+      expect(after.chapters).toEqual([]);
+      for (const text of [...Object.values(DEVICE_METADATA), "Front porch", "Lavf", "Lavc"])
+        expect(playable.includes(text)).toBe(false);
+      const copy = path.join(work, `${id}.m4a`);
+      await writeFile(copy, playable);
+      expect(Math.abs((await probeDurationMs(copy))! - 2000)).toBeLessThan(150); // still the whole recording
 
-    expect((await storedBytes(storageKey))!.equals(recording)).toBe(true); // the family's original is untouched
-  });
+      expect((await storedBytes(storageKey))!.equals(recording)).toBe(true); // the family's original is untouched
+    },
+  );
 
   it("leaves an answer every browser plays already (AAC in MP4) alone", async () => {
-    const { id, storageKey } = await createAnswer(samples.m4a, "audio/mp4", "m4a");
+    const { id, storageKey } = await answerWithRecording(samples.m4a, "audio/mp4", "m4a");
     await transcode(id);
-    expect(await answerRow(id)).toMatchObject({ storage_key: storageKey, playable_storage_key: null, playable_content_type: null });
+    expect(await answerRow(id)).toMatchObject({
+      storage_key: storageKey,
+      playable_storage_key: null,
+      playable_content_type: null,
+    });
     expect(await context.storage.head(storageKeys.answerPlayable(id))).toBeNull();
     expect((await storedBytes(storageKey))!.equals(samples.m4a)).toBe(true);
   });
 
   it("does nothing for an answer that has its playable copy, or one deleted", async () => {
-    const { id } = await createAnswer(samples.webm, "audio/webm", "webm");
+    const { id } = await answerWithRecording(samples.webm, "audio/webm", "webm");
     await transcode(id);
     const first = (await storedBytes(storageKeys.answerPlayable(id)))!;
-    await context.storage.put(storageKeys.answerPlayable(id), Buffer.from("sentinel: not rewritten"), PLAYABLE_CONTENT_TYPE);
+    await context.storage.put(
+      storageKeys.answerPlayable(id),
+      Buffer.from("sentinel: not rewritten"),
+      PLAYABLE_CONTENT_TYPE,
+    );
     await transcode(id);
     expect((await storedBytes(storageKeys.answerPlayable(id)))!.toString()).toBe("sentinel: not rewritten");
     expect(first.length).toBeGreaterThan(1000);
 
-    const deleted = await createAnswer(samples.webm, "audio/webm", "webm");
+    const deleted = await answerWithRecording(samples.webm, "audio/webm", "webm");
     await database.db.deleteFrom("answers").where("id", "=", deleted.id).execute();
     await transcode(deleted.id);
     expect(await context.storage.head(storageKeys.answerPlayable(deleted.id))).toBeNull();
@@ -184,7 +255,11 @@ describe("the answer__transcode task", () => {
   });
 
   it("fails the attempt with ffmpeg's own words for a file it cannot read, leaving no copy and no temporary files", async () => {
-    const { id } = await createAnswer(Buffer.from("this is not audio at all, just text named .webm"), "audio/webm", "webm");
+    const { id } = await answerWithRecording(
+      Buffer.from("this is not audio at all, just text named .webm"),
+      "audio/webm",
+      "webm",
+    );
     allowConsoleErrors(5); // graphile-worker logs the failed attempt
     const leftovers = await leftoverTemporaryFiles(() => transcode(id));
     expect(await answerRow(id)).toMatchObject({ playable_storage_key: null });
@@ -201,7 +276,7 @@ describe("the answer__transcode task", () => {
   });
 
   it("does nothing without ffmpeg: the original is served", async () => {
-    const { id } = await createAnswer(samples.webm, "audio/webm", "webm");
+    const { id } = await answerWithRecording(samples.webm, "audio/webm", "webm");
     const previous = process.env.FFMPEG_PATH;
     process.env.FFMPEG_PATH = path.join(work, "no-such-ffmpeg");
     resetFfmpegAvailability();
@@ -229,9 +304,15 @@ describe("the ffmpeg helpers", () => {
   });
 
   it("rejects with stderr, and gives up after the timeout", async () => {
-    await expect(transcodeToM4a(path.join(work, "missing.webm"), path.join(work, "x.m4a"))).rejects.toThrow(/ffmpeg exited with code \d+: .*No such file or directory/s);
-    await expect(transcodeToM4a(path.join(work, "in.webm"), path.join(work, "y.m4a"), { timeoutMs: 1 })).rejects.toBeInstanceOf(FfmpegError);
-    await expect(transcodeToM4a(path.join(work, "in.webm"), path.join(work, "y.m4a"), { timeoutMs: 1 })).rejects.toThrow(/timed out after 1 ms/);
+    await expect(transcodeToM4a(path.join(work, "missing.webm"), path.join(work, "x.m4a"))).rejects.toThrow(
+      /ffmpeg exited with code \d+: .*No such file or directory/s,
+    );
+    await expect(
+      transcodeToM4a(path.join(work, "in.webm"), path.join(work, "y.m4a"), { timeoutMs: 1 }),
+    ).rejects.toBeInstanceOf(FfmpegError);
+    await expect(
+      transcodeToM4a(path.join(work, "in.webm"), path.join(work, "y.m4a"), { timeoutMs: 1 }),
+    ).rejects.toThrow(/timed out after 1 ms/);
   });
 
   it("probes null for a file that is not audio", async () => {

@@ -1,12 +1,11 @@
-import { randomUUID } from "node:crypto";
 import { runOnce } from "graphile-worker";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Language } from "../db/schema";
-import { enqueueJob } from "~/services/jobs.server";
 import type { AppContext } from "~/context.server";
+import { enqueueJob } from "~/services/jobs.server";
+import type { Language } from "../db/schema";
 import { makeTestContext } from "../tests/context";
 import { useTestDatabase } from "../tests/db";
-import { createStoryteller, createUser } from "../tests/factories";
+import { createAnswer, createStoryteller, createUser } from "../tests/factories";
 import { sendJson, startFakeApi } from "../tests/fake-http-server";
 import { jobsFor, makeJobsDue, waitForJobsToSettle, limitJobAttempts } from "../tests/jobs";
 import { allowConsoleErrors } from "../tests/setup/fail-on-console-error";
@@ -21,7 +20,9 @@ let api: Awaited<ReturnType<typeof startFakeApi>>;
 beforeAll(async () => {
   api = await startFakeApi((request, res) => {
     const marker = [...script.keys()].find((key) => request.body.includes(key));
-    const replies = marker ? script.get(marker)! : [[500, { error: { message: "unscripted audio" } }] as [number, unknown]];
+    const replies = marker
+      ? script.get(marker)!
+      : [[500, { error: { message: "unscripted audio" } }] as [number, unknown]];
     const [status, body] = replies.length > 1 ? replies.shift()! : replies[0];
     sendJson(res, status, body);
   });
@@ -34,20 +35,28 @@ beforeEach(() => {
   api.requests.length = 0;
 });
 
-const withService = () => makeTestContext(database, { TRANSCRIBE_URL: `${api.url}/v1`, TRANSCRIBE_API_KEY: "sk-test-key", TRANSCRIBE_MODEL: "whisper-1" });
+const withService = () =>
+  makeTestContext(database, {
+    TRANSCRIBE_URL: `${api.url}/v1`,
+    TRANSCRIBE_API_KEY: "sk-test-key",
+    TRANSCRIBE_MODEL: "whisper-1",
+  });
 
 /** An answer whose stored audio contains `marker` (ASCII, so the fake API's text body keeps it), queued for transcription. */
-async function answerWithAudio(context: AppContext, marker: string, options: { language?: Language; maxAttempts?: number } = {}) {
+async function answerWithAudio(
+  context: AppContext,
+  marker: string,
+  options: { language?: Language; maxAttempts?: number } = {},
+) {
   const owner = await createUser(database.db);
   const storyteller = await createStoryteller(database.db, { ownerId: owner.id, language: options.language ?? "en" });
-  const id = randomUUID();
-  const storageKey = `answers/${id}/original.webm`;
-  const audio = Buffer.from(`\x1aE\xdf\xa3 webm audio ${marker}`, "latin1");
-  await context.storage.put(storageKey, audio, "audio/webm");
-  await database.db
-    .insertInto("answers")
-    .values({ id, prompt_id: storyteller.prompts[0].id, storyteller_id: storyteller.id, storage_key: storageKey, content_type: "audio/webm;codecs=opus", byte_size: audio.length, duration_ms: 3000 })
-    .execute();
+  const { id } = await createAnswer(database.db, {
+    storytellerId: storyteller.id,
+    promptId: storyteller.prompts[0].id,
+    storage: context.storage,
+    audio: Buffer.from(`\x1aE\xdf\xa3 webm audio ${marker}`, "latin1"),
+    contentType: "audio/webm;codecs=opus",
+  });
   await enqueueJob(database.db, "answer__transcribe", { answerId: id });
   if (options.maxAttempts) await limitJobAttempts(database.db, "answer__transcribe", options.maxAttempts);
   return id;
@@ -59,8 +68,13 @@ async function runJobs(context: AppContext) {
 }
 
 const answerRow = (id: string) =>
-  database.db.selectFrom("answers").select(["transcript", "transcript_status"]).where("id", "=", id).executeTakeFirstOrThrow();
-const jobsOf = async (id: string) => (await jobsFor(database.db, "answer__transcribe")).filter((job) => job.payload.answerId === id);
+  database.db
+    .selectFrom("answers")
+    .select(["transcript", "transcript_status"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
+const jobsOf = async (id: string) =>
+  (await jobsFor(database.db, "answer__transcribe")).filter((job) => job.payload.answerId === id);
 
 describe("the answer__transcribe task", () => {
   it("stores the transcript, sending the Storyteller's language as the hint", async () => {
@@ -81,7 +95,11 @@ describe("the answer__transcribe task", () => {
     const context = withService();
     const id = await answerWithAudio(context, "marker-original");
     await context.storage.put(`answers/${id}/playable.m4a`, Buffer.from("....ftypM4A  marker-playable"), "audio/mp4");
-    await database.db.updateTable("answers").set({ playable_storage_key: `answers/${id}/playable.m4a`, playable_content_type: "audio/mp4" }).where("id", "=", id).execute();
+    await database.db
+      .updateTable("answers")
+      .set({ playable_storage_key: `answers/${id}/playable.m4a`, playable_content_type: "audio/mp4" })
+      .where("id", "=", id)
+      .execute();
     script.set("marker-playable", [[200, { text: "From the copy." }]]);
     await runJobs(context);
 
@@ -155,7 +173,11 @@ describe("the answer__transcribe task", () => {
   it("records failed when the recording is missing from storage", async () => {
     const context = withService();
     const id = await answerWithAudio(context, "marker-missing");
-    const { storage_key } = await database.db.selectFrom("answers").select("storage_key").where("id", "=", id).executeTakeFirstOrThrow();
+    const { storage_key } = await database.db
+      .selectFrom("answers")
+      .select("storage_key")
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
     await context.storage.delete(storage_key);
     await runJobs(context);
     expect(await answerRow(id)).toEqual({ transcript: null, transcript_status: "failed" });
@@ -177,7 +199,11 @@ describe("the answer__transcribe task", () => {
     const deleted = await answerWithAudio(context, "marker-deleted");
     await database.db.deleteFrom("answers").where("id", "=", deleted).execute();
     const transcribed = await answerWithAudio(context, "marker-transcribed");
-    await database.db.updateTable("answers").set({ transcript: "Already here.", transcript_status: "done" }).where("id", "=", transcribed).execute();
+    await database.db
+      .updateTable("answers")
+      .set({ transcript: "Already here.", transcript_status: "done" })
+      .where("id", "=", transcribed)
+      .execute();
     await runJobs(context);
 
     expect(api.requests).toEqual([]);

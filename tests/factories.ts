@@ -24,15 +24,23 @@ export type UserOptions = {
   notify_application?: boolean;
   google_sub?: string | null;
   email_verified_at?: Date | null;
+  profile_pic_key?: string | null;
 };
 
 export async function createUser(db: DbOrTx, fields: UserOptions = {}) {
-  return db
-    .insertInto("users")
-    // Kysely leaves out undefined values, so what a test does not name gets the column's default.
-    .values({ ...fields, email: fields.email ?? `u-${randomUUID()}@example.com`, first_name: fields.first_name ?? "Asha", nickname: fields.nickname ?? "asha" })
-    .returning(["id", "email", "first_name", "nickname", "language"])
-    .executeTakeFirstOrThrow();
+  return (
+    db
+      .insertInto("users")
+      // Kysely leaves out undefined values, so what a test does not name gets the column's default.
+      .values({
+        ...fields,
+        email: fields.email ?? `u-${randomUUID()}@example.com`,
+        first_name: fields.first_name ?? "Asha",
+        nickname: fields.nickname ?? "asha",
+      })
+      .returning(["id", "email", "first_name", "nickname", "language"])
+      .executeTakeFirstOrThrow()
+  );
 }
 
 export type StorytellerOptions = {
@@ -52,9 +60,17 @@ export type StorytellerOptions = {
   firstPromptDate?: string;
   nextSendAt?: Date | null;
   pausedAt?: Date | null;
-  /** Queued prompts, in order (default: one). */
-  prompts?: string[];
+  /** Its prompts, in queue order (default: one, not sent yet). */
+  prompts?: StorytellerPrompt[];
 };
+
+/** A prompt's text, or its text and when it was sent. */
+export type StorytellerPrompt = string | { text: string; sentAt?: Date | null };
+
+function promptRow(storytellerId: string, prompt: StorytellerPrompt, index: number, createdBy: string) {
+  const { text, sentAt = null } = typeof prompt === "string" ? { text: prompt } : prompt;
+  return { storyteller_id: storytellerId, text, queue_position: index + 1, created_by: createdBy, sent_at: sentAt };
+}
 
 function storytellerRow(options: StorytellerOptions) {
   const method = options.deliveryMethod ?? "email";
@@ -82,15 +98,19 @@ function scheduleRow(storytellerId: string, options: StorytellerOptions) {
   };
 }
 
-/** A Storyteller with a schedule and a queue of prompts (in order). */
+/** A Storyteller with a schedule and their prompts (in queue order). */
 export async function createStoryteller(db: DbOrTx, options: StorytellerOptions) {
-  const storyteller = await db.insertInto("storytellers").values(storytellerRow(options)).returning(["id", "email", "phone_e164"]).executeTakeFirstOrThrow();
+  const storyteller = await db
+    .insertInto("storytellers")
+    .values(storytellerRow(options))
+    .returning(["id", "email", "phone_e164"])
+    .executeTakeFirstOrThrow();
   await db.insertInto("schedules").values(scheduleRow(storyteller.id, options)).execute();
   const prompts = options.prompts ?? ["Tell me about your first home."];
   const promptRows = prompts.length
     ? await db
         .insertInto("prompts")
-        .values(prompts.map((text, index) => ({ storyteller_id: storyteller.id, text, queue_position: index + 1, created_by: options.ownerId })))
+        .values(prompts.map((prompt, index) => promptRow(storyteller.id, prompt, index, options.ownerId)))
         .returning(["id", "text"])
         .execute()
     : [];
@@ -104,9 +124,15 @@ export async function createStorytellers(db: DbOrTx, count: number, options: Sto
     .values(Array.from({ length: count }, () => storytellerRow(options)))
     .returning("id")
     .execute();
-  await db.insertInto("schedules").values(storytellers.map((s) => scheduleRow(s.id, options))).execute();
-  const [text] = options.prompts ?? ["What did you play as a child?"];
-  await db.insertInto("prompts").values(storytellers.map((s) => ({ storyteller_id: s.id, text, queue_position: 1, created_by: options.ownerId }))).execute();
+  await db
+    .insertInto("schedules")
+    .values(storytellers.map((s) => scheduleRow(s.id, options)))
+    .execute();
+  const [prompt] = options.prompts ?? ["What did you play as a child?"];
+  await db
+    .insertInto("prompts")
+    .values(storytellers.map((s) => promptRow(s.id, prompt, 0, options.ownerId)))
+    .execute();
   return storytellers;
 }
 
@@ -129,7 +155,9 @@ export async function createPrompt(db: DbOrTx, options: PromptOptions) {
     .values({
       storyteller_id: options.storytellerId,
       text: options.text ?? `What do you remember about the year you turned ${next()}?`,
-      queue_position: options.queuePosition ?? sql<number>`(select coalesce(max(queue_position), 0) + 1 from prompts where storyteller_id = ${options.storytellerId})`,
+      queue_position:
+        options.queuePosition ??
+        sql<number>`(select coalesce(max(queue_position), 0) + 1 from prompts where storyteller_id = ${options.storytellerId})`,
       created_by: options.createdBy ?? null,
       sent_at: options.sentAt ?? null,
       skipped_at: options.skippedAt ?? null,
@@ -163,11 +191,13 @@ export type AnswerOptions = {
 
 /** An answer row (for a sent prompt), its recording optionally put in storage. */
 export async function createAnswer(db: DbOrTx, options: AnswerOptions) {
-  const promptId = options.promptId ?? (await createPrompt(db, { storytellerId: options.storytellerId, sentAt: new Date() })).id;
+  const promptId =
+    options.promptId ?? (await createPrompt(db, { storytellerId: options.storytellerId, sentAt: new Date() })).id;
   const id = options.id ?? randomUUID();
   const contentType = options.contentType ?? "audio/webm";
   const audio = options.audio ?? new Uint8Array([0x1a, 0x45, 0xdf, 0xa3]);
-  const storageKey = options.storageKey ?? storageKeys.answerOriginal(promptId, contentType.includes("mp4") ? "m4a" : "webm");
+  const storageKey =
+    options.storageKey ?? storageKeys.answerOriginal(promptId, contentType.includes("mp4") ? "m4a" : "webm");
   const playable = options.playable && {
     audio: options.playable.audio ?? new Uint8Array([0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70]),
     contentType: options.playable.contentType ?? "audio/mp4",
@@ -233,7 +263,10 @@ export async function createDelivery(db: DbOrTx, options: DeliveryOptions) {
 }
 
 /** A session row as-is (for expiry tests); to act as a signed-in user, use `signIn`. */
-export async function createSession(db: DbOrTx, options: { userId: string; expiresAt?: Date; lastSeenAt?: Date; userAgent?: string | null }) {
+export async function createSession(
+  db: DbOrTx,
+  options: { userId: string; expiresAt?: Date; lastSeenAt?: Date; userAgent?: string | null },
+) {
   return db
     .insertInto("sessions")
     .values({
@@ -263,17 +296,32 @@ export async function createSignedInUser(context: Pick<AppContext, "config" | "d
 }
 
 /** A group around a Storyteller: its owner as "owner" and each of `collaborators` as "collaborator". */
-export async function createGroup(db: DbOrTx, options: { ownerId: string; storytellerId: string; collaborators?: string[]; name?: string; description?: string }) {
+export async function createGroup(
+  db: DbOrTx,
+  options: { ownerId: string; storytellerId: string; collaborators?: string[]; name?: string; description?: string },
+) {
   const group = await db
     .insertInto("groups")
-    .values({ owner_id: options.ownerId, storyteller_id: options.storytellerId, name: options.name ?? "Family", description: options.description ?? "Everyone who loves Nani" })
+    .values({
+      owner_id: options.ownerId,
+      storyteller_id: options.storytellerId,
+      name: options.name ?? "Family",
+      description: options.description ?? "Everyone who loves Nani",
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
-  await addGroupMembers(db, group.id, [{ userId: options.ownerId, role: "owner" }, ...(options.collaborators ?? []).map((userId) => ({ userId, role: "collaborator" as const }))]);
+  await addGroupMembers(db, group.id, [
+    { userId: options.ownerId, role: "owner" },
+    ...(options.collaborators ?? []).map((userId) => ({ userId, role: "collaborator" as const })),
+  ]);
   return group;
 }
 
-export async function addGroupMembers(db: DbOrTx, groupId: string, members: { userId: string; role?: "owner" | "collaborator" }[]) {
+export async function addGroupMembers(
+  db: DbOrTx,
+  groupId: string,
+  members: { userId: string; role?: "owner" | "collaborator" }[],
+) {
   if (!members.length) return;
   await db
     .insertInto("group_members")
@@ -284,7 +332,14 @@ export async function addGroupMembers(db: DbOrTx, groupId: string, members: { us
 /** In-app notifications for a user, one per `createdAt` (default: one, now). */
 export async function createNotifications(
   db: DbOrTx,
-  options: { userId: string; type?: string; storytellerId?: string | null; promptId?: string | null; isNew?: boolean; createdAt?: Date[] },
+  options: {
+    userId: string;
+    type?: string;
+    storytellerId?: string | null;
+    promptId?: string | null;
+    isNew?: boolean;
+    createdAt?: Date[];
+  },
 ) {
   const times = options.createdAt ?? [new Date()];
   const rows = await db
@@ -304,10 +359,17 @@ export async function createNotifications(
   return rows.map((r) => r.id);
 }
 
-export async function createShareLink(db: DbOrTx, options: { answerId: string; createdBy?: string | null; revokedAt?: Date | null }) {
+export async function createShareLink(
+  db: DbOrTx,
+  options: { answerId: string; createdBy?: string | null; revokedAt?: Date | null },
+) {
   return db
     .insertInto("share_links")
-    .values({ answer_id: options.answerId, created_by_user_id: options.createdBy ?? null, revoked_at: options.revokedAt ?? null })
+    .values({
+      answer_id: options.answerId,
+      created_by_user_id: options.createdBy ?? null,
+      revoked_at: options.revokedAt ?? null,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
 }

@@ -1,12 +1,13 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CookieJar } from "../../tests/cookie-jar";
-import { makeTestContext , routeArgs } from "../../tests/context";
-import { useTestDatabase } from "../../tests/db";
-import { sendJson, startFakeApi } from "../../tests/fake-http-server";
+import { loader as apiUser } from "~/routes/api.user";
 import { action as startGoogle } from "~/routes/auth.google";
 import { loader as googleCallback } from "~/routes/auth.google.callback";
-import { loader as apiUser } from "~/routes/api.user";
+import { makeTestContext, routeArgs } from "../../tests/context";
+import { CookieJar } from "../../tests/cookie-jar";
+import { useTestDatabase } from "../../tests/db";
+import { createUser } from "../../tests/factories";
+import { sendJson, startFakeApi } from "../../tests/fake-http-server";
 
 const database = useTestDatabase();
 
@@ -22,11 +23,23 @@ beforeAll(async () => {
     if (request.method === "POST" && request.url === "/token") {
       const form = new URLSearchParams(request.body);
       // Google takes the client secret in the body or as HTTP Basic credentials.
-      const basic = Buffer.from((request.headers.authorization ?? "").replace(/^Basic /, ""), "base64").toString("utf8");
-      const secret = form.get("client_secret") ?? (basic.startsWith("google-client:") ? basic.slice("google-client:".length) : null);
-      const verified = createHash("sha256").update(form.get("code_verifier") ?? "").digest("base64url") === challenge;
-      if (form.get("code") !== "good-code" || secret !== "google-secret" || !verified) return sendJson(res, 400, { error: "invalid_grant" });
-      return sendJson(res, 200, { access_token: "access-123", token_type: "Bearer", expires_in: 3599, scope: "openid email profile" });
+      const basic = Buffer.from((request.headers.authorization ?? "").replace(/^Basic /, ""), "base64").toString(
+        "utf8",
+      );
+      const secret =
+        form.get("client_secret") ?? (basic.startsWith("google-client:") ? basic.slice("google-client:".length) : null);
+      const verified =
+        createHash("sha256")
+          .update(form.get("code_verifier") ?? "")
+          .digest("base64url") === challenge;
+      if (form.get("code") !== "good-code" || secret !== "google-secret" || !verified)
+        return sendJson(res, 400, { error: "invalid_grant" });
+      return sendJson(res, 200, {
+        access_token: "access-123",
+        token_type: "Bearer",
+        expires_in: 3599,
+        scope: "openid email profile",
+      });
     }
     if (request.method === "GET" && request.url === "/oauth2/v3/userinfo") {
       if (request.headers.authorization !== "Bearer access-123") return sendJson(res, 401, { error: "invalid_token" });
@@ -38,13 +51,25 @@ beforeAll(async () => {
 afterAll(() => google.close());
 
 const context = () =>
-  makeTestContext(database, { GOOGLE_CLIENT_ID: "google-client", GOOGLE_CLIENT_SECRET: "google-secret", GOOGLE_API_URL: google.url });
+  makeTestContext(database, {
+    GOOGLE_CLIENT_ID: "google-client",
+    GOOGLE_CLIENT_SECRET: "google-secret",
+    GOOGLE_API_URL: google.url,
+  });
 
 /** The whole round trip: our POST, "Google" sending the browser back with a code, our callback. */
 async function signInWithGoogle(code = "good-code", tamperState = false) {
   const jar = new CookieJar();
   const start = jar.store(
-    await startGoogle({ request: new Request("http://localhost:3000/auth/google", { method: "POST", headers: { "Sec-Fetch-Site": "same-origin" } }), context: context(), params: {}, ...routeArgs }),
+    await startGoogle({
+      request: new Request("http://localhost:3000/auth/google", {
+        method: "POST",
+        headers: { "Sec-Fetch-Site": "same-origin" },
+      }),
+      context: context(),
+      params: {},
+      ...routeArgs,
+    }),
   );
   const authorize = new URL(start.headers.get("Location")!);
   expect(authorize.origin + authorize.pathname).toBe(`${google.url}/o/oauth2/v2/auth`);
@@ -55,20 +80,41 @@ async function signInWithGoogle(code = "good-code", tamperState = false) {
   expect(authorize.searchParams.get("prompt")).toBe("select_account");
   challenge = authorize.searchParams.get("code_challenge") ?? "";
   const state = tamperState ? "not-the-state-we-sent" : authorize.searchParams.get("state");
-  const callback = new Request(`http://localhost:3000/auth/google/callback?code=${code}&state=${state}`, { headers: { Cookie: jar.header() } });
+  const callback = new Request(`http://localhost:3000/auth/google/callback?code=${code}&state=${state}`, {
+    headers: { Cookie: jar.header() },
+  });
   const done = jar.store(await googleCallback({ request: callback, context: context(), params: {}, ...routeArgs }));
-  const me = await apiUser({ request: new Request("http://localhost:3000/api/user", { headers: { Cookie: jar.header() } }), context: context(), params: {}, ...routeArgs });
+  const me = await apiUser({
+    request: new Request("http://localhost:3000/api/user", { headers: { Cookie: jar.header() } }),
+    context: context(),
+    params: {},
+    ...routeArgs,
+  });
   expect(jar.names().filter((name) => name.startsWith("google_oauth"))).toEqual([]); // the state cookie served once
-  return { location: done.headers.get("Location"), user: me.status === 200 ? ((await me.json()) as { id: string; email: string; first_name: string }) : null };
+  return {
+    location: done.headers.get("Location"),
+    user: me.status === 200 ? ((await me.json()) as { id: string; email: string; first_name: string }) : null,
+  };
 }
 
 describe("Sign in with Google", () => {
   it("creates the account from a first Google sign-in", async () => {
-    profile = { sub: "g-100", email: "new.person@gmail.example", email_verified: true, given_name: "Kiran", family_name: "Shah", name: "Kiran Shah" };
+    profile = {
+      sub: "g-100",
+      email: "new.person@gmail.example",
+      email_verified: true,
+      given_name: "Kiran",
+      family_name: "Shah",
+      name: "Kiran Shah",
+    };
     const { location, user } = await signInWithGoogle();
     expect(location).toBe("/dashboard");
     expect(user).toMatchObject({ email: "new.person@gmail.example", first_name: "Kiran" });
-    const row = await database.db.selectFrom("users").select(["google_sub", "last_name"]).where("id", "=", user!.id).executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom("users")
+      .select(["google_sub", "last_name"])
+      .where("id", "=", user!.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ google_sub: "g-100", last_name: "Shah" });
   });
 
@@ -79,7 +125,7 @@ describe("Sign in with Google", () => {
   });
 
   it("links an existing account only when Google has verified the email", async () => {
-    await database.db.insertInto("users").values({ email: "ravi@example.com", first_name: "Ravi", nickname: "ravi" }).execute();
+    await createUser(database.db, { email: "ravi@example.com" });
     profile = { sub: "g-200", email: "ravi@example.com", email_verified: false, given_name: "Ravi" };
     const refused = await signInWithGoogle();
     expect(refused.user).toBeNull();
@@ -88,7 +134,11 @@ describe("Sign in with Google", () => {
     profile = { ...profile, email_verified: true };
     const linked = await signInWithGoogle();
     expect(linked.user?.email).toBe("ravi@example.com");
-    const row = await database.db.selectFrom("users").select("google_sub").where("email", "=", "ravi@example.com").executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom("users")
+      .select("google_sub")
+      .where("email", "=", "ravi@example.com")
+      .executeTakeFirstOrThrow();
     expect(row.google_sub).toBe("g-200");
   });
 
@@ -107,7 +157,12 @@ describe("Sign in with Google", () => {
   });
 
   it("is not offered when Google is not configured", async () => {
-    const response = await startGoogle({ request: new Request("http://localhost:3000/auth/google", { method: "POST" }), context: makeTestContext(database), params: {}, ...routeArgs }).catch((e: Response) => e);
+    const response = await startGoogle({
+      request: new Request("http://localhost:3000/auth/google", { method: "POST" }),
+      context: makeTestContext(database),
+      params: {},
+      ...routeArgs,
+    }).catch((e: Response) => e);
     expect((response as Response).status).toBe(404);
   });
 });

@@ -1,10 +1,22 @@
 import { sql } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
+import type { Db } from "../../db/client";
 import { makeTestContext } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
-import { createStoryteller, createUser } from "../../tests/factories";
-import type { Db } from "../../db/client";
-import { listNotifications, markRead, notifyStorytellerEvent, unreadCount, unreadCountQuery } from "./notification.server";
+import {
+  addGroupMembers,
+  createGroup,
+  createNotifications,
+  createStoryteller,
+  createUser,
+} from "../../tests/factories";
+import {
+  listNotifications,
+  markRead,
+  notifyStorytellerEvent,
+  unreadCount,
+  unreadCountQuery,
+} from "./notification.server";
 
 const database = useTestDatabase();
 beforeEach(async () => {
@@ -18,34 +30,39 @@ async function family(db: Db) {
   const owner = await createUser(db, { first_name: "Ravi" });
   const collaborator = await createUser(db, { first_name: "Meera", language: "hi" });
   const outsider = await createUser(db, { first_name: "Omar" });
-  const storyteller = await createStoryteller(db, { ownerId: owner.id, prompts: ["Tell me about your first home.", "What games did you play?"] });
-  const group = await db
-    .insertInto("groups")
-    .values({ owner_id: owner.id, storyteller_id: storyteller.id, name: "Family", description: "Our family stories" })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto("group_members")
-    .values([
-      { group_id: group.id, user_id: owner.id, role: "owner" },
-      { group_id: group.id, user_id: collaborator.id, role: "collaborator" },
-    ])
-    .execute();
+  const storyteller = await createStoryteller(db, {
+    ownerId: owner.id,
+    prompts: ["Tell me about your first home.", "What games did you play?"],
+  });
+  await createGroup(db, { ownerId: owner.id, storytellerId: storyteller.id, collaborators: [collaborator.id] });
   // The outsider has a Storyteller of their own, which must not matter.
   await createStoryteller(db, { ownerId: outsider.id });
   return { owner, collaborator, outsider, storyteller, prompt: storyteller.prompts[0] };
 }
 
-const notesOf = (userId: string) => database.db.selectFrom("notifications").selectAll().where("user_id", "=", userId).execute();
-const emailsTo = (address: string) => database.db.selectFrom("outbox_messages").selectAll().where("to_address", "=", address).execute();
+const notesOf = (userId: string) =>
+  database.db.selectFrom("notifications").selectAll().where("user_id", "=", userId).execute();
+const emailsTo = (address: string) =>
+  database.db.selectFrom("outbox_messages").selectAll().where("to_address", "=", address).execute();
 
 describe("notifyStorytellerEvent", () => {
   it("writes one row for the owner and one for each group member (once each), none for anyone else", async () => {
     const { owner, collaborator, outsider, storyteller, prompt } = await family(database.db);
-    await notifyStorytellerEvent(database.db, config(), { type: "skipped", storytellerId: storyteller.id, promptId: prompt.id });
+    await notifyStorytellerEvent(database.db, config(), {
+      type: "skipped",
+      storytellerId: storyteller.id,
+      promptId: prompt.id,
+    });
 
     for (const person of [owner, collaborator]) {
-      expect(await notesOf(person.id)).toEqual([expect.objectContaining({ type: "skipped", storyteller_id: storyteller.id, prompt_id: prompt.id, is_new: true })]);
+      expect(await notesOf(person.id)).toEqual([
+        expect.objectContaining({
+          type: "skipped",
+          storyteller_id: storyteller.id,
+          prompt_id: prompt.id,
+          is_new: true,
+        }),
+      ]);
     }
     expect(await notesOf(outsider.id)).toEqual([]);
     // Only "uploaded" sends email.
@@ -54,12 +71,19 @@ describe("notifyStorytellerEvent", () => {
 
   it("emails an upload to those with Activity on, each in their own language, with a link to the Sent tab", async () => {
     const { owner, collaborator, outsider, storyteller, prompt } = await family(database.db);
-    const quiet = await createUser(database.db, { first_name: "Quiet" });
-    await database.db.updateTable("users").set({ notify_activity: false }).where("id", "=", quiet.id).execute();
-    const group = await database.db.selectFrom("groups").select("id").where("storyteller_id", "=", storyteller.id).executeTakeFirstOrThrow();
-    await database.db.insertInto("group_members").values({ group_id: group.id, user_id: quiet.id, role: "collaborator" }).execute();
+    const quiet = await createUser(database.db, { first_name: "Quiet", notify_activity: false });
+    const group = await database.db
+      .selectFrom("groups")
+      .select("id")
+      .where("storyteller_id", "=", storyteller.id)
+      .executeTakeFirstOrThrow();
+    await addGroupMembers(database.db, group.id, [{ userId: quiet.id }]);
 
-    await notifyStorytellerEvent(database.db, config(), { type: "uploaded", storytellerId: storyteller.id, promptId: prompt.id });
+    await notifyStorytellerEvent(database.db, config(), {
+      type: "uploaded",
+      storytellerId: storyteller.id,
+      promptId: prompt.id,
+    });
 
     const link = `http://localhost:3000/dashboard/recipient/${storyteller.id}?sent=true`;
     const [english] = await emailsTo(owner.email);
@@ -83,7 +107,11 @@ describe("notifyStorytellerEvent", () => {
     const owner = await createUser(database.db);
     const text = `What do you remember about ${"the long summers ".repeat(10)}at your grandmother's house?`;
     const storyteller = await createStoryteller(database.db, { ownerId: owner.id, prompts: [text] });
-    await notifyStorytellerEvent(database.db, config(), { type: "uploaded", storytellerId: storyteller.id, promptId: storyteller.prompts[0].id });
+    await notifyStorytellerEvent(database.db, config(), {
+      type: "uploaded",
+      storytellerId: storyteller.id,
+      promptId: storyteller.prompts[0].id,
+    });
     const [email] = await emailsTo(owner.email);
     expect(email.subject!.length).toBeLessThan(100);
     expect(email.subject).toMatch(/…”$/);
@@ -94,7 +122,11 @@ describe("notifyStorytellerEvent", () => {
     const { owner, collaborator, storyteller, prompt } = await family(database.db);
     await expect(
       database.db.transaction().execute(async (tx) => {
-        await notifyStorytellerEvent(tx, config(), { type: "uploaded", storytellerId: storyteller.id, promptId: prompt.id });
+        await notifyStorytellerEvent(tx, config(), {
+          type: "uploaded",
+          storytellerId: storyteller.id,
+          promptId: prompt.id,
+        });
         expect(await tx.selectFrom("notifications").select("id").execute()).toHaveLength(2);
         throw new Error("the answer could not be stored");
       }),
@@ -102,13 +134,19 @@ describe("notifyStorytellerEvent", () => {
     expect(await notesOf(owner.id)).toEqual([]);
     expect(await notesOf(collaborator.id)).toEqual([]);
     expect(await database.db.selectFrom("outbox_messages").select("id").execute()).toEqual([]);
-    expect((await sql`select id from graphile_worker.jobs where task_identifier = 'outbox__send'`.execute(database.db)).rows).toEqual([]);
+    expect(
+      (await sql`select id from graphile_worker.jobs where task_identifier = 'outbox__send'`.execute(database.db)).rows,
+    ).toEqual([]);
   });
 
   it("does nothing for a prompt that is not the Storyteller's", async () => {
     const { owner, storyteller } = await family(database.db);
     const other = await createStoryteller(database.db, { ownerId: owner.id });
-    await notifyStorytellerEvent(database.db, config(), { type: "listened", storytellerId: storyteller.id, promptId: other.prompts[0].id });
+    await notifyStorytellerEvent(database.db, config(), {
+      type: "listened",
+      storytellerId: storyteller.id,
+      promptId: other.prompts[0].id,
+    });
     expect(await notesOf(owner.id)).toEqual([]);
   });
 });
@@ -116,12 +154,12 @@ describe("notifyStorytellerEvent", () => {
 describe("listing, counting and marking read", () => {
   async function seed(userId: string, storytellerId: string, promptId: string, count: number) {
     const base = Date.parse("2026-05-01T10:00:00Z");
-    return database.db
-      .insertInto("notifications")
-      .values(Array.from({ length: count }, (_, i) => ({ user_id: userId, type: "listened", storyteller_id: storytellerId, prompt_id: promptId, created_at: new Date(base + i * 60_000) })))
-      .returning("id")
-      .execute()
-      .then((rows) => rows.map((r) => r.id));
+    return createNotifications(database.db, {
+      userId,
+      storytellerId,
+      promptId,
+      createdAt: Array.from({ length: count }, (_, i) => new Date(base + i * 60_000)),
+    });
   }
 
   it("lists newest first with the nickname and prompt text, and counts the unread", async () => {
@@ -129,7 +167,14 @@ describe("listing, counting and marking read", () => {
     const ids = await seed(owner.id, storyteller.id, prompt.id, 4);
     const list = await listNotifications(database.db, owner.id, 3);
     expect(list.map((n) => n.id)).toEqual([ids[3], ids[2], ids[1]]);
-    expect(list[0]).toMatchObject({ type: "listened", storytellerId: storyteller.id, promptId: prompt.id, nickname: "Nani", promptText: "Tell me about your first home.", isNew: true });
+    expect(list[0]).toMatchObject({
+      type: "listened",
+      storytellerId: storyteller.id,
+      promptId: prompt.id,
+      nickname: "Nani",
+      promptText: "Tell me about your first home.",
+      isNew: true,
+    });
     expect(await unreadCount(database.db, owner.id)).toBe(4);
   });
 
@@ -160,7 +205,9 @@ describe("listing, counting and marking read", () => {
       const query = unreadCountQuery(database.db, owner.id).compile();
       const plan = await client.query(`explain ${query.sql}`, query.parameters as unknown[]);
       await client.query("rollback");
-      expect(plan.rows.map((r: Record<string, string>) => r["QUERY PLAN"]).join("\n")).toContain("notifications_unread_idx");
+      expect(plan.rows.map((r: Record<string, string>) => r["QUERY PLAN"]).join("\n")).toContain(
+        "notifications_unread_idx",
+      );
     } finally {
       client.release();
     }

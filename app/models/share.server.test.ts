@@ -1,4 +1,3 @@
-import { randomBytes, randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -8,6 +7,14 @@ import { watchLogs } from "~/services/logger.server";
 import type { StorageService } from "~/services/storage.server";
 import { makeTestContext } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
+import {
+  createAnswer,
+  createDelivery,
+  createGroup,
+  createPrompt,
+  createStoryteller,
+  createUser,
+} from "../../tests/factories";
 import { jobsFor } from "../../tests/jobs";
 import {
   answerDownloadName,
@@ -26,63 +33,54 @@ afterAll(async () => {
   await rm(path.join(os.tmpdir(), `heirloom-test-files-${database.name}`), { recursive: true, force: true });
 });
 
-const unique = () => randomBytes(5).toString("hex");
+const user = async () => (await createUser(database.db)).id;
 
-async function user() {
-  const tag = unique();
-  return (await database.db.insertInto("users").values({ email: `u-${tag}@example.com`, first_name: "Priya", nickname: `u${tag}` }).returning("id").executeTakeFirstOrThrow()).id;
+/** A Storyteller with one sent prompt and its answer, the recording and a playable copy in storage. */
+async function storytellerWithAnswer(
+  ownerId: string,
+  options: { deliveryMethod?: "email" | "sms"; isPrivate?: boolean } = {},
+) {
+  const storyteller = await createStoryteller(database.db, {
+    ownerId,
+    deliveryMethod: options.deliveryMethod,
+    prompts: [],
+  });
+  const prompt = await createPrompt(database.db, {
+    storytellerId: storyteller.id,
+    text: "What was your first home like?",
+    sentAt: new Date(),
+  });
+  const answer = await createAnswer(database.db, {
+    storytellerId: storyteller.id,
+    promptId: prompt.id,
+    storage: context().storage,
+    audio: new Uint8Array([1, 2, 3]),
+    contentType: "audio/webm",
+    durationMs: 1000,
+    playable: { audio: new Uint8Array([4, 5, 6]), contentType: "audio/mp4" },
+    isPrivate: options.isPrivate,
+  });
+  return {
+    storytellerId: storyteller.id,
+    promptId: prompt.id,
+    answerId: answer.id,
+    key: answer.storage_key,
+    playableKey: answer.playable_storage_key!,
+  };
 }
-
-async function storytellerWithAnswer(ownerId: string, options: { deliveryMethod?: "email" | "sms"; isPrivate?: boolean } = {}) {
-  const sms = options.deliveryMethod === "sms";
-  const storyteller = await database.db
-    .insertInto("storytellers")
-    .values({
-      owner_id: ownerId,
-      nickname: "Nani",
-      first_name: "Kamla",
-      delivery_method: sms ? "sms" : "email",
-      email: sms ? null : `st-${unique()}@example.com`,
-      phone_e164: sms ? "+14155550100" : null,
-      sms_consent: sms ? "granted" : "none",
-      time_zone: "Asia/Kolkata",
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const prompt = await database.db
-    .insertInto("prompts")
-    .values({ storyteller_id: storyteller.id, text: "What was your first home like?", queue_position: 1, sent_at: new Date() })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const key = `answers/${prompt.id}/${randomUUID()}.webm`;
-  const playableKey = `answers/${prompt.id}/playable.m4a`;
-  await context().storage.put(key, new Uint8Array([1, 2, 3]), "audio/webm");
-  await context().storage.put(playableKey, new Uint8Array([4, 5, 6]), "audio/mp4");
-  const answer = await database.db
-    .insertInto("answers")
-    .values({
-      prompt_id: prompt.id,
-      storyteller_id: storyteller.id,
-      is_private: options.isPrivate ?? false,
-      storage_key: key,
-      content_type: "audio/webm",
-      byte_size: 3,
-      duration_ms: 1000,
-      playable_storage_key: playableKey,
-      playable_content_type: "audio/mp4",
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return { storytellerId: storyteller.id, promptId: prompt.id, answerId: answer.id, key, playableKey };
-}
-
 
 describe("answerDownloadName", () => {
   it("is the first name and the question, without characters file systems refuse or trailing punctuation", () => {
-    expect(answerDownloadName("Kamla", "What was your first home like?", "audio/mp4")).toBe("Kamla – What was your first home like.m4a");
-    expect(answerDownloadName("Kamla", 'Tell me about "home": where / when?', "audio/webm")).toBe("Kamla – Tell me about home where when.webm");
+    expect(answerDownloadName("Kamla", "What was your first home like?", "audio/mp4")).toBe(
+      "Kamla – What was your first home like.m4a",
+    );
+    expect(answerDownloadName("Kamla", 'Tell me about "home": where / when?', "audio/webm")).toBe(
+      "Kamla – Tell me about home where when.webm",
+    );
     expect(answerDownloadName("कमला", "आपका पहला घर कैसा था?", "audio/mp4")).toBe("कमला – आपका पहला घर कैसा था.m4a");
-    expect(answerDownloadName("कमला", "आपकी माँ रविवार को क्या बनाती थीं।", "audio/ogg")).toBe("कमला – आपकी माँ रविवार को क्या बनाती थीं.ogg");
+    expect(answerDownloadName("कमला", "आपकी माँ रविवार को क्या बनाती थीं।", "audio/ogg")).toBe(
+      "कमला – आपकी माँ रविवार को क्या बनाती थीं.ogg",
+    );
     expect(answerDownloadName("Kamla", "Line one\nline\ttwo...", "audio/mpeg")).toBe("Kamla – Line one line two.mp3");
     expect(answerDownloadName("  ", "???", "audio/x-unknown")).toBe("answer.audio");
   });
@@ -96,8 +94,22 @@ describe("answerDownloadName", () => {
 
 describe("playableSource", () => {
   it("prefers the playable copy and falls back to the original", () => {
-    expect(playableSource({ storage_key: "a.webm", content_type: "audio/webm", playable_storage_key: "a.m4a", playable_content_type: "audio/mp4" })).toEqual({ key: "a.m4a", contentType: "audio/mp4" });
-    expect(playableSource({ storage_key: "a.webm", content_type: "audio/webm", playable_storage_key: null, playable_content_type: null })).toEqual({ key: "a.webm", contentType: "audio/webm" });
+    expect(
+      playableSource({
+        storage_key: "a.webm",
+        content_type: "audio/webm",
+        playable_storage_key: "a.m4a",
+        playable_content_type: "audio/mp4",
+      }),
+    ).toEqual({ key: "a.m4a", contentType: "audio/mp4" });
+    expect(
+      playableSource({
+        storage_key: "a.webm",
+        content_type: "audio/webm",
+        playable_storage_key: null,
+        playable_content_type: null,
+      }),
+    ).toEqual({ key: "a.webm", contentType: "audio/webm" });
   });
 });
 
@@ -107,9 +119,12 @@ describe("answerForListener", () => {
     const member = await user();
     const stranger = await user();
     const a = await storytellerWithAnswer(owner);
-    const group = await database.db.insertInto("groups").values({ owner_id: owner, storyteller_id: a.storytellerId, name: "Family", description: "Everyone who loves Nani" }).returning("id").executeTakeFirstOrThrow();
-    await database.db.insertInto("group_members").values({ group_id: group.id, user_id: member, role: "collaborator" }).execute();
-    expect(await answerForListener(database.db, owner, a.answerId)).toMatchObject({ id: a.answerId, first_name: "Kamla", prompt_text: "What was your first home like?" });
+    await createGroup(database.db, { ownerId: owner, storytellerId: a.storytellerId, collaborators: [member] });
+    expect(await answerForListener(database.db, owner, a.answerId)).toMatchObject({
+      id: a.answerId,
+      first_name: "Kamla",
+      prompt_text: "What was your first home like?",
+    });
     expect(await answerForListener(database.db, member, a.answerId)).not.toBeNull();
     expect(await answerForListener(database.db, stranger, a.answerId)).toBeNull();
     expect(await answerForListener(database.db, owner, "1 or 1=1")).toBeNull();
@@ -122,10 +137,15 @@ describe("shareAnswer", () => {
   it("two Shares at the same moment make one link", async () => {
     const owner = await user();
     const a = await storytellerWithAnswer(owner);
-    const [one, two] = await Promise.all([shareAnswer(context(), owner, a.storytellerId, a.answerId), shareAnswer(context(), owner, a.storytellerId, a.answerId)]);
+    const [one, two] = await Promise.all([
+      shareAnswer(context(), owner, a.storytellerId, a.answerId),
+      shareAnswer(context(), owner, a.storytellerId, a.answerId),
+    ]);
     expect(one?.url).toBeTruthy();
     expect(one?.url).toBe(two?.url);
-    expect(await database.db.selectFrom("share_links").select("id").where("answer_id", "=", a.answerId).execute()).toHaveLength(1);
+    expect(
+      await database.db.selectFrom("share_links").select("id").where("answer_id", "=", a.answerId).execute(),
+    ).toHaveLength(1);
   });
 
   it("after Stop sharing, a new link; the old one stays dead", async () => {
@@ -150,7 +170,13 @@ describe("shareAnswer", () => {
     expect(await shareAnswer(context(), owner, other.storytellerId, a.answerId)).toBeNull();
     expect(await shareAnswer(context(), owner, hidden.storytellerId, hidden.answerId)).toBeNull();
     expect(await stopSharingAnswer(database.db, stranger, a.storytellerId, a.answerId)).toBe(false);
-    expect(await database.db.selectFrom("share_links").select("id").where("answer_id", "in", [a.answerId, hidden.answerId]).execute()).toEqual([]);
+    expect(
+      await database.db
+        .selectFrom("share_links")
+        .select("id")
+        .where("answer_id", "in", [a.answerId, hidden.answerId])
+        .execute(),
+    ).toEqual([]);
   });
 });
 
@@ -169,15 +195,16 @@ describe("deleteAnswer", () => {
     } finally {
       unwatch();
     }
-    expect(await database.db.selectFrom("answers").select("id").where("id", "=", a.answerId).executeTakeFirst()).toBeUndefined();
+    expect(
+      await database.db.selectFrom("answers").select("id").where("id", "=", a.answerId).executeTakeFirst(),
+    ).toBeUndefined();
   });
 
   it("removes nothing when the row stays (a stranger, a collaborator)", async () => {
     const owner = await user();
     const member = await user();
     const a = await storytellerWithAnswer(owner);
-    const group = await database.db.insertInto("groups").values({ owner_id: owner, storyteller_id: a.storytellerId, name: "Family", description: "Everyone who loves Nani" }).returning("id").executeTakeFirstOrThrow();
-    await database.db.insertInto("group_members").values({ group_id: group.id, user_id: member, role: "collaborator" }).execute();
+    await createGroup(database.db, { ownerId: owner, storytellerId: a.storytellerId, collaborators: [member] });
     expect(await deleteAnswer(context(), member, a.storytellerId, a.answerId)).toBe(false);
     expect(await context().storage.head(a.key)).not.toBeNull();
     expect(await context().storage.head(a.playableKey)).not.toBeNull();
@@ -186,31 +213,42 @@ describe("deleteAnswer", () => {
 
 describe("requestRerecord", () => {
   const ledger = (promptId: string) =>
-    database.db.selectFrom("deliveries").select(["id", "channel", "purpose", "status", "error", "outbox_message_id"]).where("prompt_id", "=", promptId).orderBy("purpose").execute();
+    database.db
+      .selectFrom("deliveries")
+      .select(["id", "channel", "purpose", "status", "error", "outbox_message_id"])
+      .where("prompt_id", "=", promptId)
+      .orderBy("purpose")
+      .execute();
 
   it("uses the Storyteller's channel, and a second request resets the finished resend to pending", async () => {
     const owner = await user();
     const a = await storytellerWithAnswer(owner, { deliveryMethod: "sms" });
     // The original send's ledger row is left alone.
-    await database.db.insertInto("deliveries").values({ prompt_id: a.promptId, channel: "sms", purpose: "prompt", status: "sent" }).execute();
+    await createDelivery(database.db, { promptId: a.promptId, channel: "sms", purpose: "prompt", status: "sent" });
     expect(await requestRerecord(database.db, owner, a.storytellerId, a.answerId)).toBe("requested");
     const [first] = (await ledger(a.promptId)).filter((d) => d.purpose === "resend");
     expect(first).toMatchObject({ channel: "sms", status: "pending" });
 
-    await database.db.updateTable("deliveries").set({ status: "failed", error: "carrier said no" }).where("id", "=", first.id).execute();
+    await database.db
+      .updateTable("deliveries")
+      .set({ status: "failed", error: "carrier said no" })
+      .where("id", "=", first.id)
+      .execute();
     await sql`delete from graphile_worker._private_jobs`.execute(database.db);
     expect(await requestRerecord(database.db, owner, a.storytellerId, a.answerId)).toBe("requested");
     expect(await ledger(a.promptId)).toEqual([
       expect.objectContaining({ purpose: "prompt", status: "sent" }),
       { id: first.id, channel: "sms", purpose: "resend", status: "pending", error: null, outbox_message_id: null },
     ]);
-    expect((await jobsFor(database.db, "delivery__send")).map((job) => job.payload)).toEqual([{ deliveryId: first.id, sendNow: true }]);
+    expect((await jobsFor(database.db, "delivery__send")).map((job) => job.payload)).toEqual([
+      { deliveryId: first.id, sendNow: true },
+    ]);
   });
 
   it("leaves a resend that is being sent right now alone (it is this request's message)", async () => {
     const owner = await user();
     const a = await storytellerWithAnswer(owner);
-    await database.db.insertInto("deliveries").values({ prompt_id: a.promptId, channel: "email", purpose: "resend", status: "sending" }).execute();
+    await createDelivery(database.db, { promptId: a.promptId, channel: "email", purpose: "resend", status: "sending" });
     await sql`delete from graphile_worker._private_jobs`.execute(database.db);
     expect(await requestRerecord(database.db, owner, a.storytellerId, a.answerId)).toBe("requested");
     expect(await ledger(a.promptId)).toMatchObject([{ purpose: "resend", status: "sending" }]);
@@ -220,13 +258,20 @@ describe("requestRerecord", () => {
   it("is 'unreachable' for a Storyteller who opted out of texts, and 'not-found' for a collaborator", async () => {
     const owner = await user();
     const a = await storytellerWithAnswer(owner, { deliveryMethod: "sms" });
-    await database.db.updateTable("storytellers").set({ sms_consent: "revoked" }).where("id", "=", a.storytellerId).execute();
+    await database.db
+      .updateTable("storytellers")
+      .set({ sms_consent: "revoked" })
+      .where("id", "=", a.storytellerId)
+      .execute();
     expect(await requestRerecord(database.db, owner, a.storytellerId, a.answerId)).toBe("unreachable");
     const member = await user();
-    const group = await database.db.insertInto("groups").values({ owner_id: owner, storyteller_id: a.storytellerId, name: "Family", description: "Everyone who loves Nani" }).returning("id").executeTakeFirstOrThrow();
-    await database.db.insertInto("group_members").values({ group_id: group.id, user_id: member, role: "collaborator" }).execute();
+    await createGroup(database.db, { ownerId: owner, storytellerId: a.storytellerId, collaborators: [member] });
     expect(await requestRerecord(database.db, member, a.storytellerId, a.answerId)).toBe("not-found");
-    const prompt = await database.db.selectFrom("prompts").select("rerecord_requested_at").where("id", "=", a.promptId).executeTakeFirstOrThrow();
+    const prompt = await database.db
+      .selectFrom("prompts")
+      .select("rerecord_requested_at")
+      .where("id", "=", a.promptId)
+      .executeTakeFirstOrThrow();
     expect(prompt.rerecord_requested_at).toBeNull();
     expect(await ledger(a.promptId)).toEqual([]);
   });

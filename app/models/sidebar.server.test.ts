@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "../../tests/db";
-import { createStoryteller, createUser } from "../../tests/factories";
+import { createGroup, createStoryteller, createUser } from "../../tests/factories";
 import { getSidebarCounts } from "./sidebar.server";
 
 const database = useTestDatabase();
@@ -10,15 +10,11 @@ describe("the sidebar's Storytellers count", () => {
     const owner = await createUser(database.db);
     const collaborator = await createUser(database.db);
     const stranger = await createUser(database.db);
-    const [nani] = [await createStoryteller(database.db, { ownerId: owner.id }), await createStoryteller(database.db, { ownerId: owner.id })];
-    const group = await database.db.insertInto("groups").values({ owner_id: owner.id, storyteller_id: nani.id, name: "Family", description: "Everyone who loves Nani" }).returning("id").executeTakeFirstOrThrow();
-    await database.db
-      .insertInto("group_members")
-      .values([
-        { group_id: group.id, user_id: owner.id, role: "owner" },
-        { group_id: group.id, user_id: collaborator.id, role: "collaborator" },
-      ])
-      .execute();
+    const [nani] = [
+      await createStoryteller(database.db, { ownerId: owner.id }),
+      await createStoryteller(database.db, { ownerId: owner.id }),
+    ];
+    await createGroup(database.db, { ownerId: owner.id, storytellerId: nani.id, collaborators: [collaborator.id] });
 
     expect((await getSidebarCounts(database.db, owner.id)).storytellers).toBe(3);
     expect((await getSidebarCounts(database.db, collaborator.id)).storytellers).toBe(1);

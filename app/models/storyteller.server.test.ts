@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { makeTestContext } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
-import { createStoryteller, createUser } from "../../tests/factories";
+import { createAnswer, createGroup, createStoryteller, createUser } from "../../tests/factories";
 import { unsubscribeStoryteller } from "./capability-links.server";
 import { createStorytellerFromDraft } from "./onboarding.server";
 import { checkStorytellerFields, deleteStoryteller, saveStoryteller, setPaused } from "./storyteller.server";
@@ -20,14 +20,24 @@ const fieldsOf = (overrides: Partial<Parameters<typeof saveStoryteller>[2]> = {}
   frequency: "daily" as const,
   ...overrides,
 });
-const scheduleOf = (id: string) => database.db.selectFrom("schedules").selectAll().where("storyteller_id", "=", id).executeTakeFirstOrThrow();
-const storytellerOf = (id: string) => database.db.selectFrom("storytellers").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-const textsTo = (phone: string) => database.db.selectFrom("outbox_messages").select("text_body").where("to_address", "=", phone).execute();
+const scheduleOf = (id: string) =>
+  database.db.selectFrom("schedules").selectAll().where("storyteller_id", "=", id).executeTakeFirstOrThrow();
+const storytellerOf = (id: string) =>
+  database.db.selectFrom("storytellers").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+const textsTo = (phone: string) =>
+  database.db.selectFrom("outbox_messages").select("text_body").where("to_address", "=", phone).execute();
 
 describe("the Storyteller's fields, as every form sends them", () => {
   it("take US and Canadian numbers (stored in E.164) and known time zones, and refuse the rest by field", () => {
-    expect(checkStorytellerFields(fieldsOf({ deliveryMethod: "sms", phone: "(416) 555-0199" }))).toMatchObject({ ok: true, columns: { phone_e164: "+14165550199", delivery_method: "sms" } });
-    expect(checkStorytellerFields(fieldsOf({ deliveryMethod: "sms", phone: "+44 7700 900123", timeZone: "Mars/Olympus_Mons" }))).toEqual({
+    expect(checkStorytellerFields(fieldsOf({ deliveryMethod: "sms", phone: "(416) 555-0199" }))).toMatchObject({
+      ok: true,
+      columns: { phone_e164: "+14165550199", delivery_method: "sms" },
+    });
+    expect(
+      checkStorytellerFields(
+        fieldsOf({ deliveryMethod: "sms", phone: "+44 7700 900123", timeZone: "Mars/Olympus_Mons" }),
+      ),
+    ).toEqual({
       ok: false,
       fieldErrors: { phone: ["storytellers:errors.phoneNotUsCa"], timeZone: ["storytellers:errors.timeZoneInvalid"] },
     });
@@ -35,18 +45,45 @@ describe("the Storyteller's fields, as every form sends them", () => {
 
   it("write nothing when they are refused", async () => {
     const owner = await createUser(database.db);
-    const result = await saveStoryteller(services(), { ownerId: owner.id }, fieldsOf({ deliveryMethod: "sms", phone: "+44 7700 900123" }));
-    expect(result).toEqual({ ok: false, problem: "invalid", fieldErrors: { phone: ["storytellers:errors.phoneNotUsCa"] } });
-    expect(await database.db.selectFrom("storytellers").select("id").where("owner_id", "=", owner.id).execute()).toEqual([]);
+    const result = await saveStoryteller(
+      services(),
+      { ownerId: owner.id },
+      fieldsOf({ deliveryMethod: "sms", phone: "+44 7700 900123" }),
+    );
+    expect(result).toEqual({
+      ok: false,
+      problem: "invalid",
+      fieldErrors: { phone: ["storytellers:errors.phoneNotUsCa"] },
+    });
+    expect(
+      await database.db.selectFrom("storytellers").select("id").where("owner_id", "=", owner.id).execute(),
+    ).toEqual([]);
   });
 
   it("make a new Storyteller with their schedule, and ask a new number for consent before any question", async () => {
     const owner = await createUser(database.db);
-    const result = await saveStoryteller(services(), { ownerId: owner.id }, fieldsOf({ deliveryMethod: "sms", email: undefined, phone: "415 555 2671", frequency: "weekly", firstPromptDate: "2027-03-14" }));
+    const result = await saveStoryteller(
+      services(),
+      { ownerId: owner.id },
+      fieldsOf({
+        deliveryMethod: "sms",
+        email: undefined,
+        phone: "415 555 2671",
+        frequency: "weekly",
+        firstPromptDate: "2027-03-14",
+      }),
+    );
     if (!result.ok) throw new Error("not saved");
-    expect(await storytellerOf(result.storytellerId)).toMatchObject({ owner_id: owner.id, phone_e164: "+14155552671", sms_consent: "requested" });
+    expect(await storytellerOf(result.storytellerId)).toMatchObject({
+      owner_id: owner.id,
+      phone_e164: "+14155552671",
+      sms_consent: "requested",
+    });
     // 10:00 in New York on 14 March 2027, the first day of daylight saving time: 14:00 UTC.
-    expect(await scheduleOf(result.storytellerId)).toMatchObject({ frequency: "weekly", next_send_at: new Date("2027-03-14T14:00:00Z") });
+    expect(await scheduleOf(result.storytellerId)).toMatchObject({
+      frequency: "weekly",
+      next_send_at: new Date("2027-03-14T14:00:00Z"),
+    });
     expect(await textsTo("+14155552671")).toHaveLength(1);
   });
 });
@@ -55,11 +92,24 @@ describe("editing a Storyteller's delivery", () => {
   it("recomputes the next send from now when the schedule or time zone changes, and keeps it otherwise", async () => {
     const owner = await createUser(database.db);
     const next = new Date("2026-12-01T15:00:00Z");
-    const st = await createStoryteller(database.db, { ownerId: owner.id, email: "nani@example.com", frequency: "weekly", firstPromptDate: "2026-11-03", nextSendAt: next });
+    const st = await createStoryteller(database.db, {
+      ownerId: owner.id,
+      email: "nani@example.com",
+      frequency: "weekly",
+      firstPromptDate: "2026-11-03",
+      nextSendAt: next,
+    });
     const now = new Date("2026-11-21T12:00:00Z");
     const edit = { userId: owner.id, storytellerId: st.id };
 
-    expect(await saveStoryteller(services(), edit, fieldsOf({ nickname: "Nani ji", firstPromptDate: "2026-11-03", frequency: "weekly" }), now)).toEqual({ ok: true, storytellerId: st.id });
+    expect(
+      await saveStoryteller(
+        services(),
+        edit,
+        fieldsOf({ nickname: "Nani ji", firstPromptDate: "2026-11-03", frequency: "weekly" }),
+        now,
+      ),
+    ).toEqual({ ok: true, storytellerId: st.id });
     expect((await scheduleOf(st.id)).next_send_at).toEqual(next);
 
     // Monthly on the 3rd: 3 December, 10:00 New York (EST) = 15:00 UTC.
@@ -67,14 +117,23 @@ describe("editing a Storyteller's delivery", () => {
     expect((await scheduleOf(st.id)).next_send_at).toEqual(new Date("2026-12-03T15:00:00Z"));
 
     // Same rule, now in Kolkata: 10:00 IST on 3 December = 04:30 UTC.
-    await saveStoryteller(services(), edit, fieldsOf({ timeZone: "Asia/Kolkata", firstPromptDate: "2026-11-03", frequency: "monthly" }), now);
+    await saveStoryteller(
+      services(),
+      edit,
+      fieldsOf({ timeZone: "Asia/Kolkata", firstPromptDate: "2026-11-03", frequency: "monthly" }),
+      now,
+    );
     expect((await scheduleOf(st.id)).next_send_at).toEqual(new Date("2026-12-03T04:30:00Z"));
   });
 
   it("gives a new email address a clean slate and asks a new number for consent", async () => {
     const owner = await createUser(database.db);
     const st = await createStoryteller(database.db, { ownerId: owner.id, email: "old@example.com" });
-    await database.db.updateTable("storytellers").set({ unsubscribed_at: new Date(), email_undeliverable_at: new Date() }).where("id", "=", st.id).execute();
+    await database.db
+      .updateTable("storytellers")
+      .set({ unsubscribed_at: new Date(), email_undeliverable_at: new Date() })
+      .where("id", "=", st.id)
+      .execute();
     const edit = { userId: owner.id, storytellerId: st.id };
 
     await saveStoryteller(services(), edit, fieldsOf({ email: "OLD@example.com" }));
@@ -99,11 +158,12 @@ describe("editing a Storyteller's delivery", () => {
     const owner = await createUser(database.db);
     const collaborator = await createUser(database.db);
     const st = await createStoryteller(database.db, { ownerId: owner.id, email: "nani@example.com" });
-    const group = await database.db.insertInto("groups").values({ owner_id: owner.id, storyteller_id: st.id, name: "Family", description: "Everyone who loves Nani" }).returning("id").executeTakeFirstOrThrow();
-    await database.db.insertInto("group_members").values({ group_id: group.id, user_id: collaborator.id, role: "collaborator" }).execute();
+    await createGroup(database.db, { ownerId: owner.id, storytellerId: st.id, collaborators: [collaborator.id] });
     const before = await storytellerOf(st.id);
     for (const user of [collaborator, await createUser(database.db)]) {
-      expect(await saveStoryteller(services(), { userId: user.id, storytellerId: st.id }, fieldsOf({ nickname: "Taken" }))).toEqual({ ok: false, problem: "not-found" });
+      expect(
+        await saveStoryteller(services(), { userId: user.id, storytellerId: st.id }, fieldsOf({ nickname: "Taken" })),
+      ).toEqual({ ok: false, problem: "not-found" });
     }
     expect(await storytellerOf(st.id)).toEqual(before);
   });
@@ -111,7 +171,11 @@ describe("editing a Storyteller's delivery", () => {
   it("pauses and resumes for the owner only; resuming picks the next date after now", async () => {
     const owner = await createUser(database.db);
     const other = await createUser(database.db);
-    const st = await createStoryteller(database.db, { ownerId: owner.id, frequency: "daily", nextSendAt: new Date("2026-11-01T14:00:00Z") });
+    const st = await createStoryteller(database.db, {
+      ownerId: owner.id,
+      frequency: "daily",
+      nextSendAt: new Date("2026-11-01T14:00:00Z"),
+    });
     expect(await setPaused(database.db, other.id, st.id, true)).toBe(false);
     expect((await scheduleOf(st.id)).paused_at).toBeNull();
     expect(await setPaused(database.db, owner.id, st.id, true, new Date("2026-11-02T00:00:00Z"))).toBe(true);
@@ -135,7 +199,14 @@ describe("an unsubscribe belongs to the address", () => {
 
     const other = await createUser(database.db);
     const created = await createStorytellerFromDraft(services(), other.id, {
-      who: { nickname: "Dadi", firstName: "Kamla", deliveryMethod: "email", email: "DADI@example.com", timeZone: "Asia/Kolkata", language: "hi" },
+      who: {
+        nickname: "Dadi",
+        firstName: "Kamla",
+        deliveryMethod: "email",
+        email: "DADI@example.com",
+        timeZone: "Asia/Kolkata",
+        language: "hi",
+      },
       prompts: { libraryPromptIds: [], customPrompts: ["What games did you play?"] },
       schedule: { firstPromptDate: "2027-01-01", frequency: "weekly" },
     });
@@ -148,20 +219,27 @@ describe("deleting a Storyteller", () => {
   it("removes their recordings from storage once the rows are gone, and only theirs; for the owner only", async () => {
     const { storage } = services();
     const owner = await createUser(database.db);
-    const [gone, kept] = [await createStoryteller(database.db, { ownerId: owner.id }), await createStoryteller(database.db, { ownerId: owner.id })];
+    const [gone, kept] = [
+      await createStoryteller(database.db, { ownerId: owner.id }),
+      await createStoryteller(database.db, { ownerId: owner.id }),
+    ];
     const keys: string[] = [];
     for (const st of [gone, kept]) {
-      const key = `answers/${st.prompts[0].id}/a.webm`;
-      keys.push(key);
-      await storage.put(key, new Uint8Array([1]), "audio/webm");
-      await database.db.updateTable("prompts").set({ sent_at: new Date() }).where("id", "=", st.prompts[0].id).execute();
-      await database.db.insertInto("answers").values({ prompt_id: st.prompts[0].id, storyteller_id: st.id, storage_key: key, content_type: "audio/webm", byte_size: 1, duration_ms: 1000 }).execute();
+      const answer = await createAnswer(database.db, {
+        storytellerId: st.id,
+        storage,
+        audio: new Uint8Array([1]),
+        durationMs: 1000,
+      });
+      keys.push(answer.storage_key);
     }
     const stranger = await createUser(database.db);
     expect(await deleteStoryteller({ db: database.db, storage }, stranger.id, gone.id)).toBe(false);
     expect(await storage.get(keys[0])).not.toBeNull();
     expect(await deleteStoryteller({ db: database.db, storage }, owner.id, gone.id)).toBe(true);
-    expect(await database.db.selectFrom("storytellers").select("id").where("id", "=", gone.id).executeTakeFirst()).toBeUndefined();
+    expect(
+      await database.db.selectFrom("storytellers").select("id").where("id", "=", gone.id).executeTakeFirst(),
+    ).toBeUndefined();
     expect(await storage.get(keys[0])).toBeNull();
     expect(await storage.get(keys[1])).not.toBeNull();
   });

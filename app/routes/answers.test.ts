@@ -1,18 +1,25 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUserSession } from "~/auth/session.server";
 import { signCapability } from "~/services/tokens.server";
+import { makeTestContext, routeArgs } from "../../tests/context";
 import { CookieJar } from "../../tests/cookie-jar";
-import { makeTestContext , routeArgs } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
+import {
+  createAnswer,
+  createGroup,
+  createPrompt,
+  createShareLink,
+  createSignedInUser,
+  createStoryteller,
+} from "../../tests/factories";
 import { jobsFor } from "../../tests/jobs";
 import { action as viewAction, loader as viewLoader } from "./dashboard.recipient.$id/route";
 import { loader as mediaLoader } from "./media.answer.$answerId";
-import { loader as shareAudioLoader } from "./s.$token.audio";
 import { headers as sharePageHeaders, loader as sharePageLoader } from "./s.$token";
+import { loader as shareAudioLoader } from "./s.$token.audio";
 
 const database = useTestDatabase();
 const context = () => makeTestContext(database);
@@ -24,18 +31,11 @@ afterAll(async () => {
   await rm(path.join(os.tmpdir(), `heirloom-test-files-${database.name}`), { recursive: true, force: true });
 });
 
-const unique = () => randomBytes(5).toString("hex");
-
 /** A user with a session; `jar` is what their browser would send. */
 async function signedInUser(firstName: string) {
-  const tag = unique();
-  const user = await database.db
-    .insertInto("users")
-    .values({ email: `u-${tag}@example.com`, first_name: firstName, nickname: `u${tag}` })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const user = await createSignedInUser(context(), { first_name: firstName });
   const jar = new CookieJar();
-  jar.store(new Response(null, { headers: { "Set-Cookie": await createUserSession(context(), database.db, user.id) } }));
+  jar.store(new Response(null, { headers: { "Set-Cookie": user.setCookie } }));
   return { id: user.id, jar };
 }
 
@@ -46,65 +46,40 @@ async function family(storyteller: { firstName?: string; unsubscribed?: boolean 
   const owner = await signedInUser("Priya");
   const collaborator = await signedInUser("Vikram");
   const stranger = await signedInUser("Mallory");
-  const row = await database.db
-    .insertInto("storytellers")
-    .values({
-      owner_id: owner.id,
-      nickname: "Nani",
-      first_name: storyteller.firstName ?? "Kamla",
-      delivery_method: "email",
-      email: `st-${unique()}@example.com`,
-      time_zone: "Asia/Kolkata",
-      unsubscribed_at: storyteller.unsubscribed ? new Date() : null,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  await database.db.insertInto("schedules").values({ storyteller_id: row.id, first_prompt_date: "2030-01-01", frequency: "weekly" }).execute();
-  const group = await database.db
-    .insertInto("groups")
-    .values({ owner_id: owner.id, storyteller_id: row.id, name: "Family", description: "Everyone who loves Nani" })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  await database.db
-    .insertInto("group_members")
-    .values([
-      { group_id: group.id, user_id: owner.id, role: "owner" },
-      { group_id: group.id, user_id: collaborator.id, role: "collaborator" },
-    ])
-    .execute();
-  return { owner, collaborator, stranger, storytellerId: row.id };
+  const { id: storytellerId } = await createStoryteller(database.db, {
+    ownerId: owner.id,
+    firstName: storyteller.firstName,
+    unsubscribedAt: storyteller.unsubscribed ? new Date() : null,
+    prompts: [],
+  });
+  await createGroup(database.db, { ownerId: owner.id, storytellerId, collaborators: [collaborator.id] });
+  return { owner, collaborator, stranger, storytellerId };
 }
 
 /** A sent prompt with a stored answer (the fixture recording, and optionally an M4A "playable copy"). */
-async function answer(storytellerId: string, options: { text?: string; isPrivate?: boolean; playable?: boolean; transcript?: string } = {}) {
-  const prompt = await database.db
-    .insertInto("prompts")
-    .values({ storyteller_id: storytellerId, text: options.text ?? "What was your first home like?", queue_position: 1, sent_at: new Date() })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const storage = context().storage;
-  const key = `answers/${prompt.id}/${randomUUID()}.webm`;
-  await storage.put(key, recording, "audio/webm");
-  const playableKey = options.playable ? `answers/${prompt.id}/playable-${unique()}.m4a` : null;
-  if (playableKey) await storage.put(playableKey, new TextEncoder().encode("pretend this is AAC audio, 48 bytes long......."), "audio/mp4");
-  const row = await database.db
-    .insertInto("answers")
-    .values({
-      prompt_id: prompt.id,
-      storyteller_id: storytellerId,
-      is_private: options.isPrivate ?? false,
-      storage_key: key,
-      content_type: "audio/webm",
-      byte_size: recording.byteLength,
-      duration_ms: 3000,
-      playable_storage_key: playableKey,
-      playable_content_type: playableKey ? "audio/mp4" : null,
-      transcript: options.transcript ?? null,
-      transcript_status: options.transcript ? "done" : "pending",
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return { id: row.id, promptId: prompt.id, key, playableKey };
+async function answer(
+  storytellerId: string,
+  options: { text?: string; isPrivate?: boolean; playable?: boolean; transcript?: string } = {},
+) {
+  const prompt = await createPrompt(database.db, {
+    storytellerId,
+    text: options.text ?? "What was your first home like?",
+    sentAt: new Date(),
+  });
+  const row = await createAnswer(database.db, {
+    storytellerId,
+    promptId: prompt.id,
+    storage: context().storage,
+    audio: recording,
+    contentType: "audio/webm",
+    isPrivate: options.isPrivate,
+    playable: options.playable
+      ? { audio: new TextEncoder().encode("pretend this is AAC audio, 48 bytes long.......") }
+      : undefined,
+    transcript: options.transcript,
+    transcriptStatus: options.transcript ? "done" : "pending",
+  });
+  return { id: row.id, promptId: prompt.id, key: row.storage_key, playableKey: row.playable_storage_key };
 }
 
 const get = (jar: CookieJar | null, url: string, headers: Record<string, string> = {}) =>
@@ -112,7 +87,11 @@ const get = (jar: CookieJar | null, url: string, headers: Record<string, string>
 const post = (jar: CookieJar, storytellerId: string, fields: Record<string, string>) =>
   new Request(`http://localhost:3000/dashboard/recipient/${storytellerId}?sent=true`, {
     method: "POST",
-    headers: { Cookie: jar.header(), "Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin" },
+    headers: {
+      Cookie: jar.header(),
+      "Content-Type": "application/x-www-form-urlencoded",
+      "Sec-Fetch-Site": "same-origin",
+    },
     body: new URLSearchParams(fields),
   });
 
@@ -129,11 +108,32 @@ async function outcome(run: () => Promise<unknown>) {
 const statusOf = async (run: () => Promise<unknown>) => (await outcome(run)).status;
 
 const listen = (jar: CookieJar | null, answerId: string, headers: Record<string, string> = {}) =>
-  outcome(() => mediaLoader({ request: get(jar, `/media/answer/${answerId}`, headers), context: context(), params: { answerId }, ...routeArgs })) as Promise<Response>;
+  outcome(() =>
+    mediaLoader({
+      request: get(jar, `/media/answer/${answerId}`, headers),
+      context: context(),
+      params: { answerId },
+      ...routeArgs,
+    }),
+  ) as Promise<Response>;
 const download = (jar: CookieJar | null, answerId: string) =>
-  outcome(() => mediaLoader({ request: get(jar, `/media/answer/${answerId}?download=1`), context: context(), params: { answerId }, ...routeArgs })) as Promise<Response>;
+  outcome(() =>
+    mediaLoader({
+      request: get(jar, `/media/answer/${answerId}?download=1`),
+      context: context(),
+      params: { answerId },
+      ...routeArgs,
+    }),
+  ) as Promise<Response>;
 const act = (jar: CookieJar, storytellerId: string, fields: Record<string, string>) =>
-  outcome(() => viewAction({ request: post(jar, storytellerId, fields), context: context(), params: { id: storytellerId }, ...routeArgs }));
+  outcome(() =>
+    viewAction({
+      request: post(jar, storytellerId, fields),
+      context: context(),
+      params: { id: storytellerId },
+      ...routeArgs,
+    }),
+  );
 
 /** What a loader returned with `data(value, init)`. */
 function unwrap<T>(result: unknown) {
@@ -143,16 +143,32 @@ function unwrap<T>(result: unknown) {
 
 async function sharePage(token: string) {
   return unwrap<{ kind: string; title: string; prompt?: string; firstName?: string; audioUrl?: string }>(
-    await sharePageLoader({ request: get(null, `/s/${token}?lng=en`), context: context(), params: { token }, ...routeArgs }),
+    await sharePageLoader({
+      request: get(null, `/s/${token}?lng=en`),
+      context: context(),
+      params: { token },
+      ...routeArgs,
+    }),
   );
 }
 const shareAudio = (token: string, headers: Record<string, string> = {}) =>
-  outcome(() => shareAudioLoader({ request: get(null, `/s/${token}/audio`, headers), context: context(), params: { token }, ...routeArgs })) as Promise<Response>;
+  outcome(() =>
+    shareAudioLoader({
+      request: get(null, `/s/${token}/audio`, headers),
+      context: context(),
+      params: { token },
+      ...routeArgs,
+    }),
+  ) as Promise<Response>;
 
 async function answerState(a: { id: string; promptId: string }) {
   const [row, prompt, links, deliveries] = await Promise.all([
     database.db.selectFrom("answers").select("id").where("id", "=", a.id).executeTakeFirst(),
-    database.db.selectFrom("prompts").select("rerecord_requested_at").where("id", "=", a.promptId).executeTakeFirstOrThrow(),
+    database.db
+      .selectFrom("prompts")
+      .select("rerecord_requested_at")
+      .where("id", "=", a.promptId)
+      .executeTakeFirstOrThrow(),
     database.db.selectFrom("share_links").select(["id", "revoked_at"]).where("answer_id", "=", a.id).execute(),
     database.db.selectFrom("deliveries").select(["purpose", "status"]).where("prompt_id", "=", a.promptId).execute(),
   ]);
@@ -162,7 +178,9 @@ async function answerState(a: { id: string; promptId: string }) {
 function tamper(token: string) {
   const [header, payload, signature] = token.split(".");
   const i = Math.floor(signature.length / 2);
-  return [header, payload, signature.slice(0, i) + (signature[i] === "A" ? "B" : "A") + signature.slice(i + 1)].join(".");
+  return [header, payload, signature.slice(0, i) + (signature[i] === "A" ? "B" : "A") + signature.slice(i + 1)].join(
+    ".",
+  );
 }
 
 function expectCapabilityHeaders(headers: Headers) {
@@ -183,10 +201,42 @@ describe("authorization matrix: who may do what with an answer", () => {
   const run: Record<Action, (f: Family, jar: CookieJar, a: { id: string }) => Promise<number>> = {
     listen: async (_f, jar, a) => (await listen(jar, a.id)).status,
     download: async (_f, jar, a) => (await download(jar, a.id)).status,
-    share: (f, jar, a) => statusOf(() => viewAction({ request: post(jar, f.storytellerId, { intent: "answer-share", answerId: a.id }), context: context(), params: { id: f.storytellerId }, ...routeArgs })),
-    "stop sharing": (f, jar, a) => statusOf(() => viewAction({ request: post(jar, f.storytellerId, { intent: "answer-unshare", answerId: a.id }), context: context(), params: { id: f.storytellerId }, ...routeArgs })),
-    delete: (f, jar, a) => statusOf(() => viewAction({ request: post(jar, f.storytellerId, { intent: "answer-delete", answerId: a.id, confirm: "on" }), context: context(), params: { id: f.storytellerId }, ...routeArgs })),
-    "re-record": (f, jar, a) => statusOf(() => viewAction({ request: post(jar, f.storytellerId, { intent: "answer-rerecord", answerId: a.id, confirm: "on" }), context: context(), params: { id: f.storytellerId }, ...routeArgs })),
+    share: (f, jar, a) =>
+      statusOf(() =>
+        viewAction({
+          request: post(jar, f.storytellerId, { intent: "answer-share", answerId: a.id }),
+          context: context(),
+          params: { id: f.storytellerId },
+          ...routeArgs,
+        }),
+      ),
+    "stop sharing": (f, jar, a) =>
+      statusOf(() =>
+        viewAction({
+          request: post(jar, f.storytellerId, { intent: "answer-unshare", answerId: a.id }),
+          context: context(),
+          params: { id: f.storytellerId },
+          ...routeArgs,
+        }),
+      ),
+    delete: (f, jar, a) =>
+      statusOf(() =>
+        viewAction({
+          request: post(jar, f.storytellerId, { intent: "answer-delete", answerId: a.id, confirm: "on" }),
+          context: context(),
+          params: { id: f.storytellerId },
+          ...routeArgs,
+        }),
+      ),
+    "re-record": (f, jar, a) =>
+      statusOf(() =>
+        viewAction({
+          request: post(jar, f.storytellerId, { intent: "answer-rerecord", answerId: a.id, confirm: "on" }),
+          context: context(),
+          params: { id: f.storytellerId },
+          ...routeArgs,
+        }),
+      ),
   };
 
   for (const role of Object.keys(allowed) as Role[]) {
@@ -195,7 +245,7 @@ describe("authorization matrix: who may do what with an answer", () => {
       it(`${role} × ${action} → ${expected}`, async () => {
         const f = await family();
         const a = await answer(f.storytellerId);
-        if (action === "stop sharing") await database.db.insertInto("share_links").values({ answer_id: a.id, created_by_user_id: f.owner.id }).execute();
+        if (action === "stop sharing") await createShareLink(database.db, { answerId: a.id, createdBy: f.owner.id });
         const before = await answerState(a);
         expect(await run[action](f, f[role].jar, a)).toBe(expected);
         const after = await answerState(a);
@@ -209,7 +259,11 @@ describe("authorization matrix: who may do what with an answer", () => {
         } else if (action === "delete") {
           expect(after.exists).toBe(false);
         } else if (action === "re-record") {
-          expect(after).toMatchObject({ exists: true, rerecordRequested: true, deliveries: [{ purpose: "resend", status: "pending" }] });
+          expect(after).toMatchObject({
+            exists: true,
+            rerecordRequested: true,
+            deliveries: [{ purpose: "resend", status: "pending" }],
+          });
         }
       });
     }
@@ -233,7 +287,10 @@ describe("authorization matrix: who may do what with an answer", () => {
     const theirs = await answer(f.storytellerId);
     // The owner of another Storyteller posts their own Storyteller's address with this answer's id.
     for (const intent of ["answer-share", "answer-unshare", "answer-delete", "answer-rerecord"]) {
-      expect([intent, (await act(mine.owner.jar, mine.storytellerId, { intent, answerId: theirs.id, confirm: "on" })).status]).toEqual([intent, 404]);
+      expect([
+        intent,
+        (await act(mine.owner.jar, mine.storytellerId, { intent, answerId: theirs.id, confirm: "on" })).status,
+      ]).toEqual([intent, 404]);
     }
     expect((await listen(f.owner.jar, "not-a-uuid")).status).toBe(404);
     expect((await listen(f.owner.jar, randomUUID())).status).toBe(404);
@@ -248,12 +305,21 @@ describe("authorization matrix: who may do what with an answer", () => {
       expect((await download(f[role].jar, a.id)).status).toBe(404);
       expect((await act(f[role].jar, f.storytellerId, { intent: "answer-share", answerId: a.id })).status).toBe(404);
     }
-    expect((await act(f.owner.jar, f.storytellerId, { intent: "answer-delete", answerId: a.id, confirm: "on" })).status).toBe(404);
-    expect((await act(f.owner.jar, f.storytellerId, { intent: "answer-rerecord", answerId: a.id, confirm: "on" })).status).toBe(404);
+    expect(
+      (await act(f.owner.jar, f.storytellerId, { intent: "answer-delete", answerId: a.id, confirm: "on" })).status,
+    ).toBe(404);
+    expect(
+      (await act(f.owner.jar, f.storytellerId, { intent: "answer-rerecord", answerId: a.id, confirm: "on" })).status,
+    ).toBe(404);
     expect(await answerState(a)).toMatchObject({ exists: true, rerecordRequested: false, links: [] });
 
     // The Sent tab says "Answered (private)" and carries neither its words nor a link.
-    const view = await viewLoader({ request: get(f.owner.jar, `/dashboard/recipient/${f.storytellerId}?sent=true`), context: context(), params: { id: f.storytellerId }, ...routeArgs });
+    const view = await viewLoader({
+      request: get(f.owner.jar, `/dashboard/recipient/${f.storytellerId}?sent=true`),
+      context: context(),
+      params: { id: f.storytellerId },
+      ...routeArgs,
+    });
     const sent = view.sent.find((p) => p.answer_id === a.id)!;
     expect(sent).toMatchObject({ is_private: true, transcript: null, share_url: null });
     expect(JSON.stringify(view)).not.toContain("Only for me");
@@ -262,7 +328,8 @@ describe("authorization matrix: who may do what with an answer", () => {
   it("delete and re-record need the confirmation box", async () => {
     const f = await family();
     const a = await answer(f.storytellerId);
-    for (const intent of ["answer-delete", "answer-rerecord"]) expect((await act(f.owner.jar, f.storytellerId, { intent, answerId: a.id })).status).toBe(400);
+    for (const intent of ["answer-delete", "answer-rerecord"])
+      expect((await act(f.owner.jar, f.storytellerId, { intent, answerId: a.id })).status).toBe(400);
     expect(await answerState(a)).toMatchObject({ exists: true, rerecordRequested: false, deliveries: [] });
   });
 });
@@ -296,8 +363,12 @@ describe("listening and downloading", () => {
     const response = await download(f.owner.jar, a.id);
     expect(response.status).toBe(200);
     const disposition = response.headers.get("Content-Disposition")!;
-    expect(disposition).toMatch(/^attachment; filename="Kamla _ What was your first home like\.webm"; filename\*=UTF-8''/);
-    expect(decodeURIComponent(disposition.split("filename*=UTF-8''")[1])).toBe("Kamla – What was your first home like.webm");
+    expect(disposition).toMatch(
+      /^attachment; filename="Kamla _ What was your first home like\.webm"; filename\*=UTF-8''/,
+    );
+    expect(decodeURIComponent(disposition.split("filename*=UTF-8''")[1])).toBe(
+      "Kamla – What was your first home like.webm",
+    );
     expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
     await response.body?.cancel();
   });
@@ -321,10 +392,19 @@ describe("listening and downloading", () => {
     const transcribed = await answer(f.storytellerId, { transcript: "We lived by the river." });
     const pending = await answer(f.storytellerId);
     await act(f.owner.jar, f.storytellerId, { intent: "answer-share", answerId: transcribed.id });
-    const view = await viewLoader({ request: get(f.collaborator.jar, `/dashboard/recipient/${f.storytellerId}?sent=true`), context: context(), params: { id: f.storytellerId }, ...routeArgs });
+    const view = await viewLoader({
+      request: get(f.collaborator.jar, `/dashboard/recipient/${f.storytellerId}?sent=true`),
+      context: context(),
+      params: { id: f.storytellerId },
+      ...routeArgs,
+    });
     expect(view.canManage).toBe(false);
     const byAnswer = (id: string) => view.sent.find((p) => p.answer_id === id)!;
-    expect(byAnswer(transcribed.id)).toMatchObject({ transcript: "We lived by the river.", transcript_status: "done", share_url: expect.stringMatching(/^http:\/\/localhost:3000\/s\/[\w-]+\.[\w-]+\.[\w-]+$/) });
+    expect(byAnswer(transcribed.id)).toMatchObject({
+      transcript: "We lived by the river.",
+      transcript_status: "done",
+      share_url: expect.stringMatching(/^http:\/\/localhost:3000\/s\/[\w-]+\.[\w-]+\.[\w-]+$/),
+    });
     expect(byAnswer(pending.id)).toMatchObject({ transcript: null, transcript_status: "pending", share_url: null });
     expect(byAnswer(transcribed.id)).not.toHaveProperty("share_link_id");
   });
@@ -334,14 +414,22 @@ describe("delete", () => {
   it("removes the row, then the original and the playable copy from storage; share links stop working", async () => {
     const f = await family();
     const a = await answer(f.storytellerId, { playable: true });
-    const shared = (await act(f.collaborator.jar, f.storytellerId, { intent: "answer-share", answerId: a.id, js: "1" })) as { data: { data: { shareUrl: string } } };
+    const shared = (await act(f.collaborator.jar, f.storytellerId, {
+      intent: "answer-share",
+      answerId: a.id,
+      js: "1",
+    })) as { data: { data: { shareUrl: string } } };
     const token = tokenOf(shared.data.data.shareUrl);
     expect((await sharePage(token)).status).toBe(200);
     const storage = context().storage;
     expect(await storage.head(a.key)).not.toBeNull();
     expect(await storage.head(a.playableKey!)).not.toBeNull();
 
-    const response = (await act(f.owner.jar, f.storytellerId, { intent: "answer-delete", answerId: a.id, confirm: "on" })) as Response;
+    const response = (await act(f.owner.jar, f.storytellerId, {
+      intent: "answer-delete",
+      answerId: a.id,
+      confirm: "on",
+    })) as Response;
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe(`/dashboard/recipient/${f.storytellerId}?sent=true`);
     expect(response.headers.get("Set-Cookie")).toContain("toast=");
@@ -352,10 +440,17 @@ describe("delete", () => {
     expect((await listen(f.owner.jar, a.id)).status).toBe(404);
 
     // The prompt stays, as "Not Answered".
-    const view = await viewLoader({ request: get(f.owner.jar, "/x"), context: context(), params: { id: f.storytellerId }, ...routeArgs });
+    const view = await viewLoader({
+      request: get(f.owner.jar, "/x"),
+      context: context(),
+      params: { id: f.storytellerId },
+      ...routeArgs,
+    });
     expect(view.sent.find((p) => p.id === a.promptId)).toMatchObject({ answer_id: null });
     // Deleting again: nothing there any more.
-    expect((await act(f.owner.jar, f.storytellerId, { intent: "answer-delete", answerId: a.id, confirm: "on" })).status).toBe(404);
+    expect(
+      (await act(f.owner.jar, f.storytellerId, { intent: "answer-delete", answerId: a.id, confirm: "on" })).status,
+    ).toBe(404);
   });
 });
 
@@ -363,15 +458,30 @@ describe("re-record", () => {
   it("reopens the prompt and queues its link again: a resend ledger row and a send job due now", async () => {
     const f = await family();
     const a = await answer(f.storytellerId);
-    const response = (await act(f.owner.jar, f.storytellerId, { intent: "answer-rerecord", answerId: a.id, confirm: "on" })) as Response;
+    const response = (await act(f.owner.jar, f.storytellerId, {
+      intent: "answer-rerecord",
+      answerId: a.id,
+      confirm: "on",
+    })) as Response;
     expect(response.status).toBe(302);
-    const prompt = await database.db.selectFrom("prompts").select("rerecord_requested_at").where("id", "=", a.promptId).executeTakeFirstOrThrow();
+    const prompt = await database.db
+      .selectFrom("prompts")
+      .select("rerecord_requested_at")
+      .where("id", "=", a.promptId)
+      .executeTakeFirstOrThrow();
     expect(prompt.rerecord_requested_at).toBeInstanceOf(Date);
-    const delivery = await database.db.selectFrom("deliveries").select(["id", "channel", "purpose", "status"]).where("prompt_id", "=", a.promptId).executeTakeFirstOrThrow();
+    const delivery = await database.db
+      .selectFrom("deliveries")
+      .select(["id", "channel", "purpose", "status"])
+      .where("prompt_id", "=", a.promptId)
+      .executeTakeFirstOrThrow();
     expect(delivery).toMatchObject({ channel: "email", purpose: "resend", status: "pending" });
     const jobs = (await jobsFor(database.db, "delivery__send")).filter((job) => job.payload.deliveryId === delivery.id);
     expect(jobs).toHaveLength(1);
-    expect(jobs[0]).toMatchObject({ key: `delivery:${delivery.id}`, payload: { deliveryId: delivery.id, sendNow: true } });
+    expect(jobs[0]).toMatchObject({
+      key: `delivery:${delivery.id}`,
+      payload: { deliveryId: delivery.id, sendNow: true },
+    });
     // The answer stays until the new one is in.
     expect((await answerState(a)).exists).toBe(true);
   });
@@ -379,7 +489,11 @@ describe("re-record", () => {
   it("refuses, changing nothing, when the Storyteller can't receive", async () => {
     const f = await family({ unsubscribed: true });
     const a = await answer(f.storytellerId);
-    const response = (await act(f.owner.jar, f.storytellerId, { intent: "answer-rerecord", answerId: a.id, confirm: "on" })) as Response;
+    const response = (await act(f.owner.jar, f.storytellerId, {
+      intent: "answer-rerecord",
+      answerId: a.id,
+      confirm: "on",
+    })) as Response;
     expect(response.status).toBe(302);
     expect(await answerState(a)).toMatchObject({ rerecordRequested: false, deliveries: [] });
   });
@@ -390,20 +504,38 @@ describe("share links and the /s/{token} page", () => {
     const f = await family();
     const a = await answer(f.storytellerId, { transcript: "Secret-ish words" });
     expect((await act(f.owner.jar, f.storytellerId, { intent: "answer-share", answerId: a.id })).status).toBe(302);
-    const again = (await act(f.collaborator.jar, f.storytellerId, { intent: "answer-share", answerId: a.id, js: "1" })) as { data: { data: { shareUrl: string } } };
+    const again = (await act(f.collaborator.jar, f.storytellerId, {
+      intent: "answer-share",
+      answerId: a.id,
+      js: "1",
+    })) as { data: { data: { shareUrl: string } } };
     expect((await answerState(a)).links).toHaveLength(1);
     const url = again.data.data.shareUrl;
     expect(url).toMatch(/^http:\/\/localhost:3000\/s\//);
     const token = tokenOf(url);
     // The token names the link row, nothing else.
     const [link] = (await answerState(a)).links;
-    expect(JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString())).toMatchObject({ aud: "share", sub: link.id });
+    expect(JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString())).toMatchObject({
+      aud: "share",
+      sub: link.id,
+    });
 
     const page = await sharePage(token);
     expect(page.status).toBe(200);
-    expect(page.data).toEqual({ kind: "answer", title: "A story from Kamla · Heirloom", firstName: "Kamla", prompt: "What was your first home like?", audioUrl: `/s/${token}/audio`, scripts: [] });
+    expect(page.data).toEqual({
+      kind: "answer",
+      title: "A story from Kamla · Heirloom",
+      firstName: "Kamla",
+      prompt: "What was your first home like?",
+      audioUrl: `/s/${token}/audio`,
+      scripts: [],
+    });
     expectCapabilityHeaders(page.headers);
-    expectCapabilityHeaders(new Headers(sharePageHeaders({ loaderHeaders: page.headers } as Parameters<typeof sharePageHeaders>[0]) as HeadersInit));
+    expectCapabilityHeaders(
+      new Headers(
+        sharePageHeaders({ loaderHeaders: page.headers } as Parameters<typeof sharePageHeaders>[0]) as HeadersInit,
+      ),
+    );
 
     const part = await shareAudio(token, { Range: "bytes=0-9" });
     expect(part.status).toBe(206);
@@ -420,16 +552,23 @@ describe("share links and the /s/{token} page", () => {
     const [first] = (await answerState(a)).links;
     const token = await signCapability(context().config, "share", first.id);
     expect((await sharePage(token)).status).toBe(200);
-    expect((await act(f.collaborator.jar, f.storytellerId, { intent: "answer-unshare", answerId: a.id })).status).toBe(302);
+    expect((await act(f.collaborator.jar, f.storytellerId, { intent: "answer-unshare", answerId: a.id })).status).toBe(
+      302,
+    );
     const revoked = await sharePage(token);
-    expect(revoked).toMatchObject({ status: 404, data: { kind: "not-found", title: "Recording not found · Heirloom" } });
+    expect(revoked).toMatchObject({
+      status: 404,
+      data: { kind: "not-found", title: "Recording not found · Heirloom" },
+    });
     expect(revoked.data).not.toHaveProperty("prompt");
     expectCapabilityHeaders(revoked.headers);
     const audio = await shareAudio(token);
     expect(audio.status).toBe(404);
     expectCapabilityHeaders(audio.headers);
 
-    const shared = (await act(f.owner.jar, f.storytellerId, { intent: "answer-share", answerId: a.id, js: "1" })) as { data: { data: { shareUrl: string } } };
+    const shared = (await act(f.owner.jar, f.storytellerId, { intent: "answer-share", answerId: a.id, js: "1" })) as {
+      data: { data: { shareUrl: string } };
+    };
     const fresh = tokenOf(shared.data.data.shareUrl);
     expect(fresh).not.toBe(token);
     expect((await sharePage(fresh)).status).toBe(200);
@@ -440,14 +579,15 @@ describe("share links and the /s/{token} page", () => {
     const f = await family();
     const a = await answer(f.storytellerId);
     const hidden = await answer(f.storytellerId, { isPrivate: true });
-    const [link, privateLink] = await database.db
-      .insertInto("share_links")
-      .values([{ answer_id: a.id }, { answer_id: hidden.id }])
-      .returning("id")
-      .execute();
+    const link = await createShareLink(database.db, { answerId: a.id });
+    const privateLink = await createShareLink(database.db, { answerId: hidden.id });
     const good = await signCapability(context().config, "share", link.id);
     expect((await sharePage(good)).status).toBe(200);
-    const otherSecret = await signCapability({ SESSION_SECRET: "a-completely-different-session-secret-0123456789" }, "share", link.id);
+    const otherSecret = await signCapability(
+      { SESSION_SECRET: "a-completely-different-session-secret-0123456789" },
+      "share",
+      link.id,
+    );
     const tokens = [
       await signCapability(context().config, "share", privateLink.id),
       tamper(good),

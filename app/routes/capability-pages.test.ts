@@ -1,13 +1,14 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { signCapability } from "~/services/tokens.server";
-import { formRequest, makeTestContext , routeArgs } from "../../tests/context";
+import { formRequest, makeTestContext, routeArgs } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
-import { loader as photoLoader } from "./record.$token.photo";
+import { createPrompt, createStoryteller, createUser } from "../../tests/factories";
 import { action as recordAction, headers as recordHeaders, loader as recordLoader } from "./record.$token/route";
+import { loader as photoLoader } from "./record.$token.photo";
 import { action as unsubscribeAction, loader as unsubscribeLoader } from "./unsubscribe.$token";
 
 const database = useTestDatabase();
@@ -15,43 +16,6 @@ const context = () => makeTestContext(database);
 afterAll(async () => {
   await rm(path.join(os.tmpdir(), `heirloom-test-files-${database.name}`), { recursive: true, force: true });
 });
-
-let counter = 0;
-const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}${randomBytes(2).toString("hex")}`;
-
-async function createUser(firstName: string, profilePicKey: string | null = null) {
-  const tag = unique();
-  return database.db
-    .insertInto("users")
-    .values({ email: `u-${tag}@example.com`, first_name: firstName, nickname: `u${tag}`.slice(0, 30), profile_pic_key: profilePicKey })
-    .returning(["id", "first_name"])
-    .executeTakeFirstOrThrow();
-}
-
-async function createStoryteller(ownerId: string, email = `st-${unique()}@example.com`) {
-  const row = await database.db
-    .insertInto("storytellers")
-    .values({ owner_id: ownerId, nickname: `s${unique()}`.slice(0, 30), first_name: "Kamla", delivery_method: "email", email, time_zone: "Asia/Kolkata" })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  await database.db.insertInto("schedules").values({ storyteller_id: row.id, first_prompt_date: "2025-03-01", frequency: "weekly" }).execute();
-  return row.id;
-}
-
-async function createPrompt(storytellerId: string, fields: { text?: string; sent?: boolean; createdBy?: string | null } = {}) {
-  const row = await database.db
-    .insertInto("prompts")
-    .values({
-      storyteller_id: storytellerId,
-      text: fields.text ?? `What did your mother cook on Sundays? (${unique()})`,
-      queue_position: 1,
-      created_by: fields.createdBy ?? null,
-      sent_at: fields.sent === false ? null : new Date(),
-    })
-    .returning(["id", "text"])
-    .executeTakeFirstOrThrow();
-  return row;
-}
 
 const recordToken = (promptId: string) => signCapability(context().config, "record", promptId);
 const unsubscribeToken = (storytellerId: string) => signCapability(context().config, "unsubscribe", storytellerId);
@@ -64,13 +28,20 @@ function unwrap<T>(result: unknown) {
 
 const getRecord = async (token: string) =>
   unwrap<{ kind: string; title: string; prompt?: string; askerName?: string | null; photoUrl?: string | null }>(
-    await recordLoader({ request: new Request(`http://localhost:3000/record/${token}`), context: context(), params: { token }, ...routeArgs }),
+    await recordLoader({
+      request: new Request(`http://localhost:3000/record/${token}`),
+      context: context(),
+      params: { token },
+      ...routeArgs,
+    }),
   );
 
 function tamper(token: string) {
   const [header, payload, signature] = token.split(".");
   const i = Math.floor(signature.length / 2);
-  return [header, payload, signature.slice(0, i) + (signature[i] === "A" ? "B" : "A") + signature.slice(i + 1)].join(".");
+  return [header, payload, signature.slice(0, i) + (signature[i] === "A" ? "B" : "A") + signature.slice(i + 1)].join(
+    ".",
+  );
 }
 
 function expectCapabilityHeaders(headers: Headers) {
@@ -80,9 +51,9 @@ function expectCapabilityHeaders(headers: Headers) {
 
 describe("record page loader", () => {
   it("shows a sent prompt and who asked it, never cached nor leaked onward", async () => {
-    const owner = await createUser("Priya");
-    const storytellerId = await createStoryteller(owner.id);
-    const prompt = await createPrompt(storytellerId, { createdBy: owner.id });
+    const owner = await createUser(database.db, { first_name: "Priya" });
+    const { id: storytellerId } = await createStoryteller(database.db, { ownerId: owner.id });
+    const prompt = await createPrompt(database.db, { storytellerId, createdBy: owner.id, sentAt: new Date() });
     const page = await getRecord(await recordToken(prompt.id));
 
     expect(page.status).toBe(200);
@@ -90,29 +61,41 @@ describe("record page loader", () => {
     expect(page.data.title).toContain("A question for you");
     expectCapabilityHeaders(page.headers);
     // The route passes the loader's headers through to the page.
-    const passed = new Headers(recordHeaders({ loaderHeaders: page.headers, actionHeaders: new Headers() } as Parameters<typeof recordHeaders>[0]) as HeadersInit);
+    const passed = new Headers(
+      recordHeaders({ loaderHeaders: page.headers, actionHeaders: new Headers() } as Parameters<
+        typeof recordHeaders
+      >[0]) as HeadersInit,
+    );
     expectCapabilityHeaders(passed);
   });
 
   it("names the collaborator who wrote the prompt, and the owner when no one is recorded", async () => {
-    const owner = await createUser("Priya");
-    const collaborator = await createUser("Vikram");
-    const storytellerId = await createStoryteller(owner.id);
-    const byCollaborator = await createPrompt(storytellerId, { createdBy: collaborator.id });
-    const byNobody = await createPrompt(storytellerId, { createdBy: null });
+    const owner = await createUser(database.db, { first_name: "Priya" });
+    const collaborator = await createUser(database.db, { first_name: "Vikram" });
+    const { id: storytellerId } = await createStoryteller(database.db, { ownerId: owner.id });
+    const byCollaborator = await createPrompt(database.db, {
+      storytellerId,
+      createdBy: collaborator.id,
+      sentAt: new Date(),
+    });
+    const byNobody = await createPrompt(database.db, { storytellerId, createdBy: null, sentAt: new Date() });
     expect((await getRecord(await recordToken(byCollaborator.id))).data.askerName).toBe("Vikram");
     expect((await getRecord(await recordToken(byNobody.id))).data.askerName).toBe("Priya");
   });
 
   it("is a 404 'not-found' page for a tampered token, an unsubscribe token and other junk", async () => {
-    const owner = await createUser("Priya");
-    const storytellerId = await createStoryteller(owner.id);
-    const prompt = await createPrompt(storytellerId);
+    const owner = await createUser(database.db, { first_name: "Priya" });
+    const { id: storytellerId } = await createStoryteller(database.db, { ownerId: owner.id });
+    const prompt = await createPrompt(database.db, { storytellerId, sentAt: new Date() });
     const good = await recordToken(prompt.id);
     expect((await getRecord(good)).status).toBe(200);
 
     const wrongPurpose = await signCapability(context().config, "unsubscribe", prompt.id);
-    const otherSecret = await signCapability({ SESSION_SECRET: "a-completely-different-session-secret-0123456789" }, "record", prompt.id);
+    const otherSecret = await signCapability(
+      { SESSION_SECRET: "a-completely-different-session-secret-0123456789" },
+      "record",
+      prompt.id,
+    );
     for (const token of [tamper(good), wrongPurpose, otherSecret, "not-a-token", prompt.id, "x".repeat(2000)]) {
       const page = await getRecord(token);
       expect(page.status).toBe(404);
@@ -124,10 +107,10 @@ describe("record page loader", () => {
   });
 
   it("stops working once the prompt, or its Storyteller, is deleted", async () => {
-    const owner = await createUser("Priya");
-    const storytellerId = await createStoryteller(owner.id);
-    const deletedPrompt = await createPrompt(storytellerId);
-    const keptPrompt = await createPrompt(storytellerId);
+    const owner = await createUser(database.db, { first_name: "Priya" });
+    const { id: storytellerId } = await createStoryteller(database.db, { ownerId: owner.id });
+    const deletedPrompt = await createPrompt(database.db, { storytellerId, sentAt: new Date() });
+    const keptPrompt = await createPrompt(database.db, { storytellerId, sentAt: new Date() });
     const deletedPromptToken = await recordToken(deletedPrompt.id);
     const keptPromptToken = await recordToken(keptPrompt.id);
     expect((await getRecord(deletedPromptToken)).status).toBe(200);
@@ -141,9 +124,9 @@ describe("record page loader", () => {
   });
 
   it("is a 404 for a prompt still in the queue (never sent)", async () => {
-    const owner = await createUser("Priya");
-    const storytellerId = await createStoryteller(owner.id);
-    const queued = await createPrompt(storytellerId, { sent: false });
+    const owner = await createUser(database.db, { first_name: "Priya" });
+    const { id: storytellerId } = await createStoryteller(database.db, { ownerId: owner.id });
+    const queued = await createPrompt(database.db, { storytellerId });
     const page = await getRecord(await recordToken(queued.id));
     expect(page).toMatchObject({ status: 404, data: { kind: "not-found" } });
     expect(JSON.stringify(page.data)).not.toContain(queued.text);
@@ -160,7 +143,12 @@ describe("record page loader", () => {
 describe("record page photo", () => {
   const getPhoto = async (token: string) => {
     try {
-      return (await photoLoader({ request: new Request(`http://localhost:3000/record/${token}/photo`), context: context(), params: { token }, ...routeArgs })) as Response;
+      return (await photoLoader({
+        request: new Request(`http://localhost:3000/record/${token}/photo`),
+        context: context(),
+        params: { token },
+        ...routeArgs,
+      })) as Response;
     } catch (thrown) {
       if (thrown instanceof Response) return thrown;
       throw thrown;
@@ -171,9 +159,9 @@ describe("record page photo", () => {
     const key = `profile/${randomUUID()}.png`;
     const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3, 4]);
     await context().storage.put(key, bytes, "image/png");
-    const owner = await createUser("Priya", key);
-    const storytellerId = await createStoryteller(owner.id);
-    const prompt = await createPrompt(storytellerId, { createdBy: owner.id });
+    const owner = await createUser(database.db, { first_name: "Priya", profile_pic_key: key });
+    const { id: storytellerId } = await createStoryteller(database.db, { ownerId: owner.id });
+    const prompt = await createPrompt(database.db, { storytellerId, createdBy: owner.id, sentAt: new Date() });
     const token = await recordToken(prompt.id);
 
     expect((await getRecord(token)).data.photoUrl).toBe(`/record/${token}/photo`);
@@ -189,20 +177,34 @@ describe("record page photo", () => {
   });
 
   it("is a 404 when the asker has no photo", async () => {
-    const owner = await createUser("Priya");
-    const prompt = await createPrompt(await createStoryteller(owner.id));
+    const owner = await createUser(database.db, { first_name: "Priya" });
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id });
+    const prompt = await createPrompt(database.db, { storytellerId: storyteller.id, sentAt: new Date() });
     expect((await getPhoto(await recordToken(prompt.id))).status).toBe(404);
   });
 });
 
 describe("record page forms", () => {
   const post = async (token: string, fields: Record<string, string>) =>
-    unwrap<{ ok: boolean; error?: string; skipped?: boolean }>(await recordAction({ request: formRequest(`/record/${token}`, fields), context: context(), params: { token }, ...routeArgs }));
-  const promptRow = (id: string) => database.db.selectFrom("prompts").select(["opened_at", "skipped_at"]).where("id", "=", id).executeTakeFirstOrThrow();
+    unwrap<{ ok: boolean; error?: string; skipped?: boolean }>(
+      await recordAction({
+        request: formRequest(`/record/${token}`, fields),
+        context: context(),
+        params: { token },
+        ...routeArgs,
+      }),
+    );
+  const promptRow = (id: string) =>
+    database.db
+      .selectFrom("prompts")
+      .select(["opened_at", "skipped_at"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
 
   it("takes only its own intents: anything else is a 400 that changes nothing", async () => {
-    const owner = await createUser("Ravi");
-    const prompt = await createPrompt(await createStoryteller(owner.id));
+    const owner = await createUser(database.db, { first_name: "Ravi" });
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id });
+    const prompt = await createPrompt(database.db, { storytellerId: storyteller.id, sentAt: new Date() });
     const token = await recordToken(prompt.id);
     for (const fields of [{ intent: "skipped", confirm: "on" }, { intent: "" }, {}] as Record<string, string>[]) {
       expect(await post(token, fields)).toMatchObject({ status: 400, data: { ok: false, error: "upload.missing" } });
@@ -210,24 +212,47 @@ describe("record page forms", () => {
     expect(await promptRow(prompt.id)).toEqual({ opened_at: null, skipped_at: null });
 
     expect(await post(token, { intent: "opened" })).toMatchObject({ status: 200, data: { ok: true } });
-    expect(await post(token, { intent: "skip", confirm: "on" })).toMatchObject({ status: 200, data: { ok: true, skipped: true } });
+    expect(await post(token, { intent: "skip", confirm: "on" })).toMatchObject({
+      status: 200,
+      data: { ok: true, skipped: true },
+    });
     const row = await promptRow(prompt.id);
     expect(row.opened_at).toBeInstanceOf(Date);
     expect(row.skipped_at).toBeInstanceOf(Date);
     // A send to someone needs an answer first; an empty address is named as such.
-    expect(await post(token, { intent: "send-to-someone", to: "" })).toMatchObject({ status: 400, data: { ok: false, sendError: "share.invalidAddress" } });
+    expect(await post(token, { intent: "send-to-someone", to: "" })).toMatchObject({
+      status: 400,
+      data: { ok: false, sendError: "share.invalidAddress" },
+    });
   });
 });
 
 describe("unsubscribe page", () => {
   const unsubscribedAt = async (id: string) =>
-    (await database.db.selectFrom("storytellers").select("unsubscribed_at").where("id", "=", id).executeTakeFirstOrThrow()).unsubscribed_at;
+    (
+      await database.db
+        .selectFrom("storytellers")
+        .select("unsubscribed_at")
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow()
+    ).unsubscribed_at;
 
   const getPage = async (token: string) =>
     unwrap<{ found: boolean; address?: string; askerName?: string; already?: boolean }>(
-      await unsubscribeLoader({ request: new Request(`http://localhost:3000/unsubscribe/${token}`), context: context(), params: { token }, ...routeArgs }),
+      await unsubscribeLoader({
+        request: new Request(`http://localhost:3000/unsubscribe/${token}`),
+        context: context(),
+        params: { token },
+        ...routeArgs,
+      }),
     );
-  const submitForm = (token: string) => unsubscribeAction({ request: formRequest(`/unsubscribe/${token}`, {}), context: context(), params: { token }, ...routeArgs });
+  const submitForm = (token: string) =>
+    unsubscribeAction({
+      request: formRequest(`/unsubscribe/${token}`, {}),
+      context: context(),
+      params: { token },
+      ...routeArgs,
+    });
   /** RFC 8058: what a mail client sends, with no cookie and no Sec-Fetch-Site. */
   const oneClick = (token: string) =>
     unsubscribeAction({
@@ -242,9 +267,9 @@ describe("unsubscribe page", () => {
     }).then((result) => unwrap<{ ok: boolean }>(result));
 
   it("only shows what will stop on GET, however often it is opened", async () => {
-    const owner = await createUser("Priya");
-    const address = `nani-${unique()}@example.com`;
-    const id = await createStoryteller(owner.id, address);
+    const owner = await createUser(database.db, { first_name: "Priya" });
+    const address = `nani-${randomUUID()}@example.com`;
+    const { id } = await createStoryteller(database.db, { ownerId: owner.id, email: address });
     const token = await unsubscribeToken(id);
     for (let i = 0; i < 3; i++) {
       const page = await getPage(token);
@@ -256,8 +281,8 @@ describe("unsubscribe page", () => {
   });
 
   it("unsubscribes from the page's form, and says so on the next visit", async () => {
-    const owner = await createUser("Priya");
-    const id = await createStoryteller(owner.id);
+    const owner = await createUser(database.db, { first_name: "Priya" });
+    const { id } = await createStoryteller(database.db, { ownerId: owner.id });
     const token = await unsubscribeToken(id);
     const result = unwrap<{ ok: boolean }>(await submitForm(token));
     expect(result.status).toBe(200);
@@ -270,9 +295,9 @@ describe("unsubscribe page", () => {
   });
 
   it("unsubscribes with RFC 8058 one-click, once: repeating it keeps the first time", async () => {
-    const owner = await createUser("Priya");
-    const id = await createStoryteller(owner.id);
-    const other = await createStoryteller(owner.id);
+    const owner = await createUser(database.db, { first_name: "Priya" });
+    const { id } = await createStoryteller(database.db, { ownerId: owner.id });
+    const { id: other } = await createStoryteller(database.db, { ownerId: owner.id });
     const token = await unsubscribeToken(id);
 
     const response = await oneClick(token);
@@ -291,19 +316,24 @@ describe("unsubscribe page", () => {
   });
 
   it("unsubscribes a one-click POST sent as multipart/form-data too", async () => {
-    const owner = await createUser("Priya");
-    const id = await createStoryteller(owner.id);
+    const owner = await createUser(database.db, { first_name: "Priya" });
+    const { id } = await createStoryteller(database.db, { ownerId: owner.id });
     const token = await unsubscribeToken(id);
     const body = new FormData();
     body.set("List-Unsubscribe", "One-Click");
-    const result = await unsubscribeAction({ request: new Request(`http://localhost:3000/unsubscribe/${token}`, { method: "POST", body }), context: context(), params: { token }, ...routeArgs });
+    const result = await unsubscribeAction({
+      request: new Request(`http://localhost:3000/unsubscribe/${token}`, { method: "POST", body }),
+      context: context(),
+      params: { token },
+      ...routeArgs,
+    });
     expect(unwrap(result).status).toBe(200);
     expect(await unsubscribedAt(id)).toBeInstanceOf(Date);
   });
 
   it("is a 404 for an invalid token, changing nothing", async () => {
-    const owner = await createUser("Priya");
-    const id = await createStoryteller(owner.id);
+    const owner = await createUser(database.db, { first_name: "Priya" });
+    const { id } = await createStoryteller(database.db, { ownerId: owner.id });
     const good = await unsubscribeToken(id);
     const recordForSameId = await signCapability(context().config, "record", id);
     for (const token of [tamper(good), recordForSameId, "junk", randomUUID()]) {
@@ -324,8 +354,8 @@ describe("unsubscribe page", () => {
   });
 
   it("is a 404 once the Storyteller is deleted", async () => {
-    const owner = await createUser("Priya");
-    const id = await createStoryteller(owner.id);
+    const owner = await createUser(database.db, { first_name: "Priya" });
+    const { id } = await createStoryteller(database.db, { ownerId: owner.id });
     const token = await unsubscribeToken(id);
     await database.db.deleteFrom("storytellers").where("id", "=", id).execute();
     expect((await getPage(token)).status).toBe(404);

@@ -1,35 +1,53 @@
 import { describe, expect, it } from "vitest";
-import { makeTestContext , routeArgs } from "../../tests/context";
-import { useTestDatabase } from "../../tests/db";
-import { createStoryteller, createUser } from "../../tests/factories";
-import { createUserSession } from "~/auth/session.server";
-import { signCapability } from "~/services/tokens.server";
-import { loader as registerLoader } from "./responses.register.$recipientId";
 import { answerForListener } from "~/models/share.server";
 import { getSidebarCounts } from "~/models/sidebar.server";
+import { signCapability } from "~/services/tokens.server";
+import { makeTestContext, routeArgs } from "../../tests/context";
+import { useTestDatabase } from "../../tests/db";
+import { createAnswer, createStoryteller, createUser, signIn } from "../../tests/factories";
 import { loader as myStoriesLoader } from "./dashboard.mystories";
 import { loader as responsesLoader } from "./responses.$recipientId";
+import { loader as registerLoader } from "./responses.register.$recipientId";
 
 const database = useTestDatabase();
 const context = () => makeTestContext(database);
 
 async function signedIn(userId: string, path: string) {
-  const cookie = (await createUserSession(context(), database.db, userId)).split(";")[0];
+  const { cookie } = await signIn(context(), userId);
   return new Request(`http://localhost:3000${path}`, { headers: { Cookie: cookie } });
 }
 
 async function storiesFixture() {
   const owner = await createUser(database.db, { first_name: "Ravi" });
   const storytellerAccount = await createUser(database.db, { first_name: "Kamla" });
-  const storyteller = await createStoryteller(database.db, { ownerId: owner.id, email: storytellerAccount.email.toUpperCase(), prompts: ["Tell me about your village.", "What did you sing at weddings?", "Who was your best friend?"] });
+  const storyteller = await createStoryteller(database.db, {
+    ownerId: owner.id,
+    email: storytellerAccount.email.toUpperCase(),
+    prompts: ["Tell me about your village.", "What did you sing at weddings?", "Who was your best friend?"],
+  });
   const [open, secret, skipped] = storyteller.prompts;
-  await database.db.updateTable("prompts").set({ sent_at: new Date("2026-01-01") }).where("storyteller_id", "=", storyteller.id).execute();
-  await database.db.updateTable("prompts").set({ skipped_at: new Date("2026-01-02") }).where("id", "=", skipped.id).execute();
-  for (const [prompt, isPrivate, transcript] of [[open, false, "We had a well by the temple."], [secret, true, "A song only for me."]] as const) {
-    await database.db
-      .insertInto("answers")
-      .values({ prompt_id: prompt.id, storyteller_id: storyteller.id, is_private: isPrivate, storage_key: `answers/${prompt.id}/a.webm`, content_type: "audio/webm", byte_size: 10, duration_ms: 1000, transcript, transcript_status: "done", recorded_for_email: storytellerAccount.email.toLowerCase() })
-      .execute();
+  await database.db
+    .updateTable("prompts")
+    .set({ sent_at: new Date("2026-01-01") })
+    .where("storyteller_id", "=", storyteller.id)
+    .execute();
+  await database.db
+    .updateTable("prompts")
+    .set({ skipped_at: new Date("2026-01-02") })
+    .where("id", "=", skipped.id)
+    .execute();
+  for (const [prompt, isPrivate, transcript] of [
+    [open, false, "We had a well by the temple."],
+    [secret, true, "A song only for me."],
+  ] as const) {
+    await createAnswer(database.db, {
+      storytellerId: storyteller.id,
+      promptId: prompt.id,
+      isPrivate,
+      transcript,
+      transcriptStatus: "done",
+      recordedForEmail: storytellerAccount.email.toLowerCase(),
+    });
   }
   return { owner, storytellerAccount, storyteller };
 }
@@ -37,7 +55,12 @@ async function storiesFixture() {
 describe("/responses/{recipientId}", () => {
   it("shows the owner every question, and private answers only as 'private'", async () => {
     const { owner, storyteller } = await storiesFixture();
-    const page = await responsesLoader({ request: await signedIn(owner.id, `/responses/${storyteller.id}`), context: context(), params: { recipientId: storyteller.id }, ...routeArgs });
+    const page = await responsesLoader({
+      request: await signedIn(owner.id, `/responses/${storyteller.id}`),
+      context: context(),
+      params: { recipientId: storyteller.id },
+      ...routeArgs,
+    });
     expect(page.firstName).toBe("Kamla");
     expect(page.stories.map((s) => [s.question, s.state, s.transcript])).toEqual([
       ["Tell me about your village.", "answered", "We had a well by the temple."],
@@ -48,20 +71,40 @@ describe("/responses/{recipientId}", () => {
 
   it("shows the Storyteller's own account their private answers too", async () => {
     const { storytellerAccount, storyteller } = await storiesFixture();
-    const page = await responsesLoader({ request: await signedIn(storytellerAccount.id, `/responses/${storyteller.id}`), context: context(), params: { recipientId: storyteller.id }, ...routeArgs });
-    expect(page.stories.find((s) => s.question === "What did you sing at weddings?")).toMatchObject({ state: "answered", transcript: "A song only for me." });
+    const page = await responsesLoader({
+      request: await signedIn(storytellerAccount.id, `/responses/${storyteller.id}`),
+      context: context(),
+      params: { recipientId: storyteller.id },
+      ...routeArgs,
+    });
+    expect(page.stories.find((s) => s.question === "What did you sing at weddings?")).toMatchObject({
+      state: "answered",
+      transcript: "A song only for me.",
+    });
   });
 
   it("is a 404 for anyone else", async () => {
     const { storyteller } = await storiesFixture();
     const stranger = await createUser(database.db);
-    await expect(responsesLoader({ request: await signedIn(stranger.id, `/responses/${storyteller.id}`), context: context(), params: { recipientId: storyteller.id }, ...routeArgs })).rejects.toMatchObject({ status: 404 });
+    await expect(
+      responsesLoader({
+        request: await signedIn(stranger.id, `/responses/${storyteller.id}`),
+        context: context(),
+        params: { recipientId: storyteller.id },
+        ...routeArgs,
+      }),
+    ).rejects.toMatchObject({ status: 404 });
   });
 });
 
 describe("/responses/register/{recipientId}", () => {
   const load = (recipientId: string, token?: string) =>
-    registerLoader({ request: new Request(`http://localhost:3000/responses/register/${recipientId}${token ? `?t=${token}` : ""}`), context: context(), params: { recipientId }, ...routeArgs });
+    registerLoader({
+      request: new Request(`http://localhost:3000/responses/register/${recipientId}${token ? `?t=${token}` : ""}`),
+      context: context(),
+      params: { recipientId },
+      ...routeArgs,
+    });
 
   it("greets the Storyteller by name and fills in the sign-up form, only with the link from their record page", async () => {
     const { storyteller } = await storiesFixture();
@@ -90,7 +133,12 @@ describe("/responses/register/{recipientId}", () => {
 describe("/dashboard/mystories", () => {
   it("lists the answers the user recorded as a Storyteller, private ones too, and lets only them play the private one", async () => {
     const { owner, storytellerAccount } = await storiesFixture();
-    const page = await myStoriesLoader({ request: await signedIn(storytellerAccount.id, "/dashboard/mystories"), context: context(), params: {}, ...routeArgs });
+    const page = await myStoriesLoader({
+      request: await signedIn(storytellerAccount.id, "/dashboard/mystories"),
+      context: context(),
+      params: {},
+      ...routeArgs,
+    });
     expect(page.stories.map((s) => [s.question, s.askerName, s.isPrivate]).sort()).toEqual([
       ["Tell me about your village.", "Ravi", false],
       ["What did you sing at weddings?", "Ravi", true],
@@ -110,19 +158,51 @@ describe("who counts as the Storyteller", () => {
     // The owner points the Storyteller at their own address, then at someone else's.
     for (const email of [owner.email, stranger.email]) {
       await database.db.updateTable("storytellers").set({ email }).where("id", "=", storyteller.id).execute();
-      const mine = await myStoriesLoader({ request: await signedIn(owner.id, "/dashboard/mystories"), context: context(), params: {}, ...routeArgs });
+      const mine = await myStoriesLoader({
+        request: await signedIn(owner.id, "/dashboard/mystories"),
+        context: context(),
+        params: {},
+        ...routeArgs,
+      });
       expect(mine.stories).toEqual([]);
     }
-    const secret = await database.db.selectFrom("answers").select("id").where("is_private", "=", true).where("storyteller_id", "=", storyteller.id).executeTakeFirstOrThrow();
+    const secret = await database.db
+      .selectFrom("answers")
+      .select("id")
+      .where("is_private", "=", true)
+      .where("storyteller_id", "=", storyteller.id)
+      .executeTakeFirstOrThrow();
     expect(await answerForListener(database.db, owner.id, secret.id)).toBeNull();
     expect(await answerForListener(database.db, stranger.id, secret.id)).toBeNull();
-    await expect(responsesLoader({ request: await signedIn(stranger.id, `/responses/${storyteller.id}`), context: context(), params: { recipientId: storyteller.id }, ...routeArgs })).rejects.toMatchObject({ status: 404 });
-    const ownerView = await responsesLoader({ request: await signedIn(owner.id, `/responses/${storyteller.id}`), context: context(), params: { recipientId: storyteller.id }, ...routeArgs });
-    expect(ownerView.stories.find((s) => s.question === "What did you sing at weddings?")).toMatchObject({ state: "private", transcript: null });
+    await expect(
+      responsesLoader({
+        request: await signedIn(stranger.id, `/responses/${storyteller.id}`),
+        context: context(),
+        params: { recipientId: storyteller.id },
+        ...routeArgs,
+      }),
+    ).rejects.toMatchObject({ status: 404 });
+    const ownerView = await responsesLoader({
+      request: await signedIn(owner.id, `/responses/${storyteller.id}`),
+      context: context(),
+      params: { recipientId: storyteller.id },
+      ...routeArgs,
+    });
+    expect(ownerView.stories.find((s) => s.question === "What did you sing at weddings?")).toMatchObject({
+      state: "private",
+      transcript: null,
+    });
   });
 
   it("answers a malformed id with 404, not an error", async () => {
     const { owner } = await storiesFixture();
-    await expect(responsesLoader({ request: await signedIn(owner.id, "/responses/nope"), context: context(), params: { recipientId: "nope" }, ...routeArgs })).rejects.toMatchObject({ status: 404 });
+    await expect(
+      responsesLoader({
+        request: await signedIn(owner.id, "/responses/nope"),
+        context: context(),
+        params: { recipientId: "nope" },
+        ...routeArgs,
+      }),
+    ).rejects.toMatchObject({ status: 404 });
   });
 });

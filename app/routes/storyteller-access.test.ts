@@ -1,6 +1,5 @@
 import { Kysely, PostgresDialect } from "kysely";
 import { describe, expect, it } from "vitest";
-import { createUserSession } from "~/auth/session.server";
 import { loader as overviewLoader } from "~/routes/dashboard._index";
 import { loader as boardLoader } from "~/routes/dashboard.kanban";
 import { action as viewAction, loader as viewLoader } from "~/routes/dashboard.recipient.$id/route";
@@ -10,37 +9,41 @@ import type { Database } from "../../db/schema";
 import { makeTestContext, routeArgs } from "../../tests/context";
 import { CookieJar } from "../../tests/cookie-jar";
 import { useTestDatabase } from "../../tests/db";
+import { createSignedInUser, createStoryteller } from "../../tests/factories";
 
 const database = useTestDatabase();
 
 async function userWithStorytellers(storytellers: number, promptsEach: number) {
-  const { db } = database;
-  const user = await db.insertInto("users").values({ email: `u${Math.random()}@example.com`, first_name: "U", nickname: "uu" }).returning("id").executeTakeFirstOrThrow();
+  const user = await createSignedInUser(makeTestContext(database));
   const ids: string[] = [];
   for (let s = 0; s < storytellers; s++) {
-    const st = await db
-      .insertInto("storytellers")
-      .values({ owner_id: user.id, nickname: `Gran${s}`, first_name: "G", delivery_method: "email", email: `g${s}@example.com`, time_zone: "UTC" })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    await db.insertInto("schedules").values({ storyteller_id: st.id, first_prompt_date: "2030-01-01", frequency: "weekly" }).execute();
-    if (promptsEach) {
-      await db
-        .insertInto("prompts")
-        .values(Array.from({ length: promptsEach }, (_, i) => ({ storyteller_id: st.id, text: `Question number ${i}?`, queue_position: i + 1, sent_at: i % 3 === 0 ? new Date(Date.now() - i * 1000) : null })))
-        .execute();
-    }
+    const st = await createStoryteller(database.db, {
+      ownerId: user.id,
+      prompts: Array.from({ length: promptsEach }, (_, i) => ({
+        text: `Question number ${i}?`,
+        sentAt: i % 3 === 0 ? new Date(Date.now() - i * 1000) : null,
+      })),
+    });
     ids.push(st.id);
   }
   const jar = new CookieJar();
-  jar.store(new Response(null, { headers: { "Set-Cookie": await createUserSession(makeTestContext(database), db, user.id) } }));
+  jar.store(new Response(null, { headers: { "Set-Cookie": user.setCookie } }));
   return { userId: user.id, storytellerIds: ids, jar };
 }
 
-const get = (jar: CookieJar, path = "/x") => new Request(`http://localhost:3000${path}`, { headers: { Cookie: jar.header() } });
+const get = (jar: CookieJar, path = "/x") =>
+  new Request(`http://localhost:3000${path}`, { headers: { Cookie: jar.header() } });
 const post = (jar: CookieJar, fields: Record<string, string>) =>
-  new Request("http://localhost:3000/x", { method: "POST", headers: { Cookie: jar.header(), "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields) });
-const statusOf = (promise: Promise<unknown>) => promise.then((r) => (r instanceof Response ? r.status : 200), (e: Response) => e.status);
+  new Request("http://localhost:3000/x", {
+    method: "POST",
+    headers: { Cookie: jar.header(), "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields),
+  });
+const statusOf = (promise: Promise<unknown>) =>
+  promise.then(
+    (r) => (r instanceof Response ? r.status : 200),
+    (e: Response) => e.status,
+  );
 
 async function snapshot() {
   const { db } = database;
@@ -57,7 +60,14 @@ describe("authorization: another user's Storyteller", () => {
     const owner = await userWithStorytellers(1, 3);
     const intruder = await userWithStorytellers(0, 0);
     const id = owner.storytellerIds[0];
-    const promptId = (await database.db.selectFrom("prompts").select("id").where("storyteller_id", "=", id).where("sent_at", "is", null).executeTakeFirstOrThrow()).id;
+    const promptId = (
+      await database.db
+        .selectFrom("prompts")
+        .select("id")
+        .where("storyteller_id", "=", id)
+        .where("sent_at", "is", null)
+        .executeTakeFirstOrThrow()
+    ).id;
     const context = makeTestContext(database);
     const params = { id };
     const before = await snapshot();
@@ -66,13 +76,72 @@ describe("authorization: another user's Storyteller", () => {
       ["add page", () => addLoader({ request: get(intruder.jar), context, params, ...routeArgs })],
       ["edit page", () => editLoader({ request: get(intruder.jar), context, params, ...routeArgs })],
       ...["move-up", "move-down", "delete", "send-now"].map(
-        (intent) => [intent, () => viewAction({ request: post(intruder.jar, { intent, promptId }), context, params, ...routeArgs })] as [string, () => Promise<unknown>],
+        (intent) =>
+          [
+            intent,
+            () => viewAction({ request: post(intruder.jar, { intent, promptId }), context, params, ...routeArgs }),
+          ] as [string, () => Promise<unknown>],
       ),
-      ["place", () => viewAction({ request: post(intruder.jar, { intent: "place", promptId, beforeId: "" }), context, params, ...routeArgs })],
-      ["edit prompt", () => viewAction({ request: post(intruder.jar, { intent: "edit", promptId, text: "Taken over?" }), context, params, ...routeArgs })],
-      ["add prompts", () => addAction({ request: post(intruder.jar, { customPrompts: "Something new to ask?" }), context, params, ...routeArgs })],
-      ["update storyteller", () => editAction({ request: post(intruder.jar, { intent: "update", nickname: "Mine", firstName: "X", deliveryMethod: "email", email: "x@example.com", timeZone: "UTC", language: "en", firstPromptDate: "2031-01-01", frequency: "daily" }), context, params, ...routeArgs })],
-      ["delete storyteller", () => editAction({ request: post(intruder.jar, { intent: "delete", confirm: "on" }), context, params, ...routeArgs })],
+      [
+        "place",
+        () =>
+          viewAction({
+            request: post(intruder.jar, { intent: "place", promptId, beforeId: "" }),
+            context,
+            params,
+            ...routeArgs,
+          }),
+      ],
+      [
+        "edit prompt",
+        () =>
+          viewAction({
+            request: post(intruder.jar, { intent: "edit", promptId, text: "Taken over?" }),
+            context,
+            params,
+            ...routeArgs,
+          }),
+      ],
+      [
+        "add prompts",
+        () =>
+          addAction({
+            request: post(intruder.jar, { customPrompts: "Something new to ask?" }),
+            context,
+            params,
+            ...routeArgs,
+          }),
+      ],
+      [
+        "update storyteller",
+        () =>
+          editAction({
+            request: post(intruder.jar, {
+              intent: "update",
+              nickname: "Mine",
+              firstName: "X",
+              deliveryMethod: "email",
+              email: "x@example.com",
+              timeZone: "UTC",
+              language: "en",
+              firstPromptDate: "2031-01-01",
+              frequency: "daily",
+            }),
+            context,
+            params,
+            ...routeArgs,
+          }),
+      ],
+      [
+        "delete storyteller",
+        () =>
+          editAction({
+            request: post(intruder.jar, { intent: "delete", confirm: "on" }),
+            context,
+            params,
+            ...routeArgs,
+          }),
+      ],
     ];
     for (const [name, attempt] of attempts) expect([name, await statusOf(attempt())]).toEqual([name, 404]);
     expect(await snapshot()).toBe(before);
@@ -87,7 +156,10 @@ describe("authorization: another user's Storyteller", () => {
 describe("query counts do not grow with the data", () => {
   async function countQueries(run: (context: ReturnType<typeof makeTestContext>) => Promise<unknown>) {
     let queries = 0;
-    const counting = new Kysely<Database>({ dialect: new PostgresDialect({ pool: database.pool }), log: () => void queries++ });
+    const counting = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: database.pool }),
+      log: () => void queries++,
+    });
     await run({ ...makeTestContext(database), db: counting });
     return queries;
   }
@@ -96,9 +168,12 @@ describe("query counts do not grow with the data", () => {
     const small = await userWithStorytellers(1, 5);
     const large = await userWithStorytellers(16, 100);
     const pages = (user: typeof small) => [
-      (context: ReturnType<typeof makeTestContext>) => overviewLoader({ request: get(user.jar), context, params: {}, ...routeArgs }),
-      (context: ReturnType<typeof makeTestContext>) => viewLoader({ request: get(user.jar), context, params: { id: user.storytellerIds[0] }, ...routeArgs }),
-      (context: ReturnType<typeof makeTestContext>) => boardLoader({ request: get(user.jar), context, params: {}, ...routeArgs }),
+      (context: ReturnType<typeof makeTestContext>) =>
+        overviewLoader({ request: get(user.jar), context, params: {}, ...routeArgs }),
+      (context: ReturnType<typeof makeTestContext>) =>
+        viewLoader({ request: get(user.jar), context, params: { id: user.storytellerIds[0] }, ...routeArgs }),
+      (context: ReturnType<typeof makeTestContext>) =>
+        boardLoader({ request: get(user.jar), context, params: {}, ...routeArgs }),
     ];
     const smallCounts = await Promise.all(pages(small).map(countQueries));
     const largeCounts = await Promise.all(pages(large).map(countQueries));

@@ -7,8 +7,15 @@ import { classifyReply, requestSmsConsent } from "~/models/sms-consent.server";
 import { createOutboxMail } from "~/services/mail.server";
 import { queueEmail, queueSms, sendOutboxMessage } from "~/services/outbox.server";
 import type { SmsService } from "~/services/sms.server";
-import { makeTestContext , routeArgs } from "../../tests/context";
+import { makeTestContext, routeArgs } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
+import {
+  createDelivery,
+  createPrompt,
+  createStoryteller,
+  createUser,
+  type StorytellerOptions,
+} from "../../tests/factories";
 import { action as postmarkAction } from "./webhooks.postmark";
 import { action as inboundAction } from "./webhooks.twilio.inbound";
 import { action as statusAction } from "./webhooks.twilio.status";
@@ -17,7 +24,12 @@ const database = useTestDatabase();
 
 const APP_URL = "https://heirloom.example";
 const AUTH_TOKEN = "auth-token-1234567890";
-const twilioEnv = { TWILIO_ACCOUNT_SID: "AC" + "1".repeat(32), TWILIO_AUTH_TOKEN: AUTH_TOKEN, TWILIO_FROM_NUMBER: "+15555550100", APP_URL };
+const twilioEnv = {
+  TWILIO_ACCOUNT_SID: "AC" + "1".repeat(32),
+  TWILIO_AUTH_TOKEN: AUTH_TOKEN,
+  TWILIO_FROM_NUMBER: "+15555550100",
+  APP_URL,
+};
 const WEBHOOK_SECRET = "webhook-secret-123456";
 
 const twilioContext = () => makeTestContext(database, twilioEnv);
@@ -28,65 +40,59 @@ const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}${ran
 /** A fresh E.164 number per call, so tests never share a phone. */
 const newPhone = () => `+1555${String(1_000_000 + Math.floor(Math.random() * 8_999_999)).slice(0, 7)}`;
 
-async function createUser(firstName: string) {
-  const tag = unique();
-  return database.db
-    .insertInto("users")
-    .values({ email: `owner-${tag}@example.com`, first_name: firstName, nickname: `o${tag}`.slice(0, 30) })
-    .returning(["id", "first_name"])
-    .executeTakeFirstOrThrow();
+/** A Storyteller who takes texts at `phone`, not yet asked for consent (as one is when added). */
+async function textingStoryteller(options: StorytellerOptions & { phone: string }) {
+  const { id } = await createStoryteller(database.db, { deliveryMethod: "sms", smsConsent: "none", ...options });
+  return id;
 }
 
-type StorytellerInput = {
-  ownerId: string;
-  firstName?: string;
-  phone?: string;
-  email?: string;
-  deliveryMethod?: "sms" | "email";
-  language?: "en" | "hi";
-  timeZone?: string;
-  frequency?: "daily" | "weekly" | "bimonthly" | "monthly";
-};
-
-async function createStoryteller(input: StorytellerInput) {
-  const tag = unique();
-  const storyteller = await database.db
-    .insertInto("storytellers")
-    .values({
-      owner_id: input.ownerId,
-      nickname: `s${tag}`.slice(0, 30),
-      first_name: input.firstName ?? "Nani",
-      delivery_method: input.deliveryMethod ?? (input.phone ? "sms" : "email"),
-      phone_e164: input.phone ?? null,
-      email: input.email ?? null,
-      time_zone: input.timeZone ?? "America/New_York",
-      language: input.language ?? "en",
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  await database.db
-    .insertInto("schedules")
-    .values({ storyteller_id: storyteller.id, first_prompt_date: "2025-03-01", frequency: input.frequency ?? "weekly" })
+const storytellerRow = (id: string) =>
+  database.db.selectFrom("storytellers").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+const consentRows = (id: string) =>
+  database.db.selectFrom("sms_consents").selectAll().where("storyteller_id", "=", id).orderBy("created_at").execute();
+const outboxTo = (address: string) =>
+  database.db
+    .selectFrom("outbox_messages")
+    .selectAll()
+    .where("to_address", "=", address)
+    .orderBy("created_at")
     .execute();
-  return storyteller.id;
-}
 
-const storytellerRow = (id: string) => database.db.selectFrom("storytellers").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-const consentRows = (id: string) => database.db.selectFrom("sms_consents").selectAll().where("storyteller_id", "=", id).orderBy("created_at").execute();
-const outboxTo = (address: string) => database.db.selectFrom("outbox_messages").selectAll().where("to_address", "=", address).orderBy("created_at").execute();
-
-function twilioRequest(path: string, params: Record<string, string>, options: { signature?: string | null; signedUrl?: string } = {}) {
+function twilioRequest(
+  path: string,
+  params: Record<string, string>,
+  options: { signature?: string | null; signedUrl?: string } = {},
+) {
   const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded" };
-  const signature = options.signature === undefined ? twilio.getExpectedTwilioSignature(AUTH_TOKEN, options.signedUrl ?? `${APP_URL}${path}`, params) : options.signature;
+  const signature =
+    options.signature === undefined
+      ? twilio.getExpectedTwilioSignature(AUTH_TOKEN, options.signedUrl ?? `${APP_URL}${path}`, params)
+      : options.signature;
   if (signature !== null) headers["X-Twilio-Signature"] = signature;
   // As the app sees it behind a proxy: the signature is checked against APP_URL, not this host.
   return new Request(`http://localhost:3000${path}`, { method: "POST", headers, body: new URLSearchParams(params) });
 }
 
-const inbound = (params: Record<string, string>, options: Parameters<typeof twilioRequest>[2] = {}, context = twilioContext()) =>
-  inboundAction({ request: twilioRequest("/webhooks/twilio/inbound", params, options), context, params: {}, ...routeArgs });
+const inbound = (
+  params: Record<string, string>,
+  options: Parameters<typeof twilioRequest>[2] = {},
+  context = twilioContext(),
+) =>
+  inboundAction({
+    request: twilioRequest("/webhooks/twilio/inbound", params, options),
+    context,
+    params: {},
+    ...routeArgs,
+  });
 
-const text = (from: string, body: string) => inbound({ From: from, Body: body, To: twilioEnv.TWILIO_FROM_NUMBER, MessageSid: "SM" + randomBytes(16).toString("hex"), AccountSid: twilioEnv.TWILIO_ACCOUNT_SID });
+const text = (from: string, body: string) =>
+  inbound({
+    From: from,
+    Body: body,
+    To: twilioEnv.TWILIO_FROM_NUMBER,
+    MessageSid: "SM" + randomBytes(16).toString("hex"),
+    AccountSid: twilioEnv.TWILIO_ACCOUNT_SID,
+  });
 
 /** The status of a Response, whether returned or thrown. */
 async function statusOf(promise: Promise<unknown>) {
@@ -98,27 +104,35 @@ async function statusOf(promise: Promise<unknown>) {
   }
 }
 
-const twimlBody = (message?: string) => `<?xml version="1.0" encoding="UTF-8"?><Response>${message ? `<Message>${message}</Message>` : ""}</Response>`;
+const twimlBody = (message?: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?><Response>${message ? `<Message>${message}</Message>` : ""}</Response>`;
 const STOPPED = "Heirloom: You are unsubscribed and will get no more texts. Reply START to subscribe again.";
 
 describe("Twilio inbound webhook", () => {
   it("refuses a request without a signature, with a forged one, and one signed for another URL, changing nothing", async () => {
-    const owner = await createUser("Asha");
+    const owner = await createUser(database.db);
     const phone = newPhone();
-    const id = await createStoryteller({ ownerId: owner.id, phone });
+    const id = await textingStoryteller({ ownerId: owner.id, phone });
     await requestSmsConsent(database.db, twilioContext().config, id);
     const params = { From: phone, Body: "STOP" };
 
     expect(await statusOf(inbound(params, { signature: null }))).toBe(403);
     expect(await statusOf(inbound(params, { signature: "bm90IGEgcmVhbCBzaWduYXR1cmU=" }))).toBe(403);
     // Signed with the wrong auth token.
-    const wrongKey = twilio.getExpectedTwilioSignature("another-auth-token-123", `${APP_URL}/webhooks/twilio/inbound`, params);
+    const wrongKey = twilio.getExpectedTwilioSignature(
+      "another-auth-token-123",
+      `${APP_URL}/webhooks/twilio/inbound`,
+      params,
+    );
     expect(await statusOf(inbound(params, { signature: wrongKey }))).toBe(403);
     // A real signature, but for another of our URLs and for another host.
     expect(await statusOf(inbound(params, { signedUrl: `${APP_URL}/webhooks/twilio/status` }))).toBe(403);
     expect(await statusOf(inbound(params, { signedUrl: "https://evil.example/webhooks/twilio/inbound" }))).toBe(403);
     // A real signature over other parameters (the body was changed in transit).
-    const signedForStart = twilio.getExpectedTwilioSignature(AUTH_TOKEN, `${APP_URL}/webhooks/twilio/inbound`, { From: phone, Body: "START" });
+    const signedForStart = twilio.getExpectedTwilioSignature(AUTH_TOKEN, `${APP_URL}/webhooks/twilio/inbound`, {
+      From: phone,
+      Body: "START",
+    });
     expect(await statusOf(inbound(params, { signature: signedForStart }))).toBe(403);
 
     expect((await storytellerRow(id)).sms_consent).toBe("requested");
@@ -126,22 +140,21 @@ describe("Twilio inbound webhook", () => {
   });
 
   it("is a 404 while Twilio is not configured, even for a correctly signed request", async () => {
-    const owner = await createUser("Asha");
+    const owner = await createUser(database.db);
     const phone = newPhone();
-    const id = await createStoryteller({ ownerId: owner.id, phone });
-    await database.db.updateTable("storytellers").set({ sms_consent: "granted" }).where("id", "=", id).execute();
+    const id = await textingStoryteller({ ownerId: owner.id, phone, smsConsent: "granted" });
     expect(await statusOf(inbound({ From: phone, Body: "STOP" }, {}, makeTestContext(database)))).toBe(404);
     expect((await storytellerRow(id)).sms_consent).toBe("granted");
     expect(await consentRows(id)).toEqual([]);
   });
 
   it("STOP from a number two Storytellers share revokes both, records each answer and confirms in TwiML", async () => {
-    const ownerA = await createUser("Priya");
-    const ownerB = await createUser("Rahul");
+    const ownerA = await createUser(database.db, { first_name: "Priya" });
+    const ownerB = await createUser(database.db, { first_name: "Rahul" });
     const phone = newPhone();
-    const a = await createStoryteller({ ownerId: ownerA.id, phone });
-    const b = await createStoryteller({ ownerId: ownerB.id, phone, frequency: "monthly" });
-    const other = await createStoryteller({ ownerId: ownerA.id, phone: newPhone() });
+    const a = await textingStoryteller({ ownerId: ownerA.id, phone });
+    const b = await textingStoryteller({ ownerId: ownerB.id, phone, frequency: "monthly" });
+    const other = await textingStoryteller({ ownerId: ownerA.id, phone: newPhone() });
     const config = twilioContext().config;
     for (const id of [a, b, other]) await requestSmsConsent(database.db, config, id);
     const [requestA] = await consentRows(a);
@@ -155,11 +168,19 @@ describe("Twilio inbound webhook", () => {
     expect(response.headers.get("Content-Type")).toMatch(/^text\/xml/);
     expect(await response.text()).toBe(twimlBody(STOPPED));
 
-    for (const [id, request] of [[a, requestA], [b, requestB]] as const) {
+    for (const [id, request] of [
+      [a, requestA],
+      [b, requestB],
+    ] as const) {
       expect((await storytellerRow(id)).sms_consent).toBe("revoked");
       const replies = (await consentRows(id)).filter((r) => r.reply !== null);
       expect(replies).toHaveLength(1);
-      expect(replies[0]).toMatchObject({ status: "revoked", reply: "STOP", phone_e164: phone, text_shown: request.text_shown });
+      expect(replies[0]).toMatchObject({
+        status: "revoked",
+        reply: "STOP",
+        phone_e164: phone,
+        text_shown: request.text_shown,
+      });
       expect(replies[0].replied_at!.getTime()).toBeGreaterThanOrEqual(before - 1000);
     }
     // Another number's Storyteller is untouched.
@@ -168,9 +189,9 @@ describe("Twilio inbound webhook", () => {
   });
 
   it("YES after STOP grants consent again and thanks the Storyteller in TwiML", async () => {
-    const owner = await createUser("Meera");
+    const owner = await createUser(database.db, { first_name: "Meera" });
     const phone = newPhone();
-    const id = await createStoryteller({ ownerId: owner.id, phone });
+    const id = await textingStoryteller({ ownerId: owner.id, phone });
     await requestSmsConsent(database.db, twilioContext().config, id);
     const [request] = await consentRows(id);
     await text(phone, "STOP");
@@ -179,7 +200,9 @@ describe("Twilio inbound webhook", () => {
     const response = (await text(phone, "YES")) as Response;
     expect(response.headers.get("Content-Type")).toMatch(/^text\/xml/);
     expect(await response.text()).toBe(
-      twimlBody("Heirloom: Thank you! You will get questions from Meera by text. Reply HELP for help, STOP to opt out. Msg &amp; data rates may apply."),
+      twimlBody(
+        "Heirloom: Thank you! You will get questions from Meera by text. Reply HELP for help, STOP to opt out. Msg &amp; data rates may apply.",
+      ),
     );
     expect((await storytellerRow(id)).sms_consent).toBe("granted");
     const rows = await consentRows(id);
@@ -192,29 +215,32 @@ describe("Twilio inbound webhook", () => {
     expect(rows[2].replied_at).toBeInstanceOf(Date);
   });
 
-  it.each(["unsubscribe", " Stop ", "QUIT", "stop.", "Cancel", "END", "stopall", "optout", "revoke"])("treats %j as STOP", async (body) => {
-    expect(classifyReply(body)).toBe("stop");
-    const owner = await createUser("Asha");
-    const phone = newPhone();
-    const id = await createStoryteller({ ownerId: owner.id, phone });
-    await database.db.updateTable("storytellers").set({ sms_consent: "granted" }).where("id", "=", id).execute();
-    const response = (await text(phone, body)) as Response;
-    expect(await response.text()).toBe(twimlBody(STOPPED));
-    expect((await storytellerRow(id)).sms_consent).toBe("revoked");
-    const [row] = await consentRows(id);
-    expect(row).toMatchObject({ status: "revoked", reply: body.trim() });
-  });
+  it.each(["unsubscribe", " Stop ", "QUIT", "stop.", "Cancel", "END", "stopall", "optout", "revoke"])(
+    "treats %j as STOP",
+    async (body) => {
+      expect(classifyReply(body)).toBe("stop");
+      const owner = await createUser(database.db);
+      const phone = newPhone();
+      const id = await textingStoryteller({ ownerId: owner.id, phone, smsConsent: "granted" });
+      const response = (await text(phone, body)) as Response;
+      expect(await response.text()).toBe(twimlBody(STOPPED));
+      expect((await storytellerRow(id)).sms_consent).toBe("revoked");
+      const [row] = await consentRows(id);
+      expect(row).toMatchObject({ status: "revoked", reply: body.trim() });
+    },
+  );
 
   it("classifies the other keywords, and sentences that only contain them as other", () => {
     for (const body of ["YES", "yes", "Y", "start", "UNSTOP", "Yes!"]) expect(classifyReply(body)).toBe("start");
     for (const body of ["HELP", "help", "Info"]) expect(classifyReply(body)).toBe("help");
-    for (const body of ["Please stop", "yes please", "", "   ", "STOP it", "helpful"]) expect(classifyReply(body)).toBe("other");
+    for (const body of ["Please stop", "yes please", "", "   ", "STOP it", "helpful"])
+      expect(classifyReply(body)).toBe("other");
   });
 
   it("HELP gets the contact page in TwiML and changes no consent", async () => {
-    const owner = await createUser("Asha");
+    const owner = await createUser(database.db);
     const phone = newPhone();
-    const id = await createStoryteller({ ownerId: owner.id, phone });
+    const id = await textingStoryteller({ ownerId: owner.id, phone });
     await requestSmsConsent(database.db, twilioContext().config, id);
 
     const response = (await text(phone, "HELP")) as Response;
@@ -228,9 +254,9 @@ describe("Twilio inbound webhook", () => {
   });
 
   it("answers any other text with an empty <Response/> and changes nothing", async () => {
-    const owner = await createUser("Asha");
+    const owner = await createUser(database.db);
     const phone = newPhone();
-    const id = await createStoryteller({ ownerId: owner.id, phone });
+    const id = await textingStoryteller({ ownerId: owner.id, phone });
     await requestSmsConsent(database.db, twilioContext().config, id);
 
     const response = (await text(phone, "Thank you beta, I will answer tomorrow")) as Response;
@@ -245,7 +271,11 @@ describe("Twilio inbound webhook", () => {
     const phone = newPhone();
     const response = (await text(phone, "STOP")) as Response;
     expect(await response.text()).toBe(twimlBody(STOPPED));
-    const rows = await database.db.selectFrom("sms_consents").select(["storyteller_id", "status", "reply"]).where("phone_e164", "=", phone).execute();
+    const rows = await database.db
+      .selectFrom("sms_consents")
+      .select(["storyteller_id", "status", "reply"])
+      .where("phone_e164", "=", phone)
+      .execute();
     expect(rows).toEqual([{ storyteller_id: null, status: "revoked", reply: "STOP" }]);
   });
 
@@ -264,9 +294,14 @@ describe("requestSmsConsent", () => {
     ).rows;
 
   it("records a requested consent with the exact text queued, sent once the Storyteller's day has begun", async () => {
-    const owner = await createUser("Priya");
+    const owner = await createUser(database.db, { first_name: "Priya" });
     const phone = newPhone();
-    const id = await createStoryteller({ ownerId: owner.id, phone, timeZone: "America/New_York", frequency: "weekly" });
+    const id = await textingStoryteller({
+      ownerId: owner.id,
+      phone,
+      timeZone: "America/New_York",
+      frequency: "weekly",
+    });
     // 23:00 in New York: the text waits for 08:00 the next morning.
     const now = new Date("2025-03-10T03:00:00Z");
     await requestSmsConsent(database.db, twilioContext().config, id, now);
@@ -279,7 +314,8 @@ describe("requestSmsConsent", () => {
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatchObject({ channel: "sms", status: "queued", text_body: consents[0].text_shown });
     const consentText = consents[0].text_shown;
-    for (const part of ["Heirloom", "Priya", "every week", "YES", "HELP", "STOP", "Msg & data rates may apply"]) expect(consentText).toContain(part);
+    for (const part of ["Heirloom", "Priya", "every week", "YES", "HELP", "STOP", "Msg & data rates may apply"])
+      expect(consentText).toContain(part);
 
     const jobs = await jobFor(messages[0].id);
     expect(jobs).toHaveLength(1);
@@ -290,9 +326,9 @@ describe("requestSmsConsent", () => {
   });
 
   it("queues the text for right away inside the window", async () => {
-    const owner = await createUser("Priya");
+    const owner = await createUser(database.db, { first_name: "Priya" });
     const phone = newPhone();
-    const id = await createStoryteller({ ownerId: owner.id, phone, timeZone: "America/Los_Angeles" });
+    const id = await textingStoryteller({ ownerId: owner.id, phone, timeZone: "America/Los_Angeles" });
     const now = new Date("2025-06-02T18:30:00Z"); // 11:30 in Los Angeles
     await requestSmsConsent(database.db, twilioContext().config, id, now);
     const [message] = await outboxTo(phone);
@@ -301,9 +337,15 @@ describe("requestSmsConsent", () => {
   });
 
   it("writes to a Hindi Storyteller in Hindi, in their time zone", async () => {
-    const owner = await createUser("Rahul");
+    const owner = await createUser(database.db, { first_name: "Rahul" });
     const phone = newPhone();
-    const id = await createStoryteller({ ownerId: owner.id, phone, language: "hi", timeZone: "Asia/Kolkata", frequency: "monthly" });
+    const id = await textingStoryteller({
+      ownerId: owner.id,
+      phone,
+      language: "hi",
+      timeZone: "Asia/Kolkata",
+      frequency: "monthly",
+    });
     const now = new Date("2025-03-10T17:00:00Z"); // 22:30 in Kolkata
     await requestSmsConsent(database.db, twilioContext().config, id, now);
 
@@ -325,16 +367,16 @@ describe("requestSmsConsent", () => {
   });
 
   it("does not text a number that said STOP, and marks the new Storyteller revoked", async () => {
-    const ownerA = await createUser("Priya");
-    const ownerB = await createUser("Rahul");
+    const ownerA = await createUser(database.db, { first_name: "Priya" });
+    const ownerB = await createUser(database.db, { first_name: "Rahul" });
     const phone = newPhone();
-    const first = await createStoryteller({ ownerId: ownerA.id, phone });
+    const first = await textingStoryteller({ ownerId: ownerA.id, phone });
     await requestSmsConsent(database.db, twilioContext().config, first);
     await text(phone, "Stop");
     const textsBefore = await outboxTo(phone);
     expect(textsBefore).toHaveLength(1);
 
-    const second = await createStoryteller({ ownerId: ownerB.id, phone });
+    const second = await textingStoryteller({ ownerId: ownerB.id, phone });
     await requestSmsConsent(database.db, twilioContext().config, second);
     expect((await storytellerRow(second)).sms_consent).toBe("revoked");
     expect(await consentRows(second)).toEqual([]);
@@ -356,15 +398,15 @@ describe("requestSmsConsent", () => {
   // (storyteller_id ... ON DELETE CASCADE), so deleting the Storyteller forgets the opt-out, and the
   // number is texted again when anyone adds it.
   it("still honours a STOP after the Storyteller who sent it was deleted", async () => {
-    const ownerA = await createUser("Priya");
-    const ownerB = await createUser("Rahul");
+    const ownerA = await createUser(database.db, { first_name: "Priya" });
+    const ownerB = await createUser(database.db, { first_name: "Rahul" });
     const phone = newPhone();
-    const first = await createStoryteller({ ownerId: ownerA.id, phone });
+    const first = await textingStoryteller({ ownerId: ownerA.id, phone });
     await requestSmsConsent(database.db, twilioContext().config, first);
     await text(phone, "STOP");
     await database.db.deleteFrom("storytellers").where("id", "=", first).execute(); // as dashboard.recipient.$id_.edit does
 
-    const second = await createStoryteller({ ownerId: ownerB.id, phone });
+    const second = await textingStoryteller({ ownerId: ownerB.id, phone });
     await requestSmsConsent(database.db, twilioContext().config, second);
     expect(await outboxTo(phone)).toHaveLength(1); // only the first consent request
     expect((await storytellerRow(second)).sms_consent).toBe("revoked");
@@ -372,19 +414,24 @@ describe("requestSmsConsent", () => {
 
   // BUG (same cause): a STOP from a number no Storyteller has yet is confirmed but not recorded.
   it("honours a STOP sent before any Storyteller had the number", async () => {
-    const owner = await createUser("Priya");
+    const owner = await createUser(database.db, { first_name: "Priya" });
     const phone = newPhone();
     await text(phone, "STOP");
-    const id = await createStoryteller({ ownerId: owner.id, phone });
+    const id = await textingStoryteller({ ownerId: owner.id, phone });
     await requestSmsConsent(database.db, twilioContext().config, id);
     expect(await outboxTo(phone)).toEqual([]);
     expect((await storytellerRow(id)).sms_consent).toBe("revoked");
   });
 
   it("does nothing for an email Storyteller", async () => {
-    const owner = await createUser("Priya");
+    const owner = await createUser(database.db, { first_name: "Priya" });
     const phone = newPhone();
-    const id = await createStoryteller({ ownerId: owner.id, phone, email: `e-${unique()}@example.com`, deliveryMethod: "email" });
+    const { id } = await createStoryteller(database.db, {
+      ownerId: owner.id,
+      phone,
+      email: `e-${unique()}@example.com`,
+      deliveryMethod: "email",
+    });
     await requestSmsConsent(database.db, twilioContext().config, id);
     expect((await storytellerRow(id)).sms_consent).toBe("none");
     expect(await consentRows(id)).toEqual([]);
@@ -395,38 +442,67 @@ describe("requestSmsConsent", () => {
 describe("Twilio status callback", () => {
   /** A prompt sent by text: its delivery rides on an outbox message. */
   async function sentText(state: { status: "sending" | "sent"; sid: string | null }) {
-    const owner = await createUser("Asha");
+    const owner = await createUser(database.db);
     const phone = newPhone();
-    const storytellerId = await createStoryteller({ ownerId: owner.id, phone });
-    const prompt = await database.db
-      .insertInto("prompts")
-      .values({ storyteller_id: storytellerId, text: "What was your first home like?", queue_position: 1, sent_at: new Date() })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    const messageId = await queueSms(database.db, { to: phone, text: "What was your first home like? https://heirloom.example/record/x" }, { withJob: false });
+    const storytellerId = await textingStoryteller({ ownerId: owner.id, phone });
+    const prompt = await createPrompt(database.db, {
+      storytellerId,
+      text: "What was your first home like?",
+      sentAt: new Date(),
+    });
+    const messageId = await queueSms(
+      database.db,
+      { to: phone, text: "What was your first home like? https://heirloom.example/record/x" },
+      { withJob: false },
+    );
     await database.db
       .updateTable("outbox_messages")
-      .set({ status: state.status, claimed_at: new Date(), provider: state.sid ? "twilio" : null, provider_message_id: state.sid, sent_at: state.status === "sent" ? new Date() : null })
+      .set({
+        status: state.status,
+        claimed_at: new Date(),
+        provider: state.sid ? "twilio" : null,
+        provider_message_id: state.sid,
+        sent_at: state.status === "sent" ? new Date() : null,
+      })
       .where("id", "=", messageId)
       .execute();
-    const delivery = await database.db
-      .insertInto("deliveries")
-      .values({ prompt_id: prompt.id, channel: "sms", status: state.status, outbox_message_id: messageId, provider_message_id: state.sid, sent_at: state.status === "sent" ? new Date() : null })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const delivery = await createDelivery(database.db, {
+      promptId: prompt.id,
+      channel: "sms",
+      status: state.status,
+      outboxMessageId: messageId,
+      providerMessageId: state.sid,
+      sentAt: state.status === "sent" ? new Date() : null,
+    });
     return { messageId, deliveryId: delivery.id };
   }
 
-  const message = (id: string) => database.db.selectFrom("outbox_messages").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-  const delivery = (id: string) => database.db.selectFrom("deliveries").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-  const callback = (messageId: string, params: Record<string, string>, options: Parameters<typeof twilioRequest>[2] = {}) =>
-    statusAction({ request: twilioRequest(`/webhooks/twilio/status?m=${messageId}`, params, options), context: twilioContext(), params: {}, ...routeArgs });
+  const message = (id: string) =>
+    database.db.selectFrom("outbox_messages").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+  const delivery = (id: string) =>
+    database.db.selectFrom("deliveries").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+  const callback = (
+    messageId: string,
+    params: Record<string, string>,
+    options: Parameters<typeof twilioRequest>[2] = {},
+  ) =>
+    statusAction({
+      request: twilioRequest(`/webhooks/twilio/status?m=${messageId}`, params, options),
+      context: twilioContext(),
+      params: {},
+      ...routeArgs,
+    });
   const newSid = () => "SM" + randomBytes(16).toString("hex");
 
   it("marks an undelivered text and its delivery failed, with Twilio's error code", async () => {
     const sid = newSid();
     const { messageId, deliveryId } = await sentText({ status: "sent", sid });
-    const response = (await callback(messageId, { MessageSid: sid, MessageStatus: "undelivered", ErrorCode: "30003", AccountSid: twilioEnv.TWILIO_ACCOUNT_SID })) as Response;
+    const response = (await callback(messageId, {
+      MessageSid: sid,
+      MessageStatus: "undelivered",
+      ErrorCode: "30003",
+      AccountSid: twilioEnv.TWILIO_ACCOUNT_SID,
+    })) as Response;
     expect(response.status).toBe(204);
 
     const m = await message(messageId);
@@ -486,7 +562,9 @@ describe("Twilio status callback", () => {
       },
       findSent: async () => null,
     };
-    await sendOutboxMessage({ db: database.db, mail: createOutboxMail({ print: false }), sms }, messageId, { lastAttempt: false });
+    await sendOutboxMessage({ db: database.db, mail: createOutboxMail({ print: false }), sms }, messageId, {
+      lastAttempt: false,
+    });
     expect((await message(messageId)).status).toBe("failed");
     expect((await delivery(deliveryId)).status).toBe("failed");
   });
@@ -516,7 +594,7 @@ describe("Postmark webhook", () => {
 
   const bounce = (email: string, overrides: Record<string, unknown> = {}) => ({
     RecordType: "Bounce",
-    ID: 4323372036854775807,
+    ID: 4323372036,
     Type: "HardBounce",
     TypeCode: 1,
     Name: "Hard bounce",
@@ -537,8 +615,8 @@ describe("Postmark webhook", () => {
   });
 
   async function emailStoryteller(email: string) {
-    const owner = await createUser("Asha");
-    return createStoryteller({ ownerId: owner.id, email, deliveryMethod: "email" });
+    const owner = await createUser(database.db);
+    return (await createStoryteller(database.db, { ownerId: owner.id, email })).id;
   }
   const undeliverableAt = async (id: string) => (await storytellerRow(id)).email_undeliverable_at;
 
@@ -582,25 +660,43 @@ describe("Postmark webhook", () => {
     const tag = unique();
     const address = `bounced-${tag}@example.com`;
     const storytellerId = await emailStoryteller(address);
-    const prompt = await database.db
-      .insertInto("prompts")
-      .values({ storyteller_id: storytellerId, text: "Tell me about your wedding day.", queue_position: 1, sent_at: new Date() })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    const messageId = await queueEmail(database.db, { to: address, subject: "A question for you", text: "Tell me about your wedding day." }, { withJob: false });
+    const prompt = await createPrompt(database.db, {
+      storytellerId,
+      text: "Tell me about your wedding day.",
+      sentAt: new Date(),
+    });
+    const messageId = await queueEmail(
+      database.db,
+      { to: address, subject: "A question for you", text: "Tell me about your wedding day." },
+      { withJob: false },
+    );
     const pmId = `pm-${tag}`;
-    await database.db.updateTable("outbox_messages").set({ status: "sent", provider: "postmark", provider_message_id: pmId, sent_at: new Date() }).where("id", "=", messageId).execute();
-    const delivery = await database.db
-      .insertInto("deliveries")
-      .values({ prompt_id: prompt.id, channel: "email", status: "sent", outbox_message_id: messageId, provider_message_id: pmId })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    await database.db
+      .updateTable("outbox_messages")
+      .set({ status: "sent", provider: "postmark", provider_message_id: pmId, sent_at: new Date() })
+      .where("id", "=", messageId)
+      .execute();
+    const delivery = await createDelivery(database.db, {
+      promptId: prompt.id,
+      channel: "email",
+      status: "sent",
+      outboxMessageId: messageId,
+      providerMessageId: pmId,
+    });
 
     await post(bounce(address, { MessageID: pmId }));
-    const message = await database.db.selectFrom("outbox_messages").selectAll().where("id", "=", messageId).executeTakeFirstOrThrow();
+    const message = await database.db
+      .selectFrom("outbox_messages")
+      .selectAll()
+      .where("id", "=", messageId)
+      .executeTakeFirstOrThrow();
     expect(message.status).toBe("failed");
     expect(message.error).toMatch(/^Bounced: The server was unable to deliver/);
-    const d = await database.db.selectFrom("deliveries").selectAll().where("id", "=", delivery.id).executeTakeFirstOrThrow();
+    const d = await database.db
+      .selectFrom("deliveries")
+      .selectAll()
+      .where("id", "=", delivery.id)
+      .executeTakeFirstOrThrow();
     expect(d.status).toBe("failed");
     expect(d.error).toBe(message.error);
   });
@@ -638,7 +734,9 @@ describe("Postmark webhook", () => {
     const tag = unique();
     const address = `soft-${tag}@example.com`;
     const id = await emailStoryteller(address);
-    const response = (await post(bounce(address, { Type: "SoftBounce", TypeCode: 4096, Name: "Soft bounce", Inactive: false, CanActivate: false }))) as Response;
+    const response = (await post(
+      bounce(address, { Type: "SoftBounce", TypeCode: 4096, Name: "Soft bounce", Inactive: false, CanActivate: false }),
+    )) as Response;
     expect(response.status).toBe(204);
     expect(await undeliverableAt(id)).toBeNull();
     // Nor does a delivery or open notice for the address.

@@ -2,25 +2,53 @@ import { describe, expect, it } from "vitest";
 import { makeTestContext, routeArgs } from "../../../tests/context";
 import { outcome, post, replyErrorsOf, signedInUser } from "../../../tests/dashboard-routes";
 import { useTestDatabase } from "../../../tests/db";
-import { createStoryteller } from "../../../tests/factories";
+import { createGroup, createStoryteller } from "../../../tests/factories";
 import { action } from "./route";
 
 const database = useTestDatabase();
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 const submit = (user: User, id: string, fields: Record<string, string>) =>
-  outcome(() => action({ request: post(user.jar, `/dashboard/recipient/${id}/edit`, fields), context: makeTestContext(database), params: { id }, ...routeArgs }));
-const rowOf = (id: string) => database.db.selectFrom("storytellers").selectAll().where("id", "=", id).executeTakeFirst();
+  outcome(() =>
+    action({
+      request: post(user.jar, `/dashboard/recipient/${id}/edit`, fields),
+      context: makeTestContext(database),
+      params: { id },
+      ...routeArgs,
+    }),
+  );
+const rowOf = (id: string) =>
+  database.db.selectFrom("storytellers").selectAll().where("id", "=", id).executeTakeFirst();
 
-const form = { intent: "update", nickname: "Nanaji", firstName: "Ramesh", deliveryMethod: "email", email: "nana@example.com", timeZone: "Asia/Kolkata", language: "en", firstPromptDate: "2031-01-01", frequency: "bimonthly" };
+const form = {
+  intent: "update",
+  nickname: "Nanaji",
+  firstName: "Ramesh",
+  deliveryMethod: "email",
+  email: "nana@example.com",
+  timeZone: "Asia/Kolkata",
+  language: "en",
+  firstPromptDate: "2031-01-01",
+  frequency: "bimonthly",
+};
 
 describe("editing a Storyteller", () => {
   it("saves the shared form's fields and schedule", async () => {
     const owner = await signedInUser(database);
     const st = await createStoryteller(database.db, { ownerId: owner.id });
     expect(await submit(owner, st.id, form)).toMatchObject({ status: 302, location: `/dashboard/recipient/${st.id}` });
-    expect(await rowOf(st.id)).toMatchObject({ nickname: "Nanaji", email: "nana@example.com", time_zone: "Asia/Kolkata" });
-    expect(await database.db.selectFrom("schedules").select("frequency").where("storyteller_id", "=", st.id).executeTakeFirst()).toEqual({ frequency: "bimonthly" });
+    expect(await rowOf(st.id)).toMatchObject({
+      nickname: "Nanaji",
+      email: "nana@example.com",
+      time_zone: "Asia/Kolkata",
+    });
+    expect(
+      await database.db
+        .selectFrom("schedules")
+        .select("frequency")
+        .where("storyteller_id", "=", st.id)
+        .executeTakeFirst(),
+    ).toEqual({ frequency: "bimonthly" });
   });
 
   it("refuses what the server checks beside the field, back to the Save form, and changes nothing", async () => {
@@ -42,7 +70,10 @@ describe("editing a Storyteller", () => {
     expect(unticked.data).toMatchObject({ form: "delete" });
     expect(replyErrorsOf(unticked.data)).toEqual({ confirm: ["storytellers:edit.confirmRequired"] });
     expect(await rowOf(st.id)).toBeDefined();
-    expect(await submit(owner, st.id, { intent: "delete", confirm: "on" })).toMatchObject({ status: 302, location: "/dashboard" });
+    expect(await submit(owner, st.id, { intent: "delete", confirm: "on" })).toMatchObject({
+      status: 302,
+      location: "/dashboard",
+    });
     expect(await rowOf(st.id)).toBeUndefined();
   });
 
@@ -50,7 +81,8 @@ describe("editing a Storyteller", () => {
     const owner = await signedInUser(database);
     const st = await createStoryteller(database.db, { ownerId: owner.id });
     const before = await rowOf(st.id);
-    for (const intent of ["archive", ""]) expect((await submit(owner, st.id, { ...form, intent, confirm: "on" })).status).toBe(400);
+    for (const intent of ["archive", ""])
+      expect((await submit(owner, st.id, { ...form, intent, confirm: "on" })).status).toBe(400);
     expect(await rowOf(st.id)).toEqual(before);
   });
 
@@ -58,8 +90,7 @@ describe("editing a Storyteller", () => {
     const owner = await signedInUser(database);
     const collaborator = await signedInUser(database);
     const st = await createStoryteller(database.db, { ownerId: owner.id });
-    const group = await database.db.insertInto("groups").values({ owner_id: owner.id, storyteller_id: st.id, name: "Family", description: "Everyone who loves Nani" }).returning("id").executeTakeFirstOrThrow();
-    await database.db.insertInto("group_members").values({ group_id: group.id, user_id: collaborator.id, role: "collaborator" }).execute();
+    await createGroup(database.db, { ownerId: owner.id, storytellerId: st.id, collaborators: [collaborator.id] });
     const before = await rowOf(st.id);
     expect((await submit(collaborator, st.id, form)).status).toBe(404);
     expect((await submit(collaborator, st.id, { intent: "delete", confirm: "on" })).status).toBe(404);
