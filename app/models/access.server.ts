@@ -60,3 +60,48 @@ export function answeredForStorytellerIds(db: DbOrTx, email: string) {
     .select("answers.storyteller_id as id")
     .where("answers.recorded_for_email", "=", email.toLowerCase());
 }
+
+export type StorytellerRole = "owner" | "collaborator";
+
+/**
+ * What the user is to a Storyteller: its "owner" (storytellers.owner_id: edits and deletes it, its
+ * answers and every prompt, sends now, pauses), a "collaborator" (a member of one of its groups, in
+ * any group role, who is not its owner: sees it, adds prompts and changes only the prompts they
+ * added, listens to, shares and downloads non-private answers), or null (may not see it). A group's
+ * "owner" role governs the group (its pages), not the Storyteller. Decision 018.
+ */
+export async function storytellerRole(
+  db: DbOrTx,
+  userId: string,
+  storytellerId: string,
+): Promise<StorytellerRole | null> {
+  const row = await db
+    .selectFrom("storytellers")
+    .select("owner_id")
+    .where("id", "=", storytellerId)
+    .where("id", "in", visibleStorytellerIds(db, userId))
+    .executeTakeFirst();
+  if (!row) return null;
+  return row.owner_id === userId ? "owner" : "collaborator";
+}
+
+/**
+ * The prompts a user may reword, move or delete: every prompt of a Storyteller they own, and the
+ * prompts they added themselves (prompts.created_by) to a Storyteller they may still see. Send now
+ * is the owner's alone (ownedStorytellerIds); a collaborator who leaves or is removed keeps no power
+ * over the prompts they added, which stay in the queue for the owner.
+ */
+export function editablePromptIds(db: DbOrTx, userId: string) {
+  return db
+    .selectFrom("prompts")
+    .select("prompts.id")
+    .where((eb) =>
+      eb.or([
+        eb("prompts.storyteller_id", "in", ownedStorytellerIds(db, userId)),
+        eb.and([
+          eb("prompts.created_by", "=", userId),
+          eb("prompts.storyteller_id", "in", visibleStorytellerIds(db, userId)),
+        ]),
+      ]),
+    );
+}

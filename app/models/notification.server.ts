@@ -1,11 +1,12 @@
-import { sql } from "kysely";
+import { type ExpressionBuilder, sql } from "kysely";
 import type { Config } from "~/config.server";
 import { getServerT } from "~/i18n/i18next.server";
 import { queueEmail } from "~/services/outbox.server";
 import { isUuid } from "~/utils/ids";
 import type { NotificationView } from "~/utils/notifications";
 import { type DbOrTx, inTransaction } from "../../db/client";
-import { usersWhoMaySee } from "./access.server";
+import type { Database } from "../../db/schema";
+import { usersWhoMaySee, visibleStorytellerIds } from "./access.server";
 
 export type NotificationType = "new" | "uploaded" | "skipped" | "listened" | "queue_empty";
 
@@ -87,6 +88,19 @@ function oneLine(text: string, max: number) {
   return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
 }
 
+/**
+ * Only notifications the user may still read: about no Storyteller, or about one they may see now.
+ * Someone who left a group or was removed from it stops seeing what it told them (whether or not
+ * forgetStorytellerNotifications ran), and the bell's count agrees with its list.
+ */
+function stillVisible(db: DbOrTx, userId: string) {
+  return (eb: ExpressionBuilder<Database, "notifications">) =>
+    eb.or([
+      eb("notifications.storyteller_id", "is", null),
+      eb("notifications.storyteller_id", "in", visibleStorytellerIds(db, userId)),
+    ]);
+}
+
 /** The user's notifications, newest first, with the Storyteller's nickname and the prompt's text. */
 export async function listNotifications(db: DbOrTx, userId: string, limit: number): Promise<NotificationView[]> {
   const rows = await db
@@ -104,6 +118,7 @@ export async function listNotifications(db: DbOrTx, userId: string, limit: numbe
       "prompts.text as prompt_text",
     ])
     .where("notifications.user_id", "=", userId)
+    .where(stillVisible(db, userId))
     .orderBy("notifications.created_at", "desc")
     .orderBy("notifications.id", "desc")
     .limit(limit)
@@ -132,7 +147,8 @@ export function unreadCountQuery(db: DbOrTx, userId: string) {
     .selectFrom("notifications")
     .select(sql<number>`count(*)::int`.as("n"))
     .where("user_id", "=", userId)
-    .where("is_new", "=", true);
+    .where("is_new", "=", true)
+    .where(stillVisible(db, userId));
 }
 
 /** Marks the user's own notifications read (ids that are not theirs, or not ids at all, are ignored); returns how many changed. */

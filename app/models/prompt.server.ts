@@ -1,20 +1,27 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/client";
 import { inTransaction } from "../../db/client";
-import { visibleStorytellerIds } from "./access.server";
+import { editablePromptIds, ownedStorytellerIds, type StorytellerRole, visibleStorytellerIds } from "./access.server";
 
-/** A prompt the user may act on (its Storyteller is visible to them), or undefined. */
-async function findVisiblePrompt(db: DbOrTx, userId: string, storytellerId: string, promptId: string) {
+/**
+ * A prompt of this Storyteller the user may reword, move or delete (editablePromptIds: any of the
+ * owner's Storytellers, or one they added to a group's), or undefined.
+ */
+async function findEditablePrompt(db: DbOrTx, userId: string, storytellerId: string, promptId: string) {
   return db
     .selectFrom("prompts")
     .select(["id", "storyteller_id", "queue_position", "sent_at", "text"])
     .where("id", "=", promptId)
     .where("storyteller_id", "=", storytellerId)
-    .where("storyteller_id", "in", visibleStorytellerIds(db, userId))
+    .where("id", "in", editablePromptIds(db, userId))
     .executeTakeFirst();
 }
 
-/** Everything the Storyteller view shows, in a fixed number of queries whatever the queue's size; null when the user may not see them. */
+/**
+ * Everything the Storyteller view shows, in a fixed number of queries whatever the queue's size;
+ * null when the user may not see them. `role` is the user's (see storytellerRole), and each prompt
+ * says whether this user may reword, move and delete it (`editable`, as editablePromptIds decides).
+ */
 export async function getStorytellerView(db: DbOrTx, userId: string, storytellerId: string) {
   const storyteller = await db
     .selectFrom("storytellers as s")
@@ -78,6 +85,7 @@ export async function getStorytellerView(db: DbOrTx, userId: string, storyteller
       "p.skipped_at",
       "p.created_at",
       "p.rerecord_requested_at",
+      "p.created_by",
       "a.id as answer_id",
       "a.is_private",
       // A private answer's words stay with the Storyteller: not even its transcript leaves the database.
@@ -90,12 +98,22 @@ export async function getStorytellerView(db: DbOrTx, userId: string, storyteller
     .where("p.storyteller_id", "=", storyteller.id)
     .orderBy("p.queue_position")
     .execute();
-  const queued = prompts.filter((p) => !p.sent_at);
-  const sent = prompts.filter((p) => p.sent_at).sort((a, b) => b.sent_at!.getTime() - a.sent_at!.getTime());
-  return { storyteller, queued, sent, nextPrompt: queued[0] ?? null, lastSent: sent[0] ?? null };
+  const role: StorytellerRole = storyteller.owner_id === userId ? "owner" : "collaborator";
+  // Who added a prompt stays on the server: the page gets only whether this user may change it.
+  const withRights = prompts.map(({ created_by, ...prompt }) => ({
+    ...prompt,
+    editable: role === "owner" || created_by === userId,
+  }));
+  const queued = withRights.filter((p) => !p.sent_at);
+  const sent = withRights.filter((p) => p.sent_at).sort((a, b) => b.sent_at!.getTime() - a.sent_at!.getTime());
+  return { storyteller, role, queued, sent, nextPrompt: queued[0] ?? null, lastSent: sent[0] ?? null };
 }
 
-/** Swaps a queued prompt with its neighbour above or below. False when there is no such queued prompt for the user. */
+/**
+ * Swaps a queued prompt with its neighbour above or below, whoever added the neighbour. False when
+ * there is no such queued prompt the user may move: a collaborator moves only the prompts they
+ * added, so the others keep their order among themselves (decision 018).
+ */
 export async function movePrompt(
   db: DbOrTx,
   userId: string,
@@ -104,7 +122,7 @@ export async function movePrompt(
   direction: "up" | "down",
 ): Promise<boolean> {
   return inTransaction(db, async (tx) => {
-    const prompt = await findVisiblePrompt(tx, userId, storytellerId, promptId);
+    const prompt = await findEditablePrompt(tx, userId, storytellerId, promptId);
     if (!prompt || prompt.sent_at) return false;
     const neighbour = await tx
       .selectFrom("prompts")
@@ -131,7 +149,7 @@ export async function movePrompt(
   });
 }
 
-/** Places a queued prompt before `beforeId` (or last): what drag and drop sends. False as movePrompt. */
+/** Places a queued prompt before `beforeId` (or last): what drag and drop sends. False as movePrompt; the others keep their order. */
 export async function placePrompt(
   db: DbOrTx,
   userId: string,
@@ -140,7 +158,7 @@ export async function placePrompt(
   beforeId: string | null,
 ): Promise<boolean> {
   return inTransaction(db, async (tx) => {
-    const prompt = await findVisiblePrompt(tx, userId, storytellerId, promptId);
+    const prompt = await findEditablePrompt(tx, userId, storytellerId, promptId);
     if (!prompt || prompt.sent_at) return false;
     const queue = await tx
       .selectFrom("prompts")
@@ -166,7 +184,7 @@ export async function placePrompt(
 
 export type EditResult = "edited" | "duplicate" | "not-found";
 
-/** Rewords a queued prompt, unless another queued one already says the same (any letter case). */
+/** Rewords a queued prompt the user may edit, unless another queued one already says the same (any letter case). */
 export async function editPrompt(
   db: DbOrTx,
   userId: string,
@@ -174,7 +192,7 @@ export async function editPrompt(
   promptId: string,
   text: string,
 ): Promise<EditResult> {
-  const prompt = await findVisiblePrompt(db, userId, storytellerId, promptId);
+  const prompt = await findEditablePrompt(db, userId, storytellerId, promptId);
   if (!prompt || prompt.sent_at) return "not-found";
   const duplicate = await db
     .selectFrom("prompts")
@@ -190,8 +208,8 @@ export async function editPrompt(
 }
 
 /**
- * Deletes a queued prompt; false when there is no such queued prompt for the user. A sent one is
- * not deleted here: its answer has its own Delete (owner only).
+ * Deletes a queued prompt the user may edit; false when there is no such queued prompt for the
+ * user. A sent one is not deleted here: its answer has its own Delete (owner only).
  */
 export async function deletePrompt(
   db: DbOrTx,
@@ -199,7 +217,7 @@ export async function deletePrompt(
   storytellerId: string,
   promptId: string,
 ): Promise<boolean> {
-  const prompt = await findVisiblePrompt(db, userId, storytellerId, promptId);
+  const prompt = await findEditablePrompt(db, userId, storytellerId, promptId);
   if (!prompt || prompt.sent_at) return false;
   await db.deleteFrom("prompts").where("id", "=", prompt.id).execute();
   return true;
@@ -267,8 +285,15 @@ export async function addPrompts(
   });
 }
 
-/** For Send now: the prompt, if it is still queued and visible to the user, else null. */
+/** For Send now (the owner's alone, whoever added the prompt): the prompt, if it is still queued, else null. */
 export async function queuedPromptForSending(db: DbOrTx, userId: string, storytellerId: string, promptId: string) {
-  const prompt = await findVisiblePrompt(db, userId, storytellerId, promptId);
-  return prompt && !prompt.sent_at ? prompt : null;
+  const prompt = await db
+    .selectFrom("prompts")
+    .select(["id", "storyteller_id", "queue_position", "sent_at", "text"])
+    .where("id", "=", promptId)
+    .where("storyteller_id", "=", storytellerId)
+    .where("sent_at", "is", null)
+    .where("storyteller_id", "in", ownedStorytellerIds(db, userId))
+    .executeTakeFirst();
+  return prompt ?? null;
 }

@@ -1,11 +1,12 @@
 import { isUuid } from "~/utils/ids";
 import type { DbOrTx } from "../../db/client";
-import { answeredForStorytellerIds, ownedStorytellerIds } from "./access.server";
+import { answeredForStorytellerIds, visibleStorytellerIds } from "./access.server";
 
 /**
- * A Storyteller's stories for the printable page: for their owner, or for the person the record
- * links went to (answers recorded for their address); null for anyone else. Private answers'
- * transcripts are shown only to the one who recorded them.
+ * A Storyteller's stories for the printable page: for their owner and the members of their groups
+ * (visibleStorytellerIds), or for the person the record links went to (answers recorded for their
+ * address); null for anyone else. Private answers' transcripts are shown only to the one who
+ * recorded them.
  */
 export async function getStories(db: DbOrTx, user: { id: string; email: string }, storytellerId: string) {
   if (!isUuid(storytellerId)) return null;
@@ -16,7 +17,7 @@ export async function getStories(db: DbOrTx, user: { id: string; email: string }
     .where("s.id", "=", storytellerId)
     .where((eb) =>
       eb.or([
-        eb("s.id", "in", ownedStorytellerIds(db, user.id)),
+        eb("s.id", "in", visibleStorytellerIds(db, user.id)),
         eb("s.id", "in", answeredForStorytellerIds(db, email)),
       ]),
     )

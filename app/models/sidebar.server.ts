@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/client";
 import { memberGroupIds, ownedStorytellerIds } from "./access.server";
+import { unreadCountQuery } from "./notification.server";
 
 /**
  * The dashboard chrome's counts in one query (the layout runs on every dashboard page). Storytellers
@@ -17,12 +18,8 @@ export async function getSidebarCounts(db: DbOrTx, userId: string) {
         .selectFrom(memberGroupIds(db, userId).as("member_of"))
         .select(sql<number>`count(*)::int`.as("n"))
         .as("groups"),
-      eb
-        .selectFrom("notifications")
-        .select(sql<number>`count(*)::int`.as("n"))
-        .where("user_id", "=", userId)
-        .where("is_new", "=", true)
-        .as("unread"),
+      // The bell's badge: the same count as unreadCount (only notifications the user may still read).
+      eb.selectFrom(unreadCountQuery(db, userId).as("u")).select("u.n").as("unread"),
       // My Stories: answers recorded for this user's address.
       eb
         .selectFrom("answers")

@@ -50,7 +50,7 @@ export async function action({ request, context, params }: ActionArgs) {
 
 export default function StorytellerView() {
   const { t } = useTranslation("storytellers");
-  const { storyteller, queued, sent, nextPrompt, lastSent, canManage } = useLoaderData<typeof loader>();
+  const { storyteller, queued, sent, nextPrompt, lastSent, canManage, role } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const locale = useRootData()?.locale ?? "en";
   const showSent = params.get("sent") === "true";
@@ -108,7 +108,7 @@ export default function StorytellerView() {
       {showSent ? (
         <SentPrompts prompts={sent} locale={locale} canManage={canManage} />
       ) : (
-        <PromptQueue prompts={queued} />
+        <PromptQueue prompts={queued} canSendNow={canManage} isCollaborator={role === "collaborator"} />
       )}
     </section>
   );

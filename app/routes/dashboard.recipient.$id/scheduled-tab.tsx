@@ -4,7 +4,8 @@ import { Form, Link, useFetcher, useSearchParams } from "react-router";
 import { useHydrated } from "~/utils/use-hydrated";
 import { Intent } from "./schema";
 
-type QueuedPrompt = { id: string; text: string };
+/** `editable`: this user may reword, move and delete it (the owner: every prompt; a collaborator: those they added). */
+type QueuedPrompt = { id: string; text: string; editable: boolean };
 
 function IntentButton({
   intent,
@@ -36,8 +37,18 @@ function IntentButton({
 /**
  * The Scheduled tab: the queue in sending order. Every action is a plain form post; editing and
  * deleting open in place through the URL (?edit= / ?delete=), so they work without JavaScript.
+ * A prompt shows only the controls the server would honour: move, edit and delete on the prompts
+ * this user may change, Send now for the owner (`canSendNow`).
  */
-export function PromptQueue({ prompts: saved }: { prompts: QueuedPrompt[] }) {
+export function PromptQueue({
+  prompts: saved,
+  canSendNow,
+  isCollaborator = false,
+}: {
+  prompts: QueuedPrompt[];
+  canSendNow: boolean;
+  isCollaborator?: boolean;
+}) {
   const { t } = useTranslation("storytellers");
   const [params] = useSearchParams();
   const editing = params.get("edit");
@@ -45,76 +56,95 @@ export function PromptQueue({ prompts: saved }: { prompts: QueuedPrompt[] }) {
   const { prompts, draggable, dragProps } = useDragToReorder(saved);
   if (!prompts.length) return <p className="text-muted">{t("view.emptyQueue")}</p>;
   return (
-    <ol className="flex flex-col gap-2" aria-label={t("view.queue")}>
-      {prompts.map((prompt, index) => (
-        <li
-          key={prompt.id}
-          className="rounded-lg border border-line bg-panel p-3 data-[dragging=true]:opacity-50"
-          data-testid="queued-prompt"
-          draggable={draggable}
-          {...dragProps(prompt.id)}
-        >
-          {editing === prompt.id ? (
-            <Form method="post" className="flex flex-col gap-2">
-              <input type="hidden" name="promptId" value={prompt.id} />
-              <label htmlFor={`edit-${prompt.id}`} className="font-medium">
-                {t("view.editLabel")}
-              </label>
-              <textarea
-                id={`edit-${prompt.id}`}
-                name="text"
-                defaultValue={prompt.text}
-                required
-                minLength={5}
-                maxLength={300}
-                className="input"
-              />
-              <div className="flex gap-2">
-                <button type="submit" name="intent" value={Intent.edit} className="btn-primary">
-                  {t("view.save")}
+    <>
+      {isCollaborator ? <p className="text-muted">{t("collaborator.queueHint")}</p> : null}
+      <ol className="flex flex-col gap-2" aria-label={t("view.queue")}>
+        {prompts.map((prompt, index) => (
+          <li
+            key={prompt.id}
+            className="rounded-lg border border-line bg-panel p-3 data-[dragging=true]:opacity-50"
+            data-testid="queued-prompt"
+            draggable={draggable && prompt.editable}
+            {...dragProps(prompt)}
+          >
+            {editing === prompt.id && prompt.editable ? (
+              <Form method="post" className="flex flex-col gap-2">
+                <input type="hidden" name="promptId" value={prompt.id} />
+                <label htmlFor={`edit-${prompt.id}`} className="font-medium">
+                  {t("view.editLabel")}
+                </label>
+                <textarea
+                  id={`edit-${prompt.id}`}
+                  name="text"
+                  defaultValue={prompt.text}
+                  required
+                  minLength={5}
+                  maxLength={300}
+                  className="input"
+                />
+                <div className="flex gap-2">
+                  <button type="submit" name="intent" value={Intent.edit} className="btn-primary">
+                    {t("view.save")}
+                  </button>
+                  <Link to="?" className="btn-secondary">
+                    {t("view.cancel")}
+                  </Link>
+                </div>
+              </Form>
+            ) : (
+              <p>
+                <span className="me-2 text-muted">{index + 1}.</span>
+                {prompt.text}
+                {isCollaborator && prompt.editable ? (
+                  <span className="ms-2 rounded bg-line/60 px-1.5 py-0.5 text-xs">{t("collaborator.yours")}</span>
+                ) : null}
+              </p>
+            )}
+            {deleting === prompt.id && prompt.editable ? (
+              <Form method="post" className="mt-2 flex flex-wrap items-center gap-2 rounded border border-danger p-2">
+                <input type="hidden" name="promptId" value={prompt.id} />
+                <span>{t("view.confirmDelete")}</span>
+                <button type="submit" name="intent" value={Intent.delete} className="btn-danger">
+                  {t("view.delete")}
                 </button>
                 <Link to="?" className="btn-secondary">
                   {t("view.cancel")}
                 </Link>
+              </Form>
+            ) : null}
+            {prompt.editable || canSendNow ? (
+              <div className="mt-2 flex flex-wrap gap-1">
+                {prompt.editable ? (
+                  <>
+                    <IntentButton
+                      intent={Intent.moveUp}
+                      promptId={prompt.id}
+                      label={t("view.moveUp")}
+                      disabled={index === 0}
+                    />
+                    <IntentButton
+                      intent={Intent.moveDown}
+                      promptId={prompt.id}
+                      label={t("view.moveDown")}
+                      disabled={index === prompts.length - 1}
+                    />
+                    <Link to={`?edit=${prompt.id}`} className="rounded px-2 py-1 text-sm hover:bg-line/60">
+                      {t("view.edit")}
+                    </Link>
+                    <Link to={`?delete=${prompt.id}`} className="rounded px-2 py-1 text-sm hover:bg-line/60">
+                      {t("view.delete")}
+                    </Link>
+                  </>
+                ) : null}
+                {canSendNow ? (
+                  <IntentButton intent={Intent.sendNow} promptId={prompt.id} label={t("view.sendNow")} />
+                ) : null}
               </div>
-            </Form>
-          ) : (
-            <p>
-              <span className="me-2 text-muted">{index + 1}.</span>
-              {prompt.text}
-            </p>
-          )}
-          {deleting === prompt.id ? (
-            <Form method="post" className="mt-2 flex flex-wrap items-center gap-2 rounded border border-danger p-2">
-              <input type="hidden" name="promptId" value={prompt.id} />
-              <span>{t("view.confirmDelete")}</span>
-              <button type="submit" name="intent" value={Intent.delete} className="btn-danger">
-                {t("view.delete")}
-              </button>
-              <Link to="?" className="btn-secondary">
-                {t("view.cancel")}
-              </Link>
-            </Form>
-          ) : null}
-          <div className="mt-2 flex flex-wrap gap-1">
-            <IntentButton intent={Intent.moveUp} promptId={prompt.id} label={t("view.moveUp")} disabled={index === 0} />
-            <IntentButton
-              intent={Intent.moveDown}
-              promptId={prompt.id}
-              label={t("view.moveDown")}
-              disabled={index === prompts.length - 1}
-            />
-            <Link to={`?edit=${prompt.id}`} className="rounded px-2 py-1 text-sm hover:bg-line/60">
-              {t("view.edit")}
-            </Link>
-            <Link to={`?delete=${prompt.id}`} className="rounded px-2 py-1 text-sm hover:bg-line/60">
-              {t("view.delete")}
-            </Link>
-            <IntentButton intent={Intent.sendNow} promptId={prompt.id} label={t("view.sendNow")} />
-          </div>
-        </li>
-      ))}
-    </ol>
+            ) : null}
+          </li>
+        ))}
+      </ol>
+    </>
   );
 }
 
@@ -141,9 +171,11 @@ function useDragToReorder(saved: QueuedPrompt[]) {
       ];
   }
 
-  const dragProps = (id: string) => ({
+  // Any prompt is a place to drop on; only one the user may move can be picked up.
+  const dragProps = ({ id, editable }: QueuedPrompt) => ({
     "data-dragging": dragging === id,
     onDragStart: (event: React.DragEvent) => {
+      if (!editable) return event.preventDefault();
       event.dataTransfer.effectAllowed = "move";
       setDragging(id);
     },

@@ -30,7 +30,9 @@ export async function storytellerPage(context: AppContext, userId: string, story
     title: `${view.storyteller.nickname} · ${context.config.APP_NAME}`,
     ...view,
     sent,
-    canManage: view.storyteller.owner_id === userId,
+    // The owner's controls (Edit Storyteller, pause, Send now, answers' Delete and Re-record); a
+    // collaborator's page offers none of them, and the actions refuse them anyway (decision 018).
+    canManage: view.role === "owner",
   };
 }
 

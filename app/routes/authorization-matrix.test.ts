@@ -1,0 +1,773 @@
+import { rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "kysely";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { notifyStorytellerEvent } from "~/models/notification.server";
+import { signCapability } from "~/services/tokens.server";
+import { makeTestContext, routeArgs } from "../../tests/context";
+import { outcome } from "../../tests/dashboard-routes";
+import { useTestDatabase } from "../../tests/db";
+import {
+  createAnswer,
+  createGroup,
+  createPendingGroupInvitation,
+  createPrompt,
+  createShareLink,
+  createSignedInUser,
+  createStoryteller,
+  deleteGroupMember,
+} from "../../tests/factories";
+import { loader as layoutLoader } from "./dashboard";
+import { loader as overviewLoader } from "./dashboard._index";
+import { loader as boardLoader } from "./dashboard.kanban";
+import { loader as myStoriesLoader } from "./dashboard.mystories";
+import { loader as notificationsPageLoader } from "./dashboard.notifications";
+import { action as viewAction, loader as viewLoader } from "./dashboard.recipient.$id/route";
+import { action as editAction, loader as editLoader } from "./dashboard.recipient.$id_.edit/route";
+import { action as addAction, loader as addLoader } from "./dashboard.recipient.$id_.prompts.new";
+import { loader as mediaLoader } from "./media.answer.$answerId";
+import { loader as bellLoader } from "./resources.notifications";
+import { loader as responsesLoader } from "./responses.$recipientId";
+import { loader as sharePageLoader } from "./s.$token";
+import { loader as shareAudioLoader } from "./s.$token.audio";
+
+/*
+ * The authorization matrix (ENGINEERING.md "A role × action matrix drives the authorization tests";
+ * decision 018): every route and action that touches a Storyteller, tried by each role. One entry
+ * per route/action in `matrix` below: `may` lists the roles PRODUCT.md allows; every other role gets
+ * a 404 and the database (and the stored recordings) stay exactly as they were. Each (entry, role)
+ * runs in a world of its own, built by `buildWorld`.
+ *
+ * To add a row (a new page or action): append an entry to `matrix` with
+ *   - `name`: what is tried, in words;
+ *   - `may`: the roles allowed (ALL, FAMILY = owner + collaborator, OWNER, or NOBODY);
+ *   - `act(world, actor)`: performs it as `actor` through the route's loader or action and returns
+ *     the HTTP status (`statusOf(() => loader({...}))`); for a page that lists things rather than
+ *     404s, return `shown(found)` (200 when the world's Storyteller/answer is there, 404 when not);
+ *   - `status` (optional): what an allowed role gets, when not 200 (302 for a form post);
+ *   - `effect` (optional): for an allowed role, what must then be true (so the row can fail);
+ *   - `arrange` (optional): what someone else does first (it runs before the snapshot).
+ * If the world lacks something the new route needs, add it to `buildWorld` (rows through
+ * tests/factories.ts) and, if it can change, its table to `snapshot`.
+ */
+
+const database = useTestDatabase();
+const context = () => makeTestContext(database);
+
+afterAll(async () => {
+  await rm(path.join(os.tmpdir(), `heirloom-test-files-${database.name}`), { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  // Every case builds its own world; an empty database keeps snapshots small and cases independent.
+  await sql`truncate users, outbox_messages, sms_consents cascade`.execute(database.db);
+  await sql`delete from graphile_worker._private_jobs`.execute(database.db);
+});
+
+const ROLES = ["owner", "collaborator", "invited", "removed", "left", "stranger"] as const;
+type Role = (typeof ROLES)[number];
+const ALL = ROLES;
+const FAMILY = ["owner", "collaborator"] as const satisfies readonly Role[];
+const OWNER = ["owner"] as const satisfies readonly Role[];
+const NOBODY = [] as const satisfies readonly Role[];
+
+type Actor = { id: string; email: string; cookie: string };
+
+/**
+ * One Storyteller (Kamla, "Nani") owned by `owner`, with a group around her. The queue, in order:
+ * the owner's first question, the collaborator's, the owner's second, and one added by `left` while
+ * still a member. Sent: an answered question (stored recording and transcript), a private answer
+ * and a skipped question that every member of the time was told about. Then `removed` is taken out
+ * of the group by the owner and `left` leaves it (the same in the data: no membership row); `invited`
+ * has a pending invitation and no membership; `stranger` has nothing to do with any of it.
+ */
+async function buildWorld() {
+  const ctx = context();
+  const db = database.db;
+  const people = {} as Record<Role, Actor>;
+  for (const role of ROLES) people[role] = await createSignedInUser(ctx, { first_name: role });
+  const { owner, collaborator, removed, left, invited } = people;
+
+  const storyteller = await createStoryteller(db, {
+    ownerId: owner.id,
+    nickname: "Nani",
+    firstName: "Kamla",
+    prompts: ["Where were you born?"],
+  });
+  const group = await createGroup(db, {
+    ownerId: owner.id,
+    storytellerId: storyteller.id,
+    collaborators: [collaborator.id, removed.id, left.id],
+  });
+  await createPendingGroupInvitation(db, { groupId: group.id, email: invited.email, invitedBy: owner.id });
+
+  const ownersPrompt = storyteller.prompts[0];
+  const collaboratorsPrompt = await createPrompt(db, {
+    storytellerId: storyteller.id,
+    text: "What songs did your mother sing?",
+    createdBy: collaborator.id,
+  });
+  const ownersSecondPrompt = await createPrompt(db, {
+    storytellerId: storyteller.id,
+    text: "What was your first job?",
+    createdBy: owner.id,
+  });
+  const leftsPrompt = await createPrompt(db, {
+    storytellerId: storyteller.id,
+    text: "Who taught you to cook?",
+    createdBy: left.id,
+  });
+
+  const answer = await createAnswer(db, {
+    storytellerId: storyteller.id,
+    storage: ctx.storage,
+    transcript: "We had a well by the temple.",
+    transcriptStatus: "done",
+  });
+  const privateAnswer = await createAnswer(db, {
+    storytellerId: storyteller.id,
+    storage: ctx.storage,
+    isPrivate: true,
+    transcript: "A song only for me.",
+    transcriptStatus: "done",
+  });
+  const skipped = await createPrompt(db, {
+    storytellerId: storyteller.id,
+    sentAt: new Date(),
+    skippedAt: new Date(),
+    createdBy: owner.id,
+  });
+  await notifyStorytellerEvent(db, ctx.config, {
+    type: "skipped",
+    storytellerId: storyteller.id,
+    promptId: skipped.id,
+  });
+
+  await deleteGroupMember(db, group.id, removed.id);
+  await deleteGroupMember(db, group.id, left.id);
+
+  return {
+    ctx,
+    people,
+    storytellerId: storyteller.id,
+    groupId: group.id,
+    ownersPrompt,
+    collaboratorsPrompt,
+    ownersSecondPrompt,
+    leftsPrompt,
+    answer,
+    privateAnswer,
+  };
+}
+type World = Awaited<ReturnType<typeof buildWorld>>;
+
+// Requests as the actor's browser sends them.
+const get = (actor: Actor | null, pathname: string, headers: Record<string, string> = {}) =>
+  new Request(`http://localhost:3000${pathname}`, {
+    headers: { ...(actor ? { Cookie: actor.cookie } : {}), ...headers },
+  });
+const post = (actor: Actor, pathname: string, fields: Record<string, string>) =>
+  new Request(`http://localhost:3000${pathname}`, {
+    method: "POST",
+    headers: {
+      Cookie: actor.cookie,
+      "Content-Type": "application/x-www-form-urlencoded",
+      "Sec-Fetch-Site": "same-origin",
+    },
+    body: new URLSearchParams(fields),
+  });
+
+const statusOf = async (run: () => Promise<unknown>) => (await outcome(run)).status;
+/** For pages that list things: 200 when the thing is there, 404 when it is not (as good as not found). */
+const shown = (found: boolean) => (found ? 200 : 404);
+
+const storytellerPath = (w: World) => `/dashboard/recipient/${w.storytellerId}`;
+const onView = (w: World, actor: Actor, fields: Record<string, string>) =>
+  statusOf(() =>
+    viewAction({
+      request: post(actor, storytellerPath(w), fields),
+      context: w.ctx,
+      params: { id: w.storytellerId },
+      ...routeArgs,
+    }),
+  );
+const onEditPage = (w: World, actor: Actor, fields: Record<string, string>) =>
+  statusOf(() =>
+    editAction({
+      request: post(actor, `${storytellerPath(w)}/edit`, fields),
+      context: w.ctx,
+      params: { id: w.storytellerId },
+      ...routeArgs,
+    }),
+  );
+const media = (w: World, actor: Actor, answerId: string, query = "") =>
+  statusOf(() =>
+    mediaLoader({
+      request: get(actor, `/media/answer/${answerId}${query}`),
+      context: w.ctx,
+      params: { answerId },
+      ...routeArgs,
+    }),
+  );
+async function bellItems(w: World, actor: Actor) {
+  const response = await bellLoader({
+    request: get(actor, "/resources/notifications"),
+    context: w.ctx,
+    params: {},
+    ...routeArgs,
+  });
+  return ((await response.json()) as { items: { storytellerId: string | null }[] }).items;
+}
+
+const queueOf = async (w: World) =>
+  (
+    await database.db
+      .selectFrom("prompts")
+      .select("id")
+      .where("storyteller_id", "=", w.storytellerId)
+      .where("sent_at", "is", null)
+      .orderBy("queue_position")
+      .execute()
+  ).map((p) => p.id);
+const promptRow = (id: string) => database.db.selectFrom("prompts").selectAll().where("id", "=", id).executeTakeFirst();
+const liveLinks = (answerId: string) =>
+  database.db
+    .selectFrom("share_links")
+    .selectAll()
+    .where("answer_id", "=", answerId)
+    .where("revoked_at", "is", null)
+    .execute();
+
+async function shareToken(w: World) {
+  const link = await createShareLink(database.db, { answerId: w.answer.id, createdBy: w.people.owner.id });
+  return signCapability(w.ctx.config, "share", link.id);
+}
+
+type Row = {
+  name: string;
+  may: readonly Role[];
+  act: (w: World, actor: Actor) => Promise<number>;
+  status?: number;
+  effect?: (w: World, actor: Actor) => Promise<void>;
+  arrange?: (w: World) => Promise<void>;
+};
+
+const validStorytellerFields = {
+  intent: "update",
+  nickname: "Nanima",
+  firstName: "Kamla",
+  deliveryMethod: "email",
+  email: "kamla@example.com",
+  timeZone: "Asia/Kolkata",
+  language: "en",
+  firstPromptDate: "2031-01-01",
+  frequency: "weekly",
+};
+
+const matrix: Row[] = [
+  // The Storyteller and the pages about it.
+  {
+    name: "open the Storyteller view",
+    may: FAMILY,
+    act: (w, a) =>
+      statusOf(() =>
+        viewLoader({
+          request: get(a, storytellerPath(w)),
+          context: w.ctx,
+          params: { id: w.storytellerId },
+          ...routeArgs,
+        }),
+      ),
+  },
+  {
+    name: "find the Storyteller on the overview",
+    may: FAMILY,
+    act: async (w, a) => {
+      const page = await overviewLoader({ request: get(a, "/dashboard"), context: w.ctx, params: {}, ...routeArgs });
+      return shown(page.storytellers.some((s) => s.id === w.storytellerId));
+    },
+  },
+  {
+    name: "find the Storyteller's column on the board (kanban)",
+    may: FAMILY,
+    act: async (w, a) => {
+      const page = await boardLoader({
+        request: get(a, "/dashboard/kanban"),
+        context: w.ctx,
+        params: {},
+        ...routeArgs,
+      });
+      return shown(page.columns.some((c) => c.id === w.storytellerId));
+    },
+  },
+  {
+    name: "open the printable /responses/{id}",
+    may: FAMILY,
+    act: (w, a) =>
+      statusOf(() =>
+        responsesLoader({
+          request: get(a, `/responses/${w.storytellerId}`),
+          context: w.ctx,
+          params: { recipientId: w.storytellerId },
+          ...routeArgs,
+        }),
+      ),
+  },
+  {
+    name: "find the Storyteller's answers in My Stories (only the Storyteller's own account does)",
+    may: NOBODY,
+    act: async (w, a) => {
+      const page = await myStoriesLoader({
+        request: get(a, "/dashboard/mystories"),
+        context: w.ctx,
+        params: {},
+        ...routeArgs,
+      });
+      return shown(page.stories.some((s) => s.storytellerId === w.storytellerId));
+    },
+  },
+
+  // The edit page: the owner's alone.
+  {
+    name: "open Edit Storyteller",
+    may: OWNER,
+    act: (w, a) =>
+      statusOf(() =>
+        editLoader({
+          request: get(a, `${storytellerPath(w)}/edit`),
+          context: w.ctx,
+          params: { id: w.storytellerId },
+          ...routeArgs,
+        }),
+      ),
+  },
+  {
+    name: "change the Storyteller's details and contact",
+    may: OWNER,
+    status: 302,
+    act: (w, a) => onEditPage(w, a, validStorytellerFields),
+    effect: async (w) => {
+      const row = await database.db
+        .selectFrom("storytellers")
+        .selectAll()
+        .where("id", "=", w.storytellerId)
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ nickname: "Nanima", email: "kamla@example.com" });
+    },
+  },
+  {
+    name: "delete the Storyteller",
+    may: OWNER,
+    status: 302,
+    act: (w, a) => onEditPage(w, a, { intent: "delete", confirm: "on" }),
+    effect: async (w) => {
+      expect(
+        await database.db.selectFrom("storytellers").select("id").where("id", "=", w.storytellerId).execute(),
+      ).toEqual([]);
+    },
+  },
+  {
+    name: "pause sending",
+    may: OWNER,
+    status: 302,
+    act: (w, a) => onView(w, a, { intent: "pause" }),
+    effect: async (w) => {
+      const schedule = await database.db
+        .selectFrom("schedules")
+        .selectAll()
+        .where("storyteller_id", "=", w.storytellerId)
+        .executeTakeFirstOrThrow();
+      expect(schedule.paused_at).not.toBeNull();
+    },
+  },
+  {
+    name: "resume sending",
+    may: OWNER,
+    status: 302,
+    arrange: async (w) => {
+      await database.db
+        .updateTable("schedules")
+        .set({ paused_at: new Date() })
+        .where("storyteller_id", "=", w.storytellerId)
+        .execute();
+    },
+    act: (w, a) => onView(w, a, { intent: "resume" }),
+    effect: async (w) => {
+      const schedule = await database.db
+        .selectFrom("schedules")
+        .selectAll()
+        .where("storyteller_id", "=", w.storytellerId)
+        .executeTakeFirstOrThrow();
+      expect(schedule.paused_at).toBeNull();
+    },
+  },
+
+  // The prompt queue.
+  {
+    name: "open Add New Prompt",
+    may: FAMILY,
+    act: (w, a) =>
+      statusOf(() =>
+        addLoader({
+          request: get(a, `${storytellerPath(w)}/prompts/new`),
+          context: w.ctx,
+          params: { id: w.storytellerId },
+          ...routeArgs,
+        }),
+      ),
+  },
+  {
+    name: "add a prompt (it goes to the end, as theirs)",
+    may: FAMILY,
+    status: 302,
+    act: (w, a) =>
+      statusOf(() =>
+        addAction({
+          request: post(a, `${storytellerPath(w)}/prompts/new`, {
+            customPrompts: "What did you eat on festival days?",
+          }),
+          context: w.ctx,
+          params: { id: w.storytellerId },
+          ...routeArgs,
+        }),
+      ),
+    effect: async (w, a) => {
+      const last = (await queueOf(w)).at(-1)!;
+      expect(await promptRow(last)).toMatchObject({ text: "What did you eat on festival days?", created_by: a.id });
+    },
+  },
+  {
+    name: "edit the collaborator's own prompt",
+    may: FAMILY,
+    status: 302,
+    act: (w, a) =>
+      onView(w, a, { intent: "edit", promptId: w.collaboratorsPrompt.id, text: "What lullabies did she sing?" }),
+    effect: async (w) => {
+      expect((await promptRow(w.collaboratorsPrompt.id))?.text).toBe("What lullabies did she sing?");
+    },
+  },
+  {
+    name: "edit the owner's prompt",
+    may: OWNER,
+    status: 302,
+    act: (w, a) => onView(w, a, { intent: "edit", promptId: w.ownersPrompt.id, text: "Where did you grow up?" }),
+    effect: async (w) => {
+      expect((await promptRow(w.ownersPrompt.id))?.text).toBe("Where did you grow up?");
+    },
+  },
+  {
+    name: "edit the prompt a former member added",
+    may: OWNER,
+    status: 302,
+    act: (w, a) => onView(w, a, { intent: "edit", promptId: w.leftsPrompt.id, text: "Who taught you to make rotis?" }),
+    effect: async (w) => {
+      expect((await promptRow(w.leftsPrompt.id))?.text).toBe("Who taught you to make rotis?");
+    },
+  },
+  {
+    name: "move the collaborator's own prompt up (past the owner's)",
+    may: FAMILY,
+    status: 302,
+    act: (w, a) => onView(w, a, { intent: "move-up", promptId: w.collaboratorsPrompt.id }),
+    effect: async (w) => {
+      expect(await queueOf(w)).toEqual([
+        w.collaboratorsPrompt.id,
+        w.ownersPrompt.id,
+        w.ownersSecondPrompt.id,
+        w.leftsPrompt.id,
+      ]);
+    },
+  },
+  {
+    name: "move the owner's prompt down",
+    may: OWNER,
+    status: 302,
+    act: (w, a) => onView(w, a, { intent: "move-down", promptId: w.ownersPrompt.id }),
+    effect: async (w) => {
+      expect(await queueOf(w)).toEqual([
+        w.collaboratorsPrompt.id,
+        w.ownersPrompt.id,
+        w.ownersSecondPrompt.id,
+        w.leftsPrompt.id,
+      ]);
+    },
+  },
+  {
+    name: "drag the collaborator's own prompt to the end",
+    may: FAMILY,
+    status: 302,
+    act: (w, a) => onView(w, a, { intent: "place", promptId: w.collaboratorsPrompt.id, beforeId: "" }),
+    effect: async (w) => {
+      expect(await queueOf(w)).toEqual([
+        w.ownersPrompt.id,
+        w.ownersSecondPrompt.id,
+        w.leftsPrompt.id,
+        w.collaboratorsPrompt.id,
+      ]);
+    },
+  },
+  {
+    name: "drag the owner's prompt to the end",
+    may: OWNER,
+    status: 302,
+    act: (w, a) => onView(w, a, { intent: "place", promptId: w.ownersPrompt.id, beforeId: "" }),
+    effect: async (w) => {
+      expect(await queueOf(w)).toEqual([
+        w.collaboratorsPrompt.id,
+        w.ownersSecondPrompt.id,
+        w.leftsPrompt.id,
+        w.ownersPrompt.id,
+      ]);
+    },
+  },
+  {
+    name: "delete the collaborator's own prompt",
+    may: FAMILY,
+    status: 302,
+    act: (w, a) => onView(w, a, { intent: "delete", promptId: w.collaboratorsPrompt.id }),
+    effect: async (w) => {
+      expect(await promptRow(w.collaboratorsPrompt.id)).toBeUndefined();
+    },
+  },
+  {
+    name: "delete the owner's prompt",
+    may: OWNER,
+    status: 302,
+    act: (w, a) => onView(w, a, { intent: "delete", promptId: w.ownersPrompt.id }),
+    effect: async (w) => {
+      expect(await promptRow(w.ownersPrompt.id)).toBeUndefined();
+    },
+  },
+  {
+    name: "Send now the collaborator's prompt (Send now is the owner's)",
+    may: OWNER,
+    status: 302,
+    act: (w, a) => onView(w, a, { intent: "send-now", promptId: w.collaboratorsPrompt.id }),
+    effect: async (w) => {
+      const deliveries = await database.db
+        .selectFrom("deliveries")
+        .selectAll()
+        .where("prompt_id", "=", w.collaboratorsPrompt.id)
+        .execute();
+      expect(deliveries).toHaveLength(1);
+    },
+  },
+  {
+    name: "Send now the owner's prompt",
+    may: OWNER,
+    status: 302,
+    act: (w, a) => onView(w, a, { intent: "send-now", promptId: w.ownersPrompt.id }),
+    effect: async (w) => {
+      const deliveries = await database.db
+        .selectFrom("deliveries")
+        .selectAll()
+        .where("prompt_id", "=", w.ownersPrompt.id)
+        .execute();
+      expect(deliveries).toHaveLength(1);
+    },
+  },
+
+  // Answers: listen, download, share (the family); delete and re-record (the owner); private: nobody here.
+  {
+    name: "listen to an answer",
+    may: FAMILY,
+    act: (w, a) => media(w, a, w.answer.id),
+  },
+  {
+    name: "download an answer",
+    may: FAMILY,
+    act: (w, a) => media(w, a, w.answer.id, "?download=1"),
+  },
+  {
+    name: "listen to a private answer (only its Storyteller, on their own pages)",
+    may: NOBODY,
+    act: (w, a) => media(w, a, w.privateAnswer.id),
+  },
+  {
+    name: "share an answer",
+    may: FAMILY,
+    status: 302,
+    act: (w, a) => onView(w, a, { intent: "answer-share", answerId: w.answer.id }),
+    effect: async (w, a) => {
+      expect(await liveLinks(w.answer.id)).toEqual([expect.objectContaining({ created_by_user_id: a.id })]);
+    },
+  },
+  {
+    name: "share a private answer",
+    may: NOBODY,
+    act: (w, a) => onView(w, a, { intent: "answer-share", answerId: w.privateAnswer.id }),
+  },
+  {
+    name: "stop sharing an answer",
+    may: FAMILY,
+    status: 302,
+    arrange: async (w) => void (await shareToken(w)),
+    act: (w, a) => onView(w, a, { intent: "answer-unshare", answerId: w.answer.id }),
+    effect: async (w) => {
+      expect(await liveLinks(w.answer.id)).toEqual([]);
+    },
+  },
+  {
+    name: "open a share link /s/{token} (a capability: whoever holds the link)",
+    may: ALL,
+    act: async (w, a) => {
+      const token = await shareToken(w);
+      const page = await statusOf(() =>
+        sharePageLoader({ request: get(a, `/s/${token}`), context: w.ctx, params: { token }, ...routeArgs }),
+      );
+      const audio = await statusOf(() =>
+        shareAudioLoader({ request: get(a, `/s/${token}/audio`), context: w.ctx, params: { token }, ...routeArgs }),
+      );
+      return page === audio ? page : 500;
+    },
+  },
+  {
+    name: "delete an answer",
+    may: OWNER,
+    status: 302,
+    act: (w, a) => onView(w, a, { intent: "answer-delete", answerId: w.answer.id, confirm: "on" }),
+    effect: async (w) => {
+      expect(await database.db.selectFrom("answers").select("id").where("id", "=", w.answer.id).execute()).toEqual([]);
+      expect(await w.ctx.storage.head(w.answer.storage_key)).toBeNull();
+    },
+  },
+  {
+    name: "delete a private answer (its Storyteller's alone)",
+    may: NOBODY,
+    act: (w, a) => onView(w, a, { intent: "answer-delete", answerId: w.privateAnswer.id, confirm: "on" }),
+  },
+  {
+    name: "ask for an answer to be re-recorded",
+    may: OWNER,
+    status: 302,
+    act: (w, a) => onView(w, a, { intent: "answer-rerecord", answerId: w.answer.id, confirm: "on" }),
+    effect: async (w) => {
+      expect((await promptRow(w.answer.prompt_id))?.rerecord_requested_at).not.toBeNull();
+    },
+  },
+
+  // Notifications about the Storyteller.
+  {
+    name: "see the Storyteller's notifications in the bell",
+    may: FAMILY,
+    act: async (w, a) => shown((await bellItems(w, a)).some((item) => item.storytellerId === w.storytellerId)),
+  },
+  {
+    name: "see the Storyteller's notifications on the notifications page (no JavaScript)",
+    may: FAMILY,
+    act: async (w, a) => {
+      const page = await notificationsPageLoader({
+        request: get(a, "/dashboard/notifications"),
+        context: w.ctx,
+        params: {},
+        ...routeArgs,
+      });
+      return shown(page.notifications.some((n) => n.storytellerId === w.storytellerId));
+    },
+  },
+  {
+    name: "have them counted on the bell's badge",
+    may: FAMILY,
+    act: async (w, a) => {
+      const layout = await layoutLoader({ request: get(a, "/dashboard"), context: w.ctx, params: {}, ...routeArgs });
+      return shown(layout.counts.unreadNotifications > 0);
+    },
+  },
+  {
+    name: "be told of a new answer: in the bell, and by email with Activity on",
+    may: FAMILY,
+    arrange: async (w) => {
+      await notifyStorytellerEvent(database.db, w.ctx.config, {
+        type: "uploaded",
+        storytellerId: w.storytellerId,
+        promptId: w.answer.prompt_id,
+      });
+    },
+    act: async (w, a) => {
+      const notes = await database.db
+        .selectFrom("notifications")
+        .select("id")
+        .where("user_id", "=", a.id)
+        .where("type", "=", "uploaded")
+        .where("storyteller_id", "=", w.storytellerId)
+        .execute();
+      const emails = await database.db
+        .selectFrom("outbox_messages")
+        .select("id")
+        .where("to_address", "=", a.email)
+        .execute();
+      if (notes.length === 1 && emails.length === 1) return 200;
+      return notes.length === 0 && emails.length === 0 ? 404 : 500;
+    },
+  },
+];
+
+/** Every row the people in the world could change, and whether the recordings are still stored. */
+async function snapshot(w: World) {
+  const db = database.db;
+  const rows = await Promise.all([
+    db.selectFrom("storytellers").selectAll().orderBy("id").execute(),
+    db.selectFrom("schedules").selectAll().orderBy("storyteller_id").execute(),
+    db.selectFrom("prompts").selectAll().orderBy("id").execute(),
+    db.selectFrom("answers").selectAll().orderBy("id").execute(),
+    db.selectFrom("share_links").selectAll().orderBy("id").execute(),
+    db.selectFrom("deliveries").selectAll().orderBy("id").execute(),
+    db.selectFrom("notifications").selectAll().orderBy("id").execute(),
+    db.selectFrom("groups").selectAll().orderBy("id").execute(),
+    db.selectFrom("group_members").selectAll().orderBy("group_id").orderBy("user_id").execute(),
+    db.selectFrom("group_invitations").selectAll().orderBy("id").execute(),
+    db.selectFrom("outbox_messages").selectAll().orderBy("id").execute(),
+    sql`select task_id, payload, key from graphile_worker._private_jobs order by id`.execute(db).then((r) => r.rows),
+  ]);
+  const stored = await Promise.all(
+    [w.answer.storage_key, w.privateAnswer.storage_key].map(async (key) => Boolean(await w.ctx.storage.head(key))),
+  );
+  return JSON.stringify([rows, stored]);
+}
+
+describe("authorization matrix: roles × every route and action on a Storyteller", () => {
+  for (const row of matrix) {
+    describe(row.name, () => {
+      for (const role of ROLES) {
+        const allowed = row.may.includes(role);
+        it(`${role}: ${allowed ? "allowed" : "404, nothing changed"}`, async () => {
+          const w = await buildWorld();
+          await row.arrange?.(w);
+          const before = await snapshot(w);
+          const actor = w.people[role];
+          const status = await row.act(w, actor);
+          if (allowed) {
+            expect(status).toBe(row.status ?? 200);
+            await row.effect?.(w, actor);
+          } else {
+            expect(status).toBe(404);
+            expect(await snapshot(w)).toBe(before);
+          }
+        });
+      }
+    });
+  }
+});
+
+// Keeps the matrix honest about its own world: the roles are what they claim to be.
+describe("the matrix's world", () => {
+  it("has one membership per family role, a pending invitation, and a prompt added by the one who left", async () => {
+    const w = await buildWorld();
+    const members = await database.db
+      .selectFrom("group_members")
+      .select(["user_id", "role"])
+      .where("group_id", "=", w.groupId)
+      .execute();
+    expect(members.map((m) => m.user_id).sort()).toEqual([w.people.owner.id, w.people.collaborator.id].sort());
+    const invitations = await database.db
+      .selectFrom("group_invitations")
+      .selectAll()
+      .where("group_id", "=", w.groupId)
+      .execute();
+    expect(invitations).toEqual([
+      expect.objectContaining({ email: w.people.invited.email, accepted_at: null, revoked_at: null }),
+    ]);
+    expect((await promptRow(w.leftsPrompt.id))?.created_by).toBe(w.people.left.id);
+  });
+});
