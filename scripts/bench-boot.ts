@@ -23,7 +23,7 @@ async function boot(dataDir: string): Promise<Sample> {
     env: {
       ...process.env,
       NODE_ENV: "production",
-    ENV_FILE: "off",
+      ENV_FILE: "off",
       PORT: String(PORT),
       EMBEDDED_PG_PORT: String(PG_PORT),
       DATA_DIR: dataDir,

@@ -1,18 +1,21 @@
-// `npm run bench:dashboard`: seeds 16 Storytellers × 100 prompts for one user, then loads
-// /dashboard, /dashboard/recipient/{id} and /dashboard/kanban from the production server with
-// autocannon, next to a bare Node http server answering a fixed page, in the same run. Reports
-// requests/second and latency (p90 and p97.5, between which p95 lies), and each page's share of the bare server's throughput.
+// `npm run bench:dashboard`: seeds 16 Storytellers × 100 prompts for one user (30 sent each, those of
+// half the Storytellers answered), then loads /dashboard, /dashboard/recipient/{id},
+// /dashboard/kanban and /dashboard/timeline from the production server with autocannon, next to a
+// bare Node http server answering a fixed page, in the same run. Reports requests/second and latency
+// (p90 and p97.5, between which p95 lies), and each page's share of the bare server's throughput.
+// BENCH_PORT and BENCH_PG_PORT move the server and its PostgreSQL (to run beside another copy).
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { createUserSession } from "../app/auth/session.server";
 import { createDb, createPool } from "../db/client";
 
-const PORT = 3397;
-const PG_PORT = 25442;
+const PORT = Number(process.env.BENCH_PORT ?? 3397);
+const PG_PORT = Number(process.env.BENCH_PG_PORT ?? 25442);
 const base = `http://127.0.0.1:${PORT}`;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 8;
@@ -62,6 +65,7 @@ try {
     .returning("id")
     .executeTakeFirstOrThrow();
   let firstId = "";
+  let answers = 0;
   for (let s = 0; s < 16; s++) {
     const st = await db
       .insertInto("storytellers")
@@ -80,7 +84,7 @@ try {
       .insertInto("schedules")
       .values({ storyteller_id: st.id, first_prompt_date: "2030-01-01", frequency: "weekly" })
       .execute();
-    await db
+    const prompts = await db
       .insertInto("prompts")
       .values(
         Array.from({ length: 100 }, (_, i) => ({
@@ -90,23 +94,47 @@ try {
           sent_at: i < 30 ? new Date(Date.now() - i * 86_400_000) : null,
         })),
       )
+      .returning(["id", "sent_at"])
       .execute();
+    // Half the Storytellers answered every question they were sent: the Timeline's content.
+    if (s % 2 === 0) {
+      const sent = prompts.filter((p) => p.sent_at);
+      await db
+        .insertInto("answers")
+        .values(
+          sent.map((p) => ({
+            prompt_id: p.id,
+            storyteller_id: st.id,
+            storage_key: `answers/${p.id}/bench.webm`,
+            content_type: "audio/webm",
+            byte_size: 48_000,
+            duration_ms: 90_000,
+            transcript: "We lived by the river, and every evening the whole street sat outside and talked.",
+            transcript_status: "done" as const,
+            created_at: new Date(p.sent_at!.getTime() + 3_600_000),
+          })),
+        )
+        .execute();
+      answers += sent.length;
+    }
   }
   const [cookie] = (await createUserSession({ config: { APP_URL: base } as never }, db, user.id)).split(";");
   await db.destroy();
 
   const html = await (await fetch(`${base}/dashboard`, { headers: { Cookie: cookie } })).text();
   const bare = createServer((_req, res) => res.writeHead(200, { "Content-Type": "text/html" }).end(html));
-  await new Promise<void>((resolve) => bare.listen(3398, "127.0.0.1", resolve));
+  // Any free port: nothing else needs to find it.
+  await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
+  const barePort = (bare.address() as AddressInfo).port;
 
   const rows: [string, { rps: number; p90: number; p97: number }][] = [];
-  rows.push(["bare node http (same HTML)", await run("http://127.0.0.1:3398/")]);
-  for (const page of ["/dashboard", `/dashboard/recipient/${firstId}`, "/dashboard/kanban"]) {
+  rows.push(["bare node http (same HTML)", await run(`http://127.0.0.1:${barePort}/`)]);
+  for (const page of ["/dashboard", `/dashboard/recipient/${firstId}`, "/dashboard/kanban", "/dashboard/timeline"]) {
     rows.push([page.replace(firstId, "{id}"), await run(`${base}${page}`, { Cookie: cookie })]);
   }
   bare.close();
   const bareRps = rows[0][1].rps;
-  console.log(`${CONNECTIONS} connections, ${SECONDS} s each; 16 Storytellers × 100 prompts`);
+  console.log(`${CONNECTIONS} connections, ${SECONDS} s each; 16 Storytellers × 100 prompts, ${answers} answers`);
   console.log(
     "page".padEnd(30),
     "req/s".padStart(9),

@@ -403,10 +403,18 @@ export async function createEmailChange(db: DbOrTx, options: { userId: string; n
 }
 
 /** A group invitation not yet answered (default: sent now, expiring in 30 days), by the group's `invitedBy`. */
-export async function createPendingGroupInvitation(db: DbOrTx, options: { groupId: string; email: string; invitedBy?: string | null; expiresAt?: Date }) {
+export async function createPendingGroupInvitation(
+  db: DbOrTx,
+  options: { groupId: string; email: string; invitedBy?: string | null; expiresAt?: Date },
+) {
   return db
     .insertInto("group_invitations")
-    .values({ group_id: options.groupId, email: options.email, invited_by: options.invitedBy ?? null, expires_at: options.expiresAt ?? new Date(Date.now() + 30 * 86_400_000) })
+    .values({
+      group_id: options.groupId,
+      email: options.email,
+      invited_by: options.invitedBy ?? null,
+      expires_at: options.expiresAt ?? new Date(Date.now() + 30 * 86_400_000),
+    })
     .returning(["id", "group_id", "email"])
     .executeTakeFirstOrThrow();
 }
@@ -414,4 +422,69 @@ export async function createPendingGroupInvitation(db: DbOrTx, options: { groupI
 /** Takes a member out of a group, as leaving it or being removed from it does (the row is gone either way). */
 export async function deleteGroupMember(db: DbOrTx, groupId: string, userId: string) {
   await db.deleteFrom("group_members").where("group_id", "=", groupId).where("user_id", "=", userId).execute();
+}
+
+export type BulkAnswerOptions = {
+  /** The answers go to these Storytellers in turn (the first answer to the first, and so on). */
+  storytellerIds: string[];
+  count: number;
+  /** The newest answer's time; each next one is `spacingMs` older (0: all at one instant; 0.001: a microsecond). */
+  newest?: Date;
+  spacingMs?: number;
+  /** Every n-th answer (counting from the newest, 0-based: i % n === 0) is private. Default: none. */
+  privateEvery?: number;
+  recordedForEmail?: string | null;
+  transcript?: string | null;
+};
+
+/**
+ * Many answers at once, each for its own sent prompt, in one statement whatever the count (for
+ * query-count tests and query plans with 10,000 answers). Nothing is put in storage. Returned newest
+ * first.
+ */
+export async function createAnswersInBulk(db: DbOrTx, options: BulkAnswerOptions) {
+  const newest = options.newest ?? new Date();
+  const spacing = options.spacingMs ?? 60_000;
+  const privateEvery = options.privateEvery ?? 0;
+  const transcript = options.transcript === undefined ? "A story, in their own words." : options.transcript;
+  const { rows } = await sql<{ id: string; storyteller_id: string; created_at: Date; is_private: boolean }>`
+    with n as (
+      select g as i, gen_random_uuid() as prompt_id,
+        (${options.storytellerIds}::uuid[])[1 + g % ${options.storytellerIds.length}::int] as storyteller_id,
+        ${newest}::timestamptz - (g * ${spacing}::double precision) * interval '1 millisecond' as at
+      from generate_series(0, ${options.count}::int - 1) as g
+    ), p as (
+      insert into prompts (id, storyteller_id, text, queue_position, sent_at)
+      select prompt_id, storyteller_id, 'Bulk question ' || i || '?', 100000 + i, at - interval '1 day' from n
+      returning id
+    ), made as (
+      insert into answers (prompt_id, storyteller_id, is_private, storage_key, content_type, byte_size, duration_ms,
+        transcript, transcript_status, recorded_for_email, created_at)
+      select n.prompt_id, n.storyteller_id, ${privateEvery}::int > 0 and n.i % greatest(${privateEvery}::int, 1) = 0,
+        'answers/' || n.prompt_id || '/bulk.webm', 'audio/webm', 4, 1000 * (5 + n.i % 300),
+        ${transcript}::text, case when ${transcript}::text is null then 'none' else 'done' end,
+        ${options.recordedForEmail?.toLowerCase() ?? null}::text, n.at
+      from n join p on p.id = n.prompt_id
+      returning id, storyteller_id, created_at, is_private
+    )
+    select * from made order by created_at desc, id desc
+  `.execute(db);
+  return rows;
+}
+
+/** The Storyteller row standing for a user themself (storytellers.is_self): where their own recorded stories go. */
+export async function createSelfStoryteller(db: DbOrTx, user: { id: string; email: string; first_name: string }) {
+  return db
+    .insertInto("storytellers")
+    .values({
+      owner_id: user.id,
+      nickname: user.first_name,
+      first_name: user.first_name,
+      delivery_method: "email",
+      email: user.email,
+      time_zone: "America/New_York",
+      is_self: true,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
 }

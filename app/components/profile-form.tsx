@@ -83,7 +83,10 @@ export function ProfileForm({
       <Field
         label={t("general.photo")}
         hint={t("general.photoHint")}
-        inputProps={{ ...getInputProps(fields.photo, { type: "file" }), accept: "image/jpeg,image/png,image/gif,image/webp" }}
+        inputProps={{
+          ...getInputProps(fields.photo, { type: "file" }),
+          accept: "image/jpeg,image/png,image/gif,image/webp",
+        }}
         errors={fields.photo.errors}
       />
       <div className="min-[700px]:col-span-2">

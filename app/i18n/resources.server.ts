@@ -14,6 +14,7 @@ import enResponses from "../../locales/en/responses.json";
 import enShare from "../../locales/en/share.json";
 import enStorytellers from "../../locales/en/storytellers.json";
 import enTerms from "../../locales/en/terms.json";
+import enTimeline from "../../locales/en/timeline.json";
 import hiAbout from "../../locales/hi/about.json";
 import hiAccount from "../../locales/hi/account.json";
 import hiAuth from "../../locales/hi/auth.json";
@@ -30,6 +31,7 @@ import hiResponses from "../../locales/hi/responses.json";
 import hiShare from "../../locales/hi/share.json";
 import hiStorytellers from "../../locales/hi/storytellers.json";
 import hiTerms from "../../locales/hi/terms.json";
+import hiTimeline from "../../locales/hi/timeline.json";
 
 /** Every translation, bundled into the server build (no file reads at request time). One namespace
  * per public page, so a page embeds only its own text (see docs/decisions/005). */
@@ -51,6 +53,7 @@ export const resources = {
     record: enRecord,
     responses: enResponses,
     share: enShare,
+    timeline: enTimeline,
   },
   hi: {
     common: hiCommon,
@@ -69,6 +72,7 @@ export const resources = {
     record: hiRecord,
     responses: hiResponses,
     share: hiShare,
+    timeline: hiTimeline,
   },
 } as const;
 

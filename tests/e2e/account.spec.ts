@@ -55,7 +55,9 @@ test("a picture that is really a web page is refused with a clear message", asyn
     buffer: Buffer.from("<!doctype html><p>not a picture</p>"),
   });
   await page.getByRole("button", { name: "Save changes" }).click();
-  await expect(page.getByText("That file is not a JPEG, PNG, GIF or WebP picture. Please choose a photo.")).toBeVisible();
+  await expect(
+    page.getByText("That file is not a JPEG, PNG, GIF or WebP picture. Please choose a photo."),
+  ).toBeVisible();
 });
 
 test("invite someone, and delete my account", async ({ page, context, db, baseURL }) => {

@@ -31,7 +31,15 @@ function boot(env: Record<string, string>): Promise<{ code: number | null; outpu
     const { DATABASE_URL: _url, ...inherited } = process.env;
     const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
       cwd: repo,
-      env: { ...inherited, ENV_FILE: "off", NODE_ENV: "development", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "info", ...env },
+      env: {
+        ...inherited,
+        ENV_FILE: "off",
+        NODE_ENV: "development",
+        HOST: "127.0.0.1",
+        DATA_DIR: dataDir,
+        LOG_LEVEL: "info",
+        ...env,
+      },
     });
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
