@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { createUserSession } from "~/auth/session.server";
 import { makeTestContext } from "./context";
 import { CookieJar } from "./cookie-jar";
 import type { TestDatabase } from "./db";
+import { createUser, signIn } from "./factories";
 
 /** A signed-in user: their id, and the cookies their browser sends. */
 export async function signedInUser(
@@ -10,21 +10,15 @@ export async function signedInUser(
   fields: { first_name?: string; language?: "en" | "hi" } = {},
 ) {
   const tag = randomBytes(5).toString("hex");
-  const user = await database.db
-    .insertInto("users")
-    .values({
-      email: `u-${tag}@example.com`,
-      first_name: fields.first_name ?? "Asha",
-      nickname: `u${tag}`,
-      language: fields.language ?? "en",
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const user = await createUser(database.db, {
+    email: `u-${tag}@example.com`,
+    first_name: fields.first_name ?? "Asha",
+    nickname: `u${tag}`,
+    language: fields.language ?? "en",
+  });
   const jar = new CookieJar();
   jar.store(
-    new Response(null, {
-      headers: { "Set-Cookie": await createUserSession(makeTestContext(database), database.db, user.id) },
-    }),
+    new Response(null, { headers: { "Set-Cookie": (await signIn(makeTestContext(database), user.id)).setCookie } }),
   );
   return { id: user.id, jar };
 }

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Browser, Page } from "@playwright/test";
 import { createLocalStorage } from "../../app/services/storage.server";
 import type { Db } from "../../db/client";
+import { createAnswer, createStoryteller } from "../factories";
 import { E2E_DATA_DIR } from "./environment";
 import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
 
@@ -20,51 +21,30 @@ const TRANSCRIPT = "We lived in a small house by the river, with a mango tree by
  * server reads it), arranged directly: recording itself is the record page's journey.
  */
 async function storytellerWithAnswer(db: Db, ownerId: string) {
-  const storyteller = await db
-    .insertInto("storytellers")
-    .values({
-      owner_id: ownerId,
-      nickname: "Nani",
-      first_name: "Kamla",
-      delivery_method: "email",
-      email: `nani.${randomUUID()}@example.com`,
-      time_zone: "Asia/Kolkata",
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
   // Far ahead, so the scheduler never sends anything during the test.
-  await db
-    .insertInto("schedules")
-    .values({ storyteller_id: storyteller.id, first_prompt_date: "2031-01-01", frequency: "weekly" })
-    .execute();
-  const prompt = await db
-    .insertInto("prompts")
-    .values({
-      storyteller_id: storyteller.id,
-      text: QUESTION,
-      queue_position: 1,
-      created_by: ownerId,
-      sent_at: new Date(),
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const storyteller = await createStoryteller(db, {
+    ownerId,
+    nickname: "Nani",
+    firstName: "Kamla",
+    timeZone: "Asia/Kolkata",
+    firstPromptDate: "2031-01-01",
+    frequency: "weekly",
+    prompts: [{ text: QUESTION, sentAt: new Date() }],
+  });
+  const [prompt] = storyteller.prompts;
   const recording = await readFile("tests/fixtures/recording-3s.webm");
   const key = `answers/${prompt.id}/${randomUUID()}.webm`;
   await createLocalStorage(filesRoot).put(key, recording, "audio/webm");
-  const answer = await db
-    .insertInto("answers")
-    .values({
-      prompt_id: prompt.id,
-      storyteller_id: storyteller.id,
-      storage_key: key,
-      content_type: "audio/webm",
-      byte_size: recording.byteLength,
-      duration_ms: 3000,
-      transcript: TRANSCRIPT,
-      transcript_status: "done",
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const answer = await createAnswer(db, {
+    storytellerId: storyteller.id,
+    promptId: prompt.id,
+    storageKey: key,
+    contentType: "audio/webm",
+    byteSize: recording.byteLength,
+    durationMs: 3000,
+    transcript: TRANSCRIPT,
+    transcriptStatus: "done",
+  });
   return { storytellerId: storyteller.id, promptId: prompt.id, answerId: answer.id, key, size: recording.byteLength };
 }
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { createLocalStorage } from "../../app/services/storage.server";
 import type { Db } from "../../db/client";
-import { createGroup } from "../factories";
+import { createAnswer, createGroup, createStoryteller, createUser } from "../factories";
 import { E2E_DATA_DIR } from "./environment";
 import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
 
@@ -22,53 +22,31 @@ const javaScriptOn = () => test.info().project.use.javaScriptEnabled !== false;
  * question (the fixture recording, stored where the server reads it), in a group with `collaboratorId`.
  */
 async function groupStoryteller(db: Db, collaboratorId: string) {
-  const owner = await db
-    .insertInto("users")
-    .values({ email: `owner.${randomUUID()}@example.com`, first_name: "Priya", nickname: "priya" })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const storyteller = await db
-    .insertInto("storytellers")
-    .values({
-      owner_id: owner.id,
-      nickname: "Nani",
-      first_name: "Kamla",
-      delivery_method: "email",
-      email: `nani.${randomUUID()}@example.com`,
-      time_zone: "Asia/Kolkata",
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const owner = await createUser(db, { first_name: "Priya", nickname: "priya" });
   // Far ahead, so the scheduler never sends anything during the test.
-  await db
-    .insertInto("schedules")
-    .values({ storyteller_id: storyteller.id, first_prompt_date: "2031-01-01", frequency: "weekly" })
-    .execute();
-  const [queued, sent] = await db
-    .insertInto("prompts")
-    .values([
-      { storyteller_id: storyteller.id, text: OWNERS_QUESTION, queue_position: 1, created_by: owner.id },
-      { storyteller_id: storyteller.id, text: ANSWERED, queue_position: 2, created_by: owner.id, sent_at: new Date() },
-    ])
-    .returning("id")
-    .execute();
+  const storyteller = await createStoryteller(db, {
+    ownerId: owner.id,
+    nickname: "Nani",
+    firstName: "Kamla",
+    timeZone: "Asia/Kolkata",
+    firstPromptDate: "2031-01-01",
+    frequency: "weekly",
+    prompts: [OWNERS_QUESTION, { text: ANSWERED, sentAt: new Date() }],
+  });
+  const [queued, sent] = storyteller.prompts;
   const recording = await readFile("tests/fixtures/recording-3s.webm");
   const key = `answers/${sent.id}/${randomUUID()}.webm`;
   await createLocalStorage(path.resolve(E2E_DATA_DIR, "files")).put(key, recording, "audio/webm");
-  const answer = await db
-    .insertInto("answers")
-    .values({
-      prompt_id: sent.id,
-      storyteller_id: storyteller.id,
-      storage_key: key,
-      content_type: "audio/webm",
-      byte_size: recording.byteLength,
-      duration_ms: 3000,
-      transcript: TRANSCRIPT,
-      transcript_status: "done",
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const answer = await createAnswer(db, {
+    storytellerId: storyteller.id,
+    promptId: sent.id,
+    storageKey: key,
+    contentType: "audio/webm",
+    byteSize: recording.byteLength,
+    durationMs: 3000,
+    transcript: TRANSCRIPT,
+    transcriptStatus: "done",
+  });
   await createGroup(db, { ownerId: owner.id, storytellerId: storyteller.id, collaborators: [collaboratorId] });
   return { storytellerId: storyteller.id, ownersPromptId: queued.id, answerId: answer.id };
 }

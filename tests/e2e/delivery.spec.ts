@@ -1,6 +1,7 @@
 import type { BrowserContext, Locator, Page } from "@playwright/test";
 import { firstSendAt } from "../../app/models/schedule";
 import type { Db } from "../../db/client";
+import { createStoryteller } from "../factories";
 import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
 
 // A tampered record link is a 404 and a refused test send a 400; the browser logs both.
@@ -17,34 +18,18 @@ function farFirstPromptDate() {
 async function emailStorytellerWithQueue(db: Db, ownerId: string, texts: string[]) {
   const email = `nana.${suffix()}@example.com`;
   const timeZone = "America/Chicago";
-  const storyteller = await db
-    .insertInto("storytellers")
-    .values({
-      owner_id: ownerId,
-      nickname: "Nana",
-      first_name: "Hari",
-      delivery_method: "email",
-      email,
-      time_zone: timeZone,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
   const firstPromptDate = farFirstPromptDate();
-  await db
-    .insertInto("schedules")
-    .values({
-      storyteller_id: storyteller.id,
-      first_prompt_date: firstPromptDate,
-      frequency: "weekly",
-      next_send_at: firstSendAt({ firstPromptDate, frequency: "weekly", timeZone }),
-    })
-    .execute();
-  await db
-    .insertInto("prompts")
-    .values(
-      texts.map((text, i) => ({ storyteller_id: storyteller.id, text, queue_position: i + 1, created_by: ownerId })),
-    )
-    .execute();
+  const storyteller = await createStoryteller(db, {
+    ownerId,
+    nickname: "Nana",
+    firstName: "Hari",
+    email,
+    timeZone,
+    firstPromptDate,
+    frequency: "weekly",
+    nextSendAt: firstSendAt({ firstPromptDate, frequency: "weekly", timeZone }),
+    prompts: texts,
+  });
   return { id: storyteller.id, email };
 }
 

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { AxeBuilder } from "@axe-core/playwright";
 import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
 import { createDb, createPool, type Db } from "../../db/client";
+import { createUser } from "../factories";
 import { E2E_DATA_DIR, E2E_PG_PORT } from "./environment";
 
 /** The e2e server's embedded PostgreSQL (see playwright.config.ts), for arranging data directly. */
@@ -80,16 +81,12 @@ async function expectNoViolations(page: Page) {
 export async function signInAsNewUser(db: Db, context: BrowserContext, baseURL: string, firstName = "Asha") {
   const { createUserSession } = await import("../../app/auth/session.server");
   const suffix = Math.random().toString(36).slice(2, 10);
-  const user = await db
-    .insertInto("users")
-    .values({
-      email: `${firstName.toLowerCase()}.${suffix}@example.com`,
-      first_name: firstName,
-      last_name: "Test",
-      nickname: `${firstName.toLowerCase()}${suffix}`.slice(0, 30),
-    })
-    .returning(["id", "email", "first_name"])
-    .executeTakeFirstOrThrow();
+  const user = await createUser(db, {
+    email: `${firstName.toLowerCase()}.${suffix}@example.com`,
+    first_name: firstName,
+    last_name: "Test",
+    nickname: `${firstName.toLowerCase()}${suffix}`.slice(0, 30),
+  });
   const setCookie = await createUserSession({ config: { APP_URL: baseURL } as never }, db, user.id);
   const [pair] = setCookie.split(";");
   const [name, ...value] = pair.split("=");

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client";
+import { createNotifications, createStoryteller, createUser } from "../factories";
 import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
 
 /**
@@ -6,43 +7,26 @@ import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures
  * uploaded, new | listened, queue_empty, an unknown type | skipped, skipped.
  */
 async function seedNotifications(db: Db, userId: string) {
-  const storyteller = await db
-    .insertInto("storytellers")
-    .values({
-      owner_id: userId,
-      nickname: "Dadi",
-      first_name: "Sushila",
-      delivery_method: "email",
-      email: "dadi@example.com",
-      time_zone: "Asia/Kolkata",
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const prompt = await db
-    .insertInto("prompts")
-    .values({
-      storyteller_id: storyteller.id,
-      text: "What was your village like?",
-      queue_position: 1,
-      created_by: userId,
-      sent_at: new Date(),
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const storyteller = await createStoryteller(db, {
+    ownerId: userId,
+    nickname: "Dadi",
+    firstName: "Sushila",
+    email: "dadi@example.com",
+    timeZone: "Asia/Kolkata",
+    prompts: [{ text: "What was your village like?", sentAt: new Date() }],
+  });
+  const [prompt] = storyteller.prompts;
   const types = ["uploaded", "new", "listened", "queue_empty", "mystery", "skipped", "skipped"];
   const now = Date.now();
-  await db
-    .insertInto("notifications")
-    .values(
-      types.map((type, i) => ({
-        user_id: userId,
-        type,
-        storyteller_id: storyteller.id,
-        prompt_id: prompt.id,
-        created_at: new Date(now - (i + 1) * 60_000),
-      })),
-    )
-    .execute();
+  for (const [i, type] of types.entries()) {
+    await createNotifications(db, {
+      userId,
+      type,
+      storytellerId: storyteller.id,
+      promptId: prompt.id,
+      createdAt: [new Date(now - (i + 1) * 60_000)],
+    });
+  }
   return { storytellerId: storyteller.id };
 }
 
@@ -118,11 +102,7 @@ test("the notifications page lists everything with links, and Mark all as read w
 });
 
 test("another user's notifications cannot be marked read", async ({ page, context, db, baseURL }) => {
-  const other = await db
-    .insertInto("users")
-    .values({ email: `other.${Date.now()}@example.com`, first_name: "Other", nickname: "other" })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const other = await createUser(db, { first_name: "Other", nickname: "other" });
   await seedNotifications(db, other.id);
   const theirs = await db.selectFrom("notifications").select("id").where("user_id", "=", other.id).execute();
   await signInAsNewUser(db, context, baseURL!, "Sneaky");

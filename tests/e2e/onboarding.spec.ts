@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { createStoryteller, createUser } from "../factories";
 import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
 
 // Steps with mistakes are answered with 400 when JavaScript is off, which the browser logs.
@@ -114,22 +115,14 @@ test("add a Storyteller reached by text message; a UK number is refused", async 
 });
 
 test("another user's Storytellers never show", async ({ page, context, db, baseURL }) => {
-  const owner = await db
-    .insertInto("users")
-    .values({ email: `owner.${Date.now()}@example.com`, first_name: "Owner", nickname: "owner" })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto("storytellers")
-    .values({
-      owner_id: owner.id,
-      nickname: "SecretGran",
-      first_name: "S",
-      delivery_method: "email",
-      email: "s@example.com",
-      time_zone: "UTC",
-    })
-    .execute();
+  const owner = await createUser(db, { first_name: "Owner", nickname: "owner" });
+  await createStoryteller(db, {
+    ownerId: owner.id,
+    nickname: "SecretGran",
+    firstName: "S",
+    email: "s@example.com",
+    timeZone: "UTC",
+  });
   await signInAsNewUser(db, context, baseURL!, "Viewer");
   await page.goto("/dashboard");
   await expect(page.getByText("No Storytellers yet")).toBeVisible();

@@ -1,31 +1,20 @@
 import type { Db } from "../../db/client";
+import { createStoryteller, createUser } from "../factories";
 import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
 
 test.use({ allowedConsoleErrors: [/status of 40[04]/] });
 
 async function storytellerWithQueue(db: Db, ownerId: string, texts: string[]) {
-  const storyteller = await db
-    .insertInto("storytellers")
-    .values({
-      owner_id: ownerId,
-      nickname: "Nana",
-      first_name: "Hari",
-      delivery_method: "email",
-      email: "nana@example.com",
-      time_zone: "America/Chicago",
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto("schedules")
-    .values({ storyteller_id: storyteller.id, first_prompt_date: "2027-01-01", frequency: "weekly" })
-    .execute();
-  await db
-    .insertInto("prompts")
-    .values(
-      texts.map((text, i) => ({ storyteller_id: storyteller.id, text, queue_position: i + 1, created_by: ownerId })),
-    )
-    .execute();
+  const storyteller = await createStoryteller(db, {
+    ownerId,
+    nickname: "Nana",
+    firstName: "Hari",
+    email: "nana@example.com",
+    timeZone: "America/Chicago",
+    firstPromptDate: "2027-01-01",
+    frequency: "weekly",
+    prompts: texts,
+  });
   return storyteller.id;
 }
 
@@ -105,11 +94,7 @@ test("manage the queue: reorder, edit, delete, add curated and custom prompts, d
 });
 
 test("another user's Storyteller is a 404, and its queue cannot be changed", async ({ page, context, db, baseURL }) => {
-  const owner = await db
-    .insertInto("users")
-    .values({ email: `own.${Date.now()}@example.com`, first_name: "Own", nickname: "own" })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const owner = await createUser(db, { first_name: "Own", nickname: "own" });
   const id = await storytellerWithQueue(db, owner.id, ["What is your favourite song?"]);
   const prompt = await db.selectFrom("prompts").select("id").where("storyteller_id", "=", id).executeTakeFirstOrThrow();
   await signInAsNewUser(db, context, baseURL!, "Intruder");

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { signCapability } from "../../app/services/tokens.server";
 import type { Db } from "../../db/client";
+import { createStoryteller, createUser } from "../factories";
 import { E2E_DATA_DIR } from "./environment";
 
 /** The record page's journeys: a sent question with its record link, arranged directly in the database. */
@@ -24,26 +25,18 @@ function signRecordToken(promptId: string) {
 
 /**
  * An email Storyteller of `ownerId` ("Nana", no account of their own) with one question that was
- * sent just now, and the record link the email would carry. No schedule: nothing else is ever sent.
+ * sent just now, and the record link the email would carry. No next send: nothing else is ever sent.
  */
 export async function sentQuestion(db: Db, ownerId: string, text = `What was your first home like? (${suffix()})`) {
-  const storyteller = await db
-    .insertInto("storytellers")
-    .values({
-      owner_id: ownerId,
-      nickname: "Nana",
-      first_name: "Hari",
-      delivery_method: "email",
-      email: `nana.${suffix()}@example.com`,
-      time_zone: "America/Chicago",
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const prompt = await db
-    .insertInto("prompts")
-    .values({ storyteller_id: storyteller.id, text, queue_position: 1, created_by: ownerId, sent_at: new Date() })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const storyteller = await createStoryteller(db, {
+    ownerId,
+    nickname: "Nana",
+    firstName: "Hari",
+    email: `nana.${suffix()}@example.com`,
+    timeZone: "America/Chicago",
+    prompts: [{ text, sentAt: new Date() }],
+  });
+  const [prompt] = storyteller.prompts;
   const token = await signRecordToken(prompt.id);
   return { storytellerId: storyteller.id, promptId: prompt.id, text, token, url: `/record/${token}?lng=en` };
 }
@@ -51,16 +44,12 @@ export async function sentQuestion(db: Db, ownerId: string, text = `What was you
 /** A user row to own a Storyteller when nobody needs to sign in as them. */
 export async function newOwner(db: Db, firstName = "Asha") {
   const id = suffix();
-  return db
-    .insertInto("users")
-    .values({
-      email: `${firstName.toLowerCase()}.${id}@example.com`,
-      first_name: firstName,
-      last_name: "Test",
-      nickname: `${firstName.toLowerCase()}${id}`.slice(0, 30),
-    })
-    .returning(["id", "first_name"])
-    .executeTakeFirstOrThrow();
+  return createUser(db, {
+    email: `${firstName.toLowerCase()}.${id}@example.com`,
+    first_name: firstName,
+    last_name: "Test",
+    nickname: `${firstName.toLowerCase()}${id}`.slice(0, 30),
+  });
 }
 
 export const answersFor = (db: Db, promptId: string) =>

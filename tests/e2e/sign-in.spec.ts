@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import type { Db } from "../../db/client";
+import { createUser } from "../factories";
 import { expect, expectNoAxeViolations, test } from "./fixtures";
 
 // A wrong or stale code answers the form with 400 in the no-JavaScript flow, which the browser logs.
@@ -31,7 +32,7 @@ async function requestCode(page: Page, email: string) {
 }
 
 async function createAccount(db: Db, email: string, firstName = "Leela") {
-  await db.insertInto("users").values({ email, first_name: firstName, nickname: firstName.toLowerCase() }).execute();
+  await createUser(db, { email, first_name: firstName, nickname: firstName.toLowerCase() });
 }
 
 test("register, then sign in with the code from the email", async ({ page, db }) => {

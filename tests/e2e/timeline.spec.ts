@@ -2,7 +2,14 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { createLocalStorage } from "../../app/services/storage.server";
 import type { Db } from "../../db/client";
-import { createAnswer, createAnswersInBulk, createGroup, createStoryteller, createUser } from "../factories";
+import {
+  createAnswer,
+  createAnswersInBulk,
+  createGroup,
+  createPrompt,
+  createStoryteller,
+  createUser,
+} from "../factories";
 import { E2E_DATA_DIR } from "./environment";
 import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
 
@@ -29,11 +36,12 @@ async function familyWithAnswers(db: Db, ownerId: string) {
     newest: new Date(Date.now() - 20 * DAY),
     spacingMs: 2 * DAY,
   });
-  const prompt = await db
-    .insertInto("prompts")
-    .values({ storyteller_id: nani.id, text: QUESTION, queue_position: 50, created_by: ownerId, sent_at: new Date() })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const prompt = await createPrompt(db, {
+    storytellerId: nani.id,
+    text: QUESTION,
+    createdBy: ownerId,
+    sentAt: new Date(),
+  });
   const recorded = await createAnswer(db, {
     storytellerId: nani.id,
     promptId: prompt.id,
