@@ -7,7 +7,7 @@ import { listStorytellerCards } from "~/models/storyteller.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 
-export const handle = { i18n: ["storytellers"] };
+export const handle = { i18n: ["storytellers", "groups"] };
 export const meta = titleFromLoader;
 
 // Every dashboard loader checks sign-in itself: React Router runs the layout's loader in parallel, not first.

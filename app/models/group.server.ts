@@ -1,0 +1,218 @@
+import { sql } from "kysely";
+import type { Config } from "~/config.server";
+import { getServerT } from "~/i18n/i18next.server";
+import { queueEmail } from "~/services/outbox.server";
+import { signCapability } from "~/services/tokens.server";
+import type { GroupDetailsInput } from "~/utils/group-schema";
+import type { ScheduleInput, StorytellerInput } from "~/utils/storyteller-schema";
+import { type DbOrTx, inTransaction } from "../../db/client";
+import type { Language } from "../../db/schema";
+import { ownedStorytellerIds } from "./access.server";
+import { saveStoryteller } from "./storyteller.server";
+
+type Services = { db: DbOrTx; config: Config };
+/** Messages (translation keys) by field name, as conform's reply takes them. */
+type FieldErrors = Record<string, string[]>;
+
+export type GroupInviter = { id: string; email: string; first_name: string; last_name: string; language: Language };
+
+/** A group invitation is good for 30 days from when it was (last) sent. */
+export const INVITATION_DAYS = 30;
+
+// ── Add Group's draft ──────────────────────────────────────────────────────────────────────────
+
+/** The Storyteller a new group is about: one the user owns, or a new one (onboarding's fields and a schedule). */
+export type GroupStorytellerChoice = { storytellerId: string } | { newStoryteller: StorytellerInput & ScheduleInput };
+
+/** Add Group's answers so far, one entry per finished step, kept server-side for plain form posts. */
+export type GroupDraft = { details?: GroupDetailsInput; storyteller?: GroupStorytellerChoice; emails?: string[] };
+
+export async function getGroupDraft(db: DbOrTx, userId: string): Promise<GroupDraft> {
+  const row = await db.selectFrom("group_drafts").select("data").where("user_id", "=", userId).executeTakeFirst();
+  return (row?.data ?? {}) as GroupDraft;
+}
+
+export async function saveGroupDraftStep<K extends keyof GroupDraft>(
+  db: DbOrTx,
+  userId: string,
+  step: K,
+  value: GroupDraft[K],
+) {
+  const draft = JSON.stringify({ ...(await getGroupDraft(db, userId)), [step]: value });
+  await db
+    .insertInto("group_drafts")
+    .values({ user_id: userId, data: draft })
+    .onConflict((oc) => oc.column("user_id").doUpdateSet({ data: draft, updated_at: new Date() }))
+    .execute();
+}
+
+/**
+ * The Storytellers a user may put a new group around: those they own and ask (never their is_self
+ * row, which holds their own stories).
+ */
+export async function groupableStorytellers(db: DbOrTx, userId: string) {
+  return db
+    .selectFrom("storytellers")
+    .select(["id", "nickname", "first_name"])
+    .where("id", "in", ownedStorytellerIds(db, userId))
+    .where("is_self", "=", false)
+    .orderBy("nickname")
+    .orderBy("id")
+    .execute();
+}
+
+/**
+ * What the schema cannot check about addresses to invite: the inviter's own address, and (for an
+ * existing group) someone already in it. Errors keyed `emails[i]`, as the form names its inputs.
+ */
+export async function checkInvitationEmails(
+  db: DbOrTx,
+  inviter: { email: string },
+  emails: string[],
+  groupId?: string,
+): Promise<FieldErrors> {
+  const members = groupId
+    ? new Set(
+        (
+          await db
+            .selectFrom("group_members")
+            .innerJoin("users", "users.id", "group_members.user_id")
+            .select("users.email")
+            .where("group_members.group_id", "=", groupId)
+            .execute()
+        ).map((m) => m.email.toLowerCase()),
+      )
+    : new Set<string>();
+  const fieldErrors: FieldErrors = {};
+  emails.forEach((address, index) => {
+    const key = address.toLowerCase();
+    if (key === inviter.email.toLowerCase()) fieldErrors[`emails[${index}]`] = ["groups:errors.ownEmail"];
+    else if (members.has(key)) fieldErrors[`emails[${index}]`] = ["groups:errors.alreadyMember"];
+  });
+  return fieldErrors;
+}
+
+// ── Invitations ────────────────────────────────────────────────────────────────────────────────
+
+/** The language an invitation is written in: that of a user with the address, else the inviter's. */
+async function inviteeLanguage(db: DbOrTx, email: string, fallback: Language): Promise<Language> {
+  const user = await db
+    .selectFrom("users")
+    .select("language")
+    .where(sql<string>`lower(email)`, "=", email.toLowerCase())
+    .executeTakeFirst();
+  return user?.language ?? fallback;
+}
+
+/** Queues an invitation's email: its accept link is a "group-invite" capability naming the row. */
+async function queueInvitationEmail(
+  tx: DbOrTx,
+  config: Config,
+  invitation: { id: string; email: string },
+  inviter: GroupInviter,
+  groupName: string,
+  now: Date,
+) {
+  const language = await inviteeLanguage(tx, invitation.email, inviter.language);
+  const t = await getServerT(language, { config }, "groups");
+  const inviterName = `${inviter.first_name} ${inviter.last_name}`.trim();
+  const acceptUrl = `${config.APP_URL}/invitations/${await signCapability(config, "group-invite", invitation.id, now)}`;
+  await queueEmail(tx, {
+    to: invitation.email,
+    subject: t("email.subject", { inviter: inviterName, group: groupName }),
+    text: t("email.text", { inviter: inviterName, group: groupName, acceptUrl, days: INVITATION_DAYS }),
+  });
+}
+
+const expiryFrom = (now: Date) => new Date(now.getTime() + INVITATION_DAYS * 86_400_000);
+
+/**
+ * Invites each address to a group: an open invitation row (30 days) and its email, in the caller's
+ * transaction. An address with an open invitation to the group already gets that one sent again.
+ */
+export async function inviteToGroup(
+  tx: DbOrTx,
+  config: Config,
+  inviter: GroupInviter,
+  group: { id: string; name: string },
+  emails: string[],
+  now = new Date(),
+) {
+  for (const email of emails) {
+    const open = await tx
+      .updateTable("group_invitations")
+      .set({ expires_at: expiryFrom(now), invited_by: inviter.id })
+      .where("group_id", "=", group.id)
+      .where(sql<string>`lower(email)`, "=", email.toLowerCase())
+      .where("accepted_at", "is", null)
+      .where("revoked_at", "is", null)
+      .returning(["id", "email"])
+      .executeTakeFirst();
+    const invitation =
+      open ??
+      (await tx
+        .insertInto("group_invitations")
+        .values({ group_id: group.id, email, invited_by: inviter.id, expires_at: expiryFrom(now) })
+        .returning(["id", "email"])
+        .executeTakeFirstOrThrow());
+    await queueInvitationEmail(tx, config, invitation, inviter, group.name, now);
+  }
+}
+
+// ── Creating a group ───────────────────────────────────────────────────────────────────────────
+
+export type CreateGroupResult =
+  | { ok: true; groupId: string }
+  /** The chosen Storyteller is not one the user owns and asks, or the new one's fields fail the server's checks. */
+  | { ok: false; problem: "storyteller"; fieldErrors?: FieldErrors };
+
+/**
+ * Creates a group from Add Group's answers in one transaction: the new Storyteller (through
+ * saveStoryteller, as every new Storyteller is made) if there is one, the group, its owner's
+ * membership, each invitation and its email, and clears the draft. All of it, or nothing.
+ */
+export async function createGroupFromDraft(
+  services: Services,
+  owner: GroupInviter,
+  draft: { details: GroupDetailsInput; storyteller: GroupStorytellerChoice; emails: string[] },
+  now = new Date(),
+): Promise<CreateGroupResult> {
+  return inTransaction(services.db, async (tx) => {
+    let storytellerId: string;
+    if ("newStoryteller" in draft.storyteller) {
+      const saved = await saveStoryteller(
+        { db: tx, config: services.config },
+        { ownerId: owner.id },
+        draft.storyteller.newStoryteller,
+        now,
+      );
+      if (!saved.ok)
+        return { ok: false, problem: "storyteller", fieldErrors: "fieldErrors" in saved ? saved.fieldErrors : {} };
+      storytellerId = saved.storytellerId;
+    } else {
+      const mine = await tx
+        .selectFrom("storytellers")
+        .select("id")
+        .where("id", "=", draft.storyteller.storytellerId)
+        .where("id", "in", ownedStorytellerIds(tx, owner.id))
+        .where("is_self", "=", false)
+        .executeTakeFirst();
+      if (!mine) return { ok: false, problem: "storyteller" };
+      storytellerId = mine.id;
+    }
+    const group = await tx
+      .insertInto("groups")
+      .values({
+        owner_id: owner.id,
+        storyteller_id: storytellerId,
+        name: draft.details.name,
+        description: draft.details.description,
+      })
+      .returning(["id", "name"])
+      .executeTakeFirstOrThrow();
+    await tx.insertInto("group_members").values({ group_id: group.id, user_id: owner.id, role: "owner" }).execute();
+    await inviteToGroup(tx, services.config, owner, group, draft.emails, now);
+    await tx.deleteFrom("group_drafts").where("user_id", "=", owner.id).execute();
+    return { ok: true, groupId: group.id };
+  });
+}
