@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { Config } from "~/config.server";
 import { getServerT } from "~/i18n/i18next.server";
 import { queueEmail } from "~/services/outbox.server";
-import { signCapability } from "~/services/tokens.server";
+import { signCapability, verifyCapability } from "~/services/tokens.server";
 import type { GroupDetailsInput } from "~/utils/group-schema";
 import type { ScheduleInput, StorytellerInput } from "~/utils/storyteller-schema";
 import { type DbOrTx, inTransaction } from "../../db/client";
@@ -214,5 +214,95 @@ export async function createGroupFromDraft(
     await inviteToGroup(tx, services.config, owner, group, draft.emails, now);
     await tx.deleteFrom("group_drafts").where("user_id", "=", owner.id).execute();
     return { ok: true, groupId: group.id };
+  });
+}
+
+// ── Answering an invitation ────────────────────────────────────────────────────────────────────
+
+export type InvitationStatus = "open" | "accepted" | "revoked" | "expired";
+
+const invitationStatus = (row: { accepted_at: Date | null; revoked_at: Date | null; expires_at: Date }, now: Date) =>
+  row.accepted_at ? "accepted" : row.revoked_at ? "revoked" : row.expires_at <= now ? "expired" : "open";
+
+/**
+ * What an invitation link shows: the group, its Storyteller, who invited, the address invited and
+ * whether it is still open. Checked against the row on every use: null for a tampered token or a
+ * deleted invitation or group.
+ */
+export async function invitationForToken(services: { db: DbOrTx; config: Config }, token: string, now = new Date()) {
+  const invitationId = await verifyCapability(services.config, "group-invite", token);
+  if (!invitationId) return null;
+  const row = await services.db
+    .selectFrom("group_invitations as i")
+    .innerJoin("groups as g", "g.id", "i.group_id")
+    .innerJoin("storytellers as s", "s.id", "g.storyteller_id")
+    .leftJoin("users as inviter", "inviter.id", "i.invited_by")
+    .select([
+      "i.id",
+      "i.email",
+      "i.expires_at",
+      "i.accepted_at",
+      "i.revoked_at",
+      "g.id as group_id",
+      "g.name as group_name",
+      "g.description as group_description",
+      "s.id as storyteller_id",
+      "s.nickname as storyteller_nickname",
+      sql<string | null>`trim(inviter.first_name || ' ' || inviter.last_name)`.as("inviter_name"),
+    ])
+    .where("i.id", "=", invitationId)
+    .executeTakeFirst();
+  if (!row) return null;
+  return { ...row, status: invitationStatus(row, now) as InvitationStatus };
+}
+
+export type AcceptInvitationResult =
+  | { ok: true; groupId: string; groupName: string; storytellerId: string }
+  | { ok: false; problem: "not-found" }
+  | { ok: false; problem: "wrong-email"; email: string }
+  | { ok: false; problem: "accepted" | "revoked" | "expired" };
+
+/**
+ * Accepts an invitation for a signed-in user whose address is the invited one: the invitation is
+ * marked accepted and the user becomes a collaborator, in one transaction (a user already in the
+ * group stays as they are).
+ */
+export async function acceptInvitation(
+  services: { db: DbOrTx; config: Config },
+  token: string,
+  user: { id: string; email: string },
+  now = new Date(),
+): Promise<AcceptInvitationResult> {
+  const invitationId = await verifyCapability(services.config, "group-invite", token);
+  if (!invitationId) return { ok: false, problem: "not-found" };
+  return inTransaction(services.db, async (tx) => {
+    const row = await tx
+      .selectFrom("group_invitations as i")
+      .innerJoin("groups as g", "g.id", "i.group_id")
+      .select([
+        "i.id",
+        "i.email",
+        "i.expires_at",
+        "i.accepted_at",
+        "i.revoked_at",
+        "g.id as group_id",
+        "g.name",
+        "g.storyteller_id",
+      ])
+      .where("i.id", "=", invitationId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!row) return { ok: false, problem: "not-found" };
+    const status = invitationStatus(row, now);
+    if (status !== "open") return { ok: false, problem: status };
+    if (row.email.toLowerCase() !== user.email.toLowerCase())
+      return { ok: false, problem: "wrong-email", email: row.email };
+    await tx.updateTable("group_invitations").set({ accepted_at: now }).where("id", "=", row.id).execute();
+    await tx
+      .insertInto("group_members")
+      .values({ group_id: row.group_id, user_id: user.id, role: "collaborator", joined_at: now })
+      .onConflict((oc) => oc.columns(["group_id", "user_id"]).doNothing())
+      .execute();
+    return { ok: true, groupId: row.group_id, groupName: row.name, storytellerId: row.storyteller_id };
   });
 }
