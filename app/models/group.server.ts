@@ -7,7 +7,8 @@ import type { GroupDetailsInput } from "~/utils/group-schema";
 import type { ScheduleInput, StorytellerInput } from "~/utils/storyteller-schema";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import type { Language } from "../../db/schema";
-import { ownedStorytellerIds } from "./access.server";
+import { memberGroupIds, ownedGroupIds, ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
+import { forgetStorytellerNotifications } from "./notification.server";
 import { saveStoryteller } from "./storyteller.server";
 
 type Services = { db: DbOrTx; config: Config };
@@ -305,4 +306,187 @@ export async function acceptInvitation(
       .execute();
     return { ok: true, groupId: row.group_id, groupName: row.name, storytellerId: row.storyteller_id };
   });
+}
+
+// ── A group's page ─────────────────────────────────────────────────────────────────────────────
+
+/**
+ * A group as its page shows it, to a member (null for anyone else): its owner sees its members and
+ * its pending invitations (open or expired, neither accepted nor revoked); a collaborator sees its
+ * members only.
+ */
+export async function getGroupPage(db: DbOrTx, userId: string, groupId: string, now = new Date()) {
+  const group = await db
+    .selectFrom("groups as g")
+    .innerJoin("storytellers as s", "s.id", "g.storyteller_id")
+    .select(["g.id", "g.name", "g.description", "g.owner_id", "s.id as storyteller_id", "s.nickname as storyteller"])
+    .where("g.id", "=", groupId)
+    .where("g.id", "in", memberGroupIds(db, userId))
+    .executeTakeFirst();
+  if (!group) return null;
+  const role: "owner" | "collaborator" = group.owner_id === userId ? "owner" : "collaborator";
+  const members = await db
+    .selectFrom("group_members as m")
+    .innerJoin("users as u", "u.id", "m.user_id")
+    .select(["u.id", "u.first_name", "u.last_name", "u.email", "m.role", "m.joined_at"])
+    .where("m.group_id", "=", group.id)
+    .orderBy(sql`m.role = 'owner'`, "desc")
+    .orderBy("m.joined_at")
+    .orderBy("u.id")
+    .execute();
+  const invitations =
+    role === "owner"
+      ? (
+          await db
+            .selectFrom("group_invitations")
+            .select(["id", "email", "expires_at", "created_at"])
+            .where("group_id", "=", group.id)
+            .where("accepted_at", "is", null)
+            .where("revoked_at", "is", null)
+            .orderBy("created_at")
+            .orderBy("id")
+            .execute()
+        ).map((i) => ({ ...i, expired: i.expires_at <= now }))
+      : [];
+  return { ...group, role, members, invitations };
+}
+
+/** Renames a group or changes its description: its owner only (false for anyone else). */
+export async function updateGroupDetails(db: DbOrTx, userId: string, groupId: string, details: GroupDetailsInput) {
+  const result = await db
+    .updateTable("groups")
+    .set({ name: details.name, description: details.description, updated_at: new Date() })
+    .where("id", "=", groupId)
+    .where("id", "in", ownedGroupIds(db, userId))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** After someone leaves a group: what it told them about a Storyteller they may no longer see goes too. */
+async function forgetIfNoLongerVisible(tx: DbOrTx, userId: string, storytellerId: string) {
+  const stillSees = await tx
+    .selectFrom("storytellers")
+    .select("id")
+    .where("id", "=", storytellerId)
+    .where("id", "in", visibleStorytellerIds(tx, userId))
+    .executeTakeFirst();
+  if (!stillSees) await forgetStorytellerNotifications(tx, userId, storytellerId);
+}
+
+/**
+ * Takes a collaborator out of a group: by its owner (`memberId` another member) or by themself
+ * (leaving). Their membership row goes, so access ends at once; the group's owner cannot be taken
+ * out (they delete the group instead). False when there is nothing the user may do.
+ */
+export async function removeGroupMember(db: DbOrTx, userId: string, groupId: string, memberId: string) {
+  return inTransaction(db, async (tx) => {
+    const group = await tx
+      .selectFrom("groups")
+      .select(["id", "owner_id", "storyteller_id"])
+      .where("id", "=", groupId)
+      .where("id", "in", memberGroupIds(tx, userId))
+      .forUpdate()
+      .executeTakeFirst();
+    if (!group || memberId === group.owner_id) return false;
+    if (userId !== group.owner_id && userId !== memberId) return false;
+    const removed = await tx
+      .deleteFrom("group_members")
+      .where("group_id", "=", group.id)
+      .where("user_id", "=", memberId)
+      .executeTakeFirst();
+    if (Number(removed.numDeletedRows) !== 1) return false;
+    await forgetIfNoLongerVisible(tx, memberId, group.storyteller_id);
+    return true;
+  });
+}
+
+/**
+ * Deletes a group: its owner only. Its memberships and invitations go with it (foreign keys); the
+ * Storyteller, their prompts and answers stay. Members who no longer see the Storyteller lose its
+ * notifications.
+ */
+export async function deleteGroup(db: DbOrTx, userId: string, groupId: string) {
+  return inTransaction(db, async (tx) => {
+    const group = await tx
+      .deleteFrom("groups")
+      .where("id", "=", groupId)
+      .where("id", "in", ownedGroupIds(tx, userId))
+      .returning(["id", "storyteller_id"])
+      .executeTakeFirst();
+    if (!group) return false;
+    // The rows cascaded away; who was in the group is asked of the notifications instead.
+    const told = await tx
+      .selectFrom("notifications")
+      .select("user_id")
+      .distinct()
+      .where("storyteller_id", "=", group.storyteller_id)
+      .execute();
+    for (const { user_id } of told) await forgetIfNoLongerVisible(tx, user_id, group.storyteller_id);
+    return true;
+  });
+}
+
+/** An invitation of a group the user owns, not yet accepted or revoked, or null. */
+async function openInvitationOfOwnedGroup(tx: DbOrTx, userId: string, groupId: string, invitationId: string) {
+  return (
+    (await tx
+      .selectFrom("group_invitations as i")
+      .innerJoin("groups as g", "g.id", "i.group_id")
+      .select(["i.id", "i.email", "g.id as group_id", "g.name"])
+      .where("i.id", "=", invitationId)
+      .where("g.id", "=", groupId)
+      .where("g.id", "in", ownedGroupIds(tx, userId))
+      .where("i.accepted_at", "is", null)
+      .where("i.revoked_at", "is", null)
+      .forUpdate()
+      .executeTakeFirst()) ?? null
+  );
+}
+
+/** Sends an invitation again: the same row, its 30 days starting afresh, and a new email. Owner only. */
+export async function resendInvitation(
+  services: Services,
+  owner: GroupInviter,
+  groupId: string,
+  invitationId: string,
+  now = new Date(),
+) {
+  return inTransaction(services.db, async (tx) => {
+    const invitation = await openInvitationOfOwnedGroup(tx, owner.id, groupId, invitationId);
+    if (!invitation) return false;
+    await tx
+      .updateTable("group_invitations")
+      .set({ expires_at: expiryFrom(now), invited_by: owner.id })
+      .where("id", "=", invitation.id)
+      .execute();
+    await queueInvitationEmail(tx, services.config, invitation, owner, invitation.name, now);
+    return true;
+  });
+}
+
+/** Withdraws an invitation: its link says so from now on. Owner only. */
+export async function revokeInvitation(
+  db: DbOrTx,
+  userId: string,
+  groupId: string,
+  invitationId: string,
+  now = new Date(),
+) {
+  return inTransaction(db, async (tx) => {
+    const invitation = await openInvitationOfOwnedGroup(tx, userId, groupId, invitationId);
+    if (!invitation) return false;
+    await tx.updateTable("group_invitations").set({ revoked_at: now }).where("id", "=", invitation.id).execute();
+    return true;
+  });
+}
+
+/** The groups a user owns, for "into one of my groups" choices. */
+export async function ownedGroups(db: DbOrTx, userId: string) {
+  return db
+    .selectFrom("groups")
+    .select(["id", "name"])
+    .where("id", "in", ownedGroupIds(db, userId))
+    .orderBy("name")
+    .orderBy("id")
+    .execute();
 }

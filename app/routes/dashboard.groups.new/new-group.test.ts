@@ -141,8 +141,8 @@ describe("Add Group, step by step without JavaScript", () => {
       "emails[1]": "second.new-group@example.com",
       "emails[2]": "",
     });
-    expect(done).toMatchObject({ status: 302, location: "/dashboard" });
     const [group] = await groupsOf(user);
+    expect(done).toMatchObject({ status: 302, location: `/dashboard/groups/${group.id}` });
     expect(group).toMatchObject({ name: "Dadi's circle", description: "Stories from Dadi" });
     const storyteller = await database.db
       .selectFrom("storytellers")

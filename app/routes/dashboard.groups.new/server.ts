@@ -81,7 +81,10 @@ async function invite({ request, context, user, formData }: StepArgs) {
   }
   // A Storyteller step that no longer holds (theirs no more, or fields the server now refuses): back there.
   if (!created.ok) return redirect(stepUrl(2));
-  return redirectWithToast(request, context, "/dashboard", { type: "success", key: "groups:toast.created" });
+  return redirectWithToast(request, context, `/dashboard/groups/${created.groupId}`, {
+    type: "success",
+    key: "groups:toast.created",
+  });
 }
 
 export const submitStep = { 1: details, 2: storyteller, 3: invite } satisfies Record<
