@@ -490,3 +490,26 @@ export async function ownedGroups(db: DbOrTx, userId: string) {
     .orderBy("id")
     .execute();
 }
+
+export type InviteToGroupResult =
+  { ok: true } | { ok: false; problem: "not-found" } | { ok: false; problem: "invalid"; fieldErrors: FieldErrors };
+
+/**
+ * Invites one address into a group the inviter owns (Invite someone's "into one of my groups"),
+ * through inviteToGroup as Add Group does. Refuses the inviter's own address or a member's.
+ */
+export async function inviteOneToGroup(services: Services, inviter: GroupInviter, groupId: string, email: string) {
+  return inTransaction(services.db, async (tx): Promise<InviteToGroupResult> => {
+    const group = await tx
+      .selectFrom("groups")
+      .select(["id", "name"])
+      .where("id", "=", groupId)
+      .where("id", "in", ownedGroupIds(tx, inviter.id))
+      .executeTakeFirst();
+    if (!group) return { ok: false, problem: "not-found" };
+    const errors = await checkInvitationEmails(tx, inviter, [email], group.id);
+    if (errors["emails[0]"]) return { ok: false, problem: "invalid", fieldErrors: { email: errors["emails[0]"] } };
+    await inviteToGroup(tx, services.config, inviter, group, [email]);
+    return { ok: true };
+  });
+}

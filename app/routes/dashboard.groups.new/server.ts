@@ -41,8 +41,8 @@ async function storyteller({ context, user, formData }: StepArgs) {
   if (value.intent === Intent.back) return redirect(stepUrl(1));
   if (value.intent === Intent.pick) {
     const mine = await groupableStorytellers(context.db, user.id);
-    if (!mine.some((s) => s.id === value.storytellerId))
-      return refuse("pick", submission.reply({ fieldErrors: { storytellerId: ["groups:errors.storytellerUnknown"] } }));
+    // The select offers only these: any other id is one the user may not see.
+    if (!mine.some((s) => s.id === value.storytellerId)) throw new Response(null, { status: 404 });
     await saveGroupDraftStep(context.db, user.id, "storyteller", { storytellerId: value.storytellerId });
     return redirect(stepUrl(3));
   }
