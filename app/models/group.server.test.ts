@@ -1,8 +1,14 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { makeTestContext } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
-import { createSelfStoryteller, createStoryteller, createUser } from "../../tests/factories";
-import { createGroupFromDraft, getGroupDraft, groupableStorytellers, saveGroupDraftStep } from "./group.server";
+import { createGroup, createSelfStoryteller, createStoryteller, createUser } from "../../tests/factories";
+import {
+  createGroupFromDraft,
+  getGroupDraft,
+  groupableStorytellers,
+  listGroupCards,
+  saveGroupDraftStep,
+} from "./group.server";
 
 // The outbox is real, except when a test makes the n-th email fail, to show creation is all or nothing.
 const outbox = vi.hoisted(() => ({ failOnCall: 0, calls: 0 }));
@@ -168,5 +174,31 @@ describe("creating a group", () => {
     );
     expect(subjects["HINDI.reader@example.com"]).toContain("आमंत्रित");
     expect(subjects["stranger@example.com"]).toContain("invited you");
+  });
+});
+
+describe("the overview's group cards", () => {
+  it("lists each group the user belongs to with its Storyteller, initials and prompts, and nothing for anyone else", async () => {
+    const me = await createUser(db(), { first_name: "Meera", last_name: "Rao" });
+    const ravi = await createUser(db(), { first_name: "ravi", last_name: "shah" });
+    const stranger = await createUser(db());
+    const storyteller = await createStoryteller(db(), {
+      ownerId: me.id,
+      nickname: "Dadi",
+      prompts: [{ text: "Sent one", sentAt: new Date() }, "Next one"],
+    });
+    const group = await createGroup(db(), { ownerId: me.id, storytellerId: storyteller.id, collaborators: [ravi.id] });
+    const expected = {
+      id: group.id,
+      storyteller: "Dadi",
+      initials: ["MR", "RS"],
+      next_prompt: "Next one",
+      last_sent_prompt: "Sent one",
+    };
+    expect(await listGroupCards(db(), me.id)).toEqual([expect.objectContaining({ ...expected, role: "owner" })]);
+    expect(await listGroupCards(db(), ravi.id)).toEqual([
+      expect.objectContaining({ ...expected, role: "collaborator" }),
+    ]);
+    expect(await listGroupCards(db(), stranger.id)).toEqual([]);
   });
 });

@@ -513,3 +513,56 @@ export async function inviteOneToGroup(services: Services, inviter: GroupInviter
     return { ok: true };
   });
 }
+
+// ── The overview's group cards ─────────────────────────────────────────────────────────────────
+
+/**
+ * The overview's group cards, in one query: every group the user belongs to, with its Storyteller,
+ * the members' initials, and the Next/Last Sent Prompt worked out as listStorytellerCards works them
+ * out for Storyteller cards. `role` is the user's in the group.
+ */
+export async function listGroupCards(db: DbOrTx, userId: string) {
+  return db
+    .selectFrom("groups as g")
+    .innerJoin("storytellers as s", "s.id", "g.storyteller_id")
+    .innerJoin("group_members as me", (join) => join.onRef("me.group_id", "=", "g.id").on("me.user_id", "=", userId))
+    .select((eb) => [
+      "g.id",
+      "g.name",
+      "g.description",
+      "me.role",
+      "s.id as storyteller_id",
+      "s.nickname as storyteller",
+      eb
+        .selectFrom("group_members as m")
+        .innerJoin("users as u", "u.id", "m.user_id")
+        .select(
+          sql<
+            string[]
+          >`coalesce(array_agg(upper(left(u.first_name, 1) || left(u.last_name, 1)) order by m.role = 'owner' desc, m.joined_at, u.id), '{}')`.as(
+            "initials",
+          ),
+        )
+        .whereRef("m.group_id", "=", "g.id")
+        .as("initials"),
+      eb
+        .selectFrom("prompts as p")
+        .select("p.text")
+        .whereRef("p.storyteller_id", "=", "s.id")
+        .where("p.sent_at", "is", null)
+        .orderBy("p.queue_position")
+        .limit(1)
+        .as("next_prompt"),
+      eb
+        .selectFrom("prompts as p")
+        .select("p.text")
+        .whereRef("p.storyteller_id", "=", "s.id")
+        .where("p.sent_at", "is not", null)
+        .orderBy("p.sent_at", "desc")
+        .limit(1)
+        .as("last_sent_prompt"),
+    ])
+    .orderBy("g.created_at")
+    .orderBy("g.id")
+    .execute();
+}
