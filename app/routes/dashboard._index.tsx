@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link, useLoaderData } from "react-router";
 import { requireUser } from "~/auth/session.server";
+import { AddGroupLink } from "~/components/add-group-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { LoaderArgs } from "~/context.server";
 import { listGroupCards } from "~/models/group.server";
@@ -106,9 +107,7 @@ export default function StorytellersOverview() {
             <h2 id="groups-heading" className="text-xl font-bold">
               {t("groups:card.heading")}
             </h2>
-            <Link to="/dashboard/groups/new" className="btn-secondary">
-              {t("nav.addGroup")}
-            </Link>
+            <AddGroupLink className="btn-secondary" />
           </div>
           <ul className="grid gap-4 min-[700px]:grid-cols-2 min-[1100px]:grid-cols-3">
             {groups.map((g) => (

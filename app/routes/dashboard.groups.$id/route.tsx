@@ -1,10 +1,11 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useActionData, useLoaderData } from "react-router";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { Field, FieldErrors, TextareaField } from "~/components/forms";
+import { FieldErrors } from "~/components/forms";
+import { GroupDetailsFields } from "~/components/group-fields";
 import type { ActionArgs, LoaderArgs } from "~/context.server";
 import { getGroupPage } from "~/models/group.server";
 import { groupDetailsSchema } from "~/utils/group-schema";
@@ -110,16 +111,7 @@ function EditForm({ name, description }: { name: string; description: string }) 
     >
       <h2 className="text-lg font-semibold">{t("page.edit")}</h2>
       <FieldErrors id={form.errorId} errors={form.errors} />
-      <Field
-        label={t("fields.name")}
-        inputProps={getInputProps(fields.name, { type: "text" })}
-        errors={fields.name.errors}
-      />
-      <TextareaField
-        label={t("fields.description")}
-        textareaProps={getTextareaProps(fields.description)}
-        errors={fields.description.errors}
-      />
+      <GroupDetailsFields fields={fields} />
       <button type="submit" name="intent" value={Intent.update} className="btn-primary self-start">
         {t("page.save")}
       </button>

@@ -77,6 +77,8 @@ export default function NewGroup() {
       ) : null}
       {step === 3 ? (
         <InviteStepForm
+          // A kept list or another blank slot (after "Add another address") starts the form afresh.
+          key={`${(draft.emails ?? []).join(",")}|${extraSlots}`}
           draft={draft.emails}
           extraSlots={extraSlots}
           lastResult={refused?.form === "invite" ? refused.result : undefined}

@@ -1,15 +1,9 @@
-import {
-  getFormProps,
-  getInputProps,
-  getSelectProps,
-  getTextareaProps,
-  type SubmissionResult,
-  useForm,
-} from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
-import { Field, FieldErrors, SelectField, TextareaField } from "~/components/forms";
+import { Field, FieldErrors, SelectField } from "~/components/forms";
+import { GroupDetailsFields } from "~/components/group-fields";
 import { ScheduleFields, StorytellerFields } from "~/components/storyteller-fields";
 import { groupDetailsSchema, type GroupDetailsInput, invitationEmailsSchema } from "~/utils/group-schema";
 import { createSchema, Intent, pickSchema } from "./schema";
@@ -44,16 +38,7 @@ export function DetailsStepForm({ draft, lastResult }: { draft?: GroupDetailsInp
   return (
     <Form method="post" action="?step=1" {...getFormProps(form)} className="flex flex-col gap-5">
       <FieldErrors id={form.errorId} errors={form.errors} />
-      <Field
-        label={t("fields.name")}
-        inputProps={getInputProps(fields.name, { type: "text" })}
-        errors={fields.name.errors}
-      />
-      <TextareaField
-        label={t("fields.description")}
-        textareaProps={getTextareaProps(fields.description)}
-        errors={fields.description.errors}
-      />
+      <GroupDetailsFields fields={fields} />
       <div className="flex gap-3">
         <button type="submit" name="intent" value={Intent.next} className="btn-primary">
           {t("new.next")}
