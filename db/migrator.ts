@@ -11,6 +11,7 @@ import * as answerOwnerEmail from "./migrations/0007_answer_owner_email";
 import * as emailOptOuts from "./migrations/0008_email_opt_outs";
 import * as authFlowsHashed from "./migrations/0009_auth_flows_hashed";
 import * as selfStoryteller from "./migrations/0010_self_storyteller";
+import * as groupDrafts from "./migrations/0011_group_drafts";
 import * as answerTimelineOrder from "./migrations/0012_answer_timeline_order";
 
 // Listed by hand (not read from the folder) so the same list works under tsx, vitest and bundlers.
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   "0008_email_opt_outs": emailOptOuts,
   "0009_auth_flows_hashed": authFlowsHashed,
   "0010_self_storyteller": selfStoryteller,
+  "0011_group_drafts": groupDrafts,
   "0012_answer_timeline_order": answerTimelineOrder,
 };
 

@@ -205,6 +205,12 @@ export interface ShareLinksTable {
   revoked_at: NullableTimestamp;
 }
 
+export interface GroupDraftsTable {
+  user_id: string;
+  data: Json<Record<string, unknown>>;
+  updated_at: Generated<Date>;
+}
+
 export interface OnboardingDraftsTable {
   user_id: string;
   data: Json<Record<string, unknown>>;
@@ -286,6 +292,7 @@ export interface Database {
   user_invitations: UserInvitationsTable;
   share_links: ShareLinksTable;
   onboarding_drafts: OnboardingDraftsTable;
+  group_drafts: GroupDraftsTable;
   outbox_messages: OutboxMessagesTable;
   contact_messages: ContactMessagesTable;
   email_opt_outs: EmailOptOutsTable;

@@ -9,6 +9,7 @@ export const registerSchema = z.object({
   lastName: text(1, 50),
   nickname: text(2, 30),
   email: email(),
+  redirectTo: z.string().optional(),
 });
 
 export const verifySchema = z.object({

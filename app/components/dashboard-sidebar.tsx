@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { NavLink } from "react-router";
+import { AddGroupLink } from "~/components/add-group-dialog";
 import { Logo } from "~/components/logo";
 import { useCloseOnNavigate } from "~/utils/use-close-on-navigate";
 
@@ -32,7 +33,7 @@ function SidebarLinks({ counts, appName }: { counts: Counts; appName: string }) 
       <SidebarLink to="/about-us" label={t("nav.about")} />
       <h2 className="mt-4 px-3 text-xs font-semibold uppercase tracking-wide text-muted">{t("nav.groupCreate")}</h2>
       <SidebarLink to="/dashboard/onboarding" label={t("nav.addStoryteller")} />
-      <SidebarLink to="/dashboard/groups/new" label={t("nav.addGroup")} />
+      <AddGroupLink className="flex items-center justify-between rounded-md px-3 py-2 text-sm hover:bg-line/60" />
       <SidebarLink to="/dashboard/testpage" label={t("nav.testPage")} />
     </>
   );

@@ -6,6 +6,7 @@ import enContact from "../../locales/en/contact.json";
 import enDelivery from "../../locales/en/delivery.json";
 import enEmails from "../../locales/en/emails.json";
 import enFaqs from "../../locales/en/faqs.json";
+import enGroups from "../../locales/en/groups.json";
 import enHome from "../../locales/en/home.json";
 import enPrivacy from "../../locales/en/privacy.json";
 import enRecord from "../../locales/en/record.json";
@@ -23,6 +24,7 @@ import hiContact from "../../locales/hi/contact.json";
 import hiDelivery from "../../locales/hi/delivery.json";
 import hiEmails from "../../locales/hi/emails.json";
 import hiFaqs from "../../locales/hi/faqs.json";
+import hiGroups from "../../locales/hi/groups.json";
 import hiHome from "../../locales/hi/home.json";
 import hiPrivacy from "../../locales/hi/privacy.json";
 import hiRecord from "../../locales/hi/record.json";
@@ -54,6 +56,7 @@ export const resources = {
     responses: enResponses,
     share: enShare,
     timeline: enTimeline,
+    groups: enGroups,
   },
   hi: {
     common: hiCommon,
@@ -73,6 +76,7 @@ export const resources = {
     responses: hiResponses,
     share: hiShare,
     timeline: hiTimeline,
+    groups: hiGroups,
   },
 } as const;
 

@@ -105,3 +105,8 @@ export function editablePromptIds(db: DbOrTx, userId: string) {
       ]),
     );
 }
+
+/** The groups a user governs (groups.owner_id): renames, invites, removes members, deletes. Decision 018. */
+export function ownedGroupIds(db: DbOrTx, userId: string) {
+  return db.selectFrom("groups").select("groups.id").where("groups.owner_id", "=", userId);
+}

@@ -28,7 +28,9 @@ export async function loader({ request, context }: LoaderArgs) {
     firstName: params.get("firstName")?.slice(0, 50) ?? "",
     email: params.get("email")?.slice(0, 254) ?? "",
   };
-  return { title: await pageTitle(request, context, "register.title", "auth"), defaults };
+  // A group invitation sends its invitee here and back (checked by startSignIn's safeRedirectPath).
+  const redirectTo = params.get("redirectTo");
+  return { title: await pageTitle(request, context, "register.title", "auth"), defaults, redirectTo };
 }
 
 export async function action({ request, context }: ActionArgs) {
@@ -49,6 +51,7 @@ export async function action({ request, context }: ActionArgs) {
   const response = await startSignIn(context, request, {
     email: submission.value.email,
     purpose: created ? "register" : "already-registered",
+    redirectTo: submission.value.redirectTo,
   });
   response.headers.append(
     "Set-Cookie",
@@ -60,7 +63,7 @@ export async function action({ request, context }: ActionArgs) {
 export default function Register() {
   const { t } = useTranslation("auth");
   const actionData = useActionData<typeof action>();
-  const { defaults } = useLoaderData<typeof loader>();
+  const { defaults, redirectTo } = useLoaderData<typeof loader>();
   const [form, fields] = useForm<z.input<typeof registerSchema>>({
     lastResult: actionData?.result,
     defaultValue: defaults,
@@ -76,6 +79,7 @@ export default function Register() {
       <p className="mb-8 text-muted">{t("register.intro")}</p>
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
         <FieldErrors id={form.errorId} errors={form.errors} />
+        {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
         <Field
           label={t("register.firstName")}
           inputProps={{ ...getInputProps(fields.firstName, { type: "text" }), autoComplete: "given-name" }}

@@ -18,14 +18,18 @@ import {
   createStoryteller,
   deleteGroupMember,
 } from "../../tests/factories";
+import { action as invitationAction, loader as invitationLoader } from "./_public.invitations.$token";
 import { loader as layoutLoader } from "./dashboard";
 import { loader as overviewLoader } from "./dashboard._index";
+import { action as groupAction, loader as groupLoader } from "./dashboard.groups.$id/route";
+import { action as newGroupAction } from "./dashboard.groups.new/route";
 import { loader as boardLoader } from "./dashboard.kanban";
 import { loader as myStoriesLoader } from "./dashboard.mystories";
 import { loader as notificationsPageLoader } from "./dashboard.notifications";
 import { action as viewAction, loader as viewLoader } from "./dashboard.recipient.$id/route";
 import { action as editAction, loader as editLoader } from "./dashboard.recipient.$id_.edit/route";
 import { action as addAction, loader as addLoader } from "./dashboard.recipient.$id_.prompts.new";
+import { action as inviteSomeoneAction } from "./dashboard.user.new";
 import { loader as mediaLoader } from "./media.answer.$answerId";
 import { loader as bellLoader } from "./resources.notifications";
 import { loader as responsesLoader } from "./responses.$recipientId";
@@ -100,7 +104,11 @@ async function buildWorld() {
     storytellerId: storyteller.id,
     collaborators: [collaborator.id, removed.id, left.id],
   });
-  await createPendingGroupInvitation(db, { groupId: group.id, email: invited.email, invitedBy: owner.id });
+  const invitation = await createPendingGroupInvitation(db, {
+    groupId: group.id,
+    email: invited.email,
+    invitedBy: owner.id,
+  });
 
   const ownersPrompt = storyteller.prompts[0];
   const collaboratorsPrompt = await createPrompt(db, {
@@ -152,6 +160,7 @@ async function buildWorld() {
     people,
     storytellerId: storyteller.id,
     groupId: group.id,
+    invitationId: invitation.id,
     ownersPrompt,
     collaboratorsPrompt,
     ownersSecondPrompt,
@@ -177,6 +186,30 @@ const post = (actor: Actor, pathname: string, fields: Record<string, string>) =>
     },
     body: new URLSearchParams(fields),
   });
+
+const groupPath = (w: World) => `/dashboard/groups/${w.groupId}`;
+const onGroupPage = (w: World, actor: Actor, fields: Record<string, string>) =>
+  statusOf(() =>
+    groupAction({
+      request: post(actor, groupPath(w), fields),
+      context: w.ctx,
+      params: { id: w.groupId },
+      ...routeArgs,
+    }),
+  );
+const groupRow = (w: World) =>
+  database.db.selectFrom("groups").selectAll().where("id", "=", w.groupId).executeTakeFirst();
+const invitationRow = (w: World) =>
+  database.db.selectFrom("group_invitations").selectAll().where("id", "=", w.invitationId).executeTakeFirst();
+const membersOf = async (w: World) =>
+  (
+    await database.db
+      .selectFrom("group_members")
+      .select("user_id")
+      .where("group_id", "=", w.groupId)
+      .orderBy("role", "desc")
+      .execute()
+  ).map((m) => m.user_id);
 
 const statusOf = async (run: () => Promise<unknown>) => (await outcome(run)).status;
 /** For pages that list things: 200 when the thing is there, 404 when it is not (as good as not found). */
@@ -700,6 +733,141 @@ const matrix: Row[] = [
       if (notes.length === 1 && emails.length === 1) return 200;
       return notes.length === 0 && emails.length === 0 ? 404 : 500;
     },
+  },
+  // Groups (decision 018: the group's "owner" governs its page; collaborators see it and may leave).
+  {
+    name: "open the group page",
+    may: FAMILY,
+    act: (w, a) =>
+      statusOf(() =>
+        groupLoader({ request: get(a, groupPath(w)), context: w.ctx, params: { id: w.groupId }, ...routeArgs }),
+      ),
+  },
+  {
+    name: "rename the group",
+    may: OWNER,
+    status: 302,
+    act: (w, a) => onGroupPage(w, a, { intent: "update", name: "Renamed", description: "A new description" }),
+    effect: async (w) => expect((await groupRow(w))?.name).toBe("Renamed"),
+  },
+  {
+    name: "remove the collaborator from the group",
+    may: OWNER,
+    status: 302,
+    act: (w, a) => onGroupPage(w, a, { intent: "remove", memberId: w.people.collaborator.id, confirm: "yes" }),
+    effect: async (w) => expect(await membersOf(w)).toEqual([w.people.owner.id]),
+  },
+  {
+    name: "leave the group (its owner deletes it instead)",
+    may: ["collaborator"],
+    status: 302,
+    act: (w, a) => onGroupPage(w, a, { intent: "leave", confirm: "yes" }),
+    effect: async (w) => expect(await membersOf(w)).toEqual([w.people.owner.id]),
+  },
+  {
+    name: "delete the group (the Storyteller and answers stay)",
+    may: OWNER,
+    status: 302,
+    act: (w, a) => onGroupPage(w, a, { intent: "delete", confirm: "yes" }),
+    effect: async (w) => {
+      expect(await groupRow(w)).toBeUndefined();
+      expect(await database.db.selectFrom("answers").select("id").where("id", "=", w.answer.id).execute()).toHaveLength(
+        1,
+      );
+    },
+  },
+  {
+    name: "resend the pending invitation",
+    may: OWNER,
+    status: 302,
+    act: (w, a) => onGroupPage(w, a, { intent: "resend", invitationId: w.invitationId }),
+    effect: async (w) =>
+      expect(
+        await database.db
+          .selectFrom("outbox_messages")
+          .select("id")
+          .where("to_address", "=", w.people.invited.email)
+          .execute(),
+      ).toHaveLength(1),
+  },
+  {
+    name: "revoke the pending invitation",
+    may: OWNER,
+    status: 302,
+    act: (w, a) => onGroupPage(w, a, { intent: "revoke", invitationId: w.invitationId, confirm: "yes" }),
+    effect: async (w) => expect((await invitationRow(w))?.revoked_at).toBeInstanceOf(Date),
+  },
+  {
+    name: "invite someone into the group (Invite someone)",
+    may: OWNER,
+    status: 302,
+    act: (w, a) =>
+      statusOf(() =>
+        inviteSomeoneAction({
+          request: post(a, "/dashboard/user/new", { email: "cousin@example.com", groupId: w.groupId }),
+          context: w.ctx,
+          params: {},
+          ...routeArgs,
+        }),
+      ),
+    effect: async (w) =>
+      expect(
+        await database.db
+          .selectFrom("group_invitations")
+          .select("id")
+          .where("email", "=", "cousin@example.com")
+          .where("group_id", "=", w.groupId)
+          .execute(),
+      ).toHaveLength(1),
+  },
+  {
+    name: "put a new group around the Storyteller (Add Group, step 2)",
+    may: OWNER,
+    status: 302,
+    act: (w, a) =>
+      statusOf(() =>
+        newGroupAction({
+          request: post(a, "/dashboard/groups/new?step=2", { intent: "pick", storytellerId: w.storytellerId }),
+          context: w.ctx,
+          params: {},
+          ...routeArgs,
+        }),
+      ),
+  },
+  {
+    // The link is a capability: anyone holding it sees whose invitation it is (nothing changes).
+    name: "open the invitation link",
+    may: ALL,
+    act: async (w, a) => {
+      const token = await signCapability(w.ctx.config, "group-invite", w.invitationId);
+      const result = (await invitationLoader({
+        request: get(a, `/invitations/${token}`),
+        context: w.ctx,
+        params: { token },
+        ...routeArgs,
+      })) as unknown as { init: ResponseInit | null };
+      return result.init?.status ?? 200;
+    },
+  },
+  {
+    // Only the invited address may accept. Anyone else is told which address to use (409), which the
+    // link's holder may know; for the matrix that refusal counts as the 404 of "not allowed".
+    name: "accept the invitation",
+    may: ["invited"],
+    status: 302,
+    act: async (w, a) => {
+      const token = await signCapability(w.ctx.config, "group-invite", w.invitationId);
+      const status = await statusOf(() =>
+        invitationAction({
+          request: post(a, `/invitations/${token}`, {}),
+          context: w.ctx,
+          params: { token },
+          ...routeArgs,
+        }),
+      );
+      return status === 409 ? 404 : status;
+    },
+    effect: async (w) => expect(await membersOf(w)).toContain(w.people.invited.id),
   },
 ];
 

@@ -1,13 +1,15 @@
 import { useTranslation } from "react-i18next";
 import { Link, useLoaderData } from "react-router";
 import { requireUser } from "~/auth/session.server";
+import { AddGroupLink } from "~/components/add-group-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { LoaderArgs } from "~/context.server";
+import { listGroupCards } from "~/models/group.server";
 import { listStorytellerCards } from "~/models/storyteller.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 
-export const handle = { i18n: ["storytellers"] };
+export const handle = { i18n: ["storytellers", "groups"] };
 export const meta = titleFromLoader;
 
 // Every dashboard loader checks sign-in itself: React Router runs the layout's loader in parallel, not first.
@@ -16,12 +18,18 @@ export async function loader({ request, context }: LoaderArgs) {
   return {
     title: await pageTitle(request, context, "dashboard.storytellers.title"),
     storytellers: await listStorytellerCards(context.db, user.id),
+    groups: await listGroupCards(context.db, user.id),
   };
 }
 
 export default function StorytellersOverview() {
   const { t } = useTranslation(["common", "storytellers"]);
-  const { storytellers } = useLoaderData<typeof loader>();
+  const { storytellers, groups } = useLoaderData<typeof loader>();
+  // A Storyteller the user sees as a collaborator is marked with the group(s) it comes through.
+  const throughGroups = new Map<string, string[]>();
+  for (const g of groups)
+    if (g.role === "collaborator")
+      throughGroups.set(g.storyteller_id, [...(throughGroups.get(g.storyteller_id) ?? []), g.name]);
   return (
     <section>
       <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
@@ -81,6 +89,11 @@ export default function StorytellersOverview() {
                 <dt className="font-medium">{t("storytellers:card.answered")}</dt>
                 <dd className="text-muted">{s.answered ?? 0}</dd>
               </dl>
+              {throughGroups.has(s.id) ? (
+                <p className="text-sm text-muted" data-testid="group-storyteller-mark">
+                  {t("groups:card.groupStoryteller", { group: throughGroups.get(s.id)!.join(", ") })}
+                </p>
+              ) : null}
               {s.unsubscribed_at || s.sms_consent === "revoked" ? (
                 <p className="text-sm text-danger">{t("storytellers:card.unsubscribed")}</p>
               ) : null}
@@ -88,6 +101,56 @@ export default function StorytellersOverview() {
           ))}
         </ul>
       )}
+      {groups.length ? (
+        <section aria-labelledby="groups-heading" className="mt-10">
+          <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+            <h2 id="groups-heading" className="text-xl font-bold">
+              {t("groups:card.heading")}
+            </h2>
+            <AddGroupLink className="btn-secondary" />
+          </div>
+          <ul className="grid gap-4 min-[700px]:grid-cols-2 min-[1100px]:grid-cols-3">
+            {groups.map((g) => (
+              <li
+                key={g.id}
+                className="flex flex-col gap-3 rounded-xl border border-line bg-panel p-5"
+                data-testid="group-card"
+              >
+                <div>
+                  <h3 className="text-lg font-semibold">
+                    <Link to={`/dashboard/groups/${g.id}`} className="link">
+                      {g.name}
+                    </Link>
+                  </h3>
+                  <p className="text-sm text-muted">{g.description}</p>
+                </div>
+                <p className="text-sm">
+                  {t("groups:card.storyteller")}{" "}
+                  <Link to={`/dashboard/recipient/${g.storyteller_id}`} className="link">
+                    {g.storyteller}
+                  </Link>
+                </p>
+                <ul className="flex gap-1" aria-label={t("groups:card.members")}>
+                  {(g.initials ?? []).map((initials, index) => (
+                    <li
+                      key={`${initials}-${index}`}
+                      className="flex h-8 w-8 items-center justify-center rounded-full bg-primary text-xs font-bold text-white"
+                    >
+                      {initials}
+                    </li>
+                  ))}
+                </ul>
+                <dl className="text-sm">
+                  <dt className="font-medium">{t("storytellers:card.nextPrompt")}</dt>
+                  <dd className="mb-2 text-muted">{g.next_prompt ?? t("storytellers:card.noneQueued")}</dd>
+                  <dt className="font-medium">{t("storytellers:card.lastSent")}</dt>
+                  <dd className="text-muted">{g.last_sent_prompt ?? t("storytellers:card.noneSent")}</dd>
+                </dl>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </section>
   );
 }

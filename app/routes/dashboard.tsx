@@ -6,6 +6,9 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { LoaderArgs } from "~/context.server";
 import { getSidebarCounts } from "~/models/sidebar.server";
 
+// The sidebar's Add Group opens its dialog on every dashboard page, in the page's language.
+export const handle = { i18n: ["groups"] };
+
 export async function loader({ request, context }: LoaderArgs) {
   const user = await requireUser(request, context);
   const counts = await getSidebarCounts(context.db, user.id);

@@ -1,12 +1,13 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
-import { Form, useActionData, data } from "react-router";
+import { Form, useActionData, useLoaderData, data } from "react-router";
 import { z } from "zod";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { Field, FieldErrors } from "~/components/forms";
+import { Field, FieldErrors, SelectField } from "~/components/forms";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
+import { inviteOneToGroup, ownedGroups } from "~/models/group.server";
 import { inviteToHeirloom } from "~/models/invitation.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
@@ -14,14 +15,18 @@ import { readForm } from "~/utils/request-body.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { email } from "~/utils/validation";
 
-export const handle = { i18n: ["account"] };
+export const handle = { i18n: ["account", "groups"] };
 export const meta = titleFromLoader;
 
-const inviteSchema = z.object({ email: email() });
+// "Into one of my groups" is optional: blank invites to Heirloom only.
+const inviteSchema = z.object({ email: email(), groupId: z.uuid("groups:errors.groupUnknown").optional() });
 
 export async function loader({ request, context }: LoaderArgs) {
-  await requireUser(request, context);
-  return { title: await pageTitle(request, context, "invite.title", "account") };
+  const user = await requireUser(request, context);
+  return {
+    title: await pageTitle(request, context, "invite.title", "account"),
+    groups: await ownedGroups(context.db, user.id),
+  };
 }
 
 export async function action({ request, context }: ActionArgs) {
@@ -31,7 +36,13 @@ export async function action({ request, context }: ActionArgs) {
   const limit = await context.rateLimit("invitesPerUser", user.id);
   if (!limit.allowed)
     return data({ result: submission.reply({ formErrors: ["errors.rateLimited"] }) }, { status: 429 });
-  await inviteToHeirloom(context, user, submission.value.email);
+  const { groupId } = submission.value;
+  if (groupId) {
+    const invited = await inviteOneToGroup(context, user, groupId, submission.value.email);
+    // A group the user does not own is one they may not see.
+    if (!invited.ok && invited.problem === "not-found") throw new Response(null, { status: 404 });
+    if (!invited.ok) return data({ result: submission.reply({ fieldErrors: invited.fieldErrors }) }, { status: 400 });
+  } else await inviteToHeirloom(context, user, submission.value.email);
   return redirectWithToast(request, context, "/dashboard/user/new", {
     type: "success",
     key: "account:invite.sent",
@@ -42,6 +53,7 @@ export async function action({ request, context }: ActionArgs) {
 export default function InviteSomeone() {
   const { t } = useTranslation("account");
   const actionData = useActionData<typeof action>();
+  const { groups } = useLoaderData<typeof loader>();
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     constraint: getZodConstraint(inviteSchema),
@@ -61,6 +73,20 @@ export default function InviteSomeone() {
           inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "off" }}
           errors={fields.email.errors}
         />
+        {groups.length ? (
+          <SelectField
+            label={t("groups:invite.group")}
+            selectProps={getSelectProps(fields.groupId)}
+            errors={fields.groupId.errors}
+          >
+            <option value="">{t("groups:invite.noGroup")}</option>
+            {groups.map((group) => (
+              <option key={group.id} value={group.id}>
+                {group.name}
+              </option>
+            ))}
+          </SelectField>
+        ) : null}
         <button type="submit" className="btn-primary self-start">
           {t("invite.submit")}
         </button>

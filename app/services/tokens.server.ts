@@ -9,7 +9,7 @@ import { capabilityTokenKey } from "./keys.server";
  * it revokes the link. The signing key is derived from SESSION_SECRET (keys.server.ts): changing that
  * secret voids every link already sent.
  */
-export type CapabilityPurpose = "record" | "unsubscribe" | "share" | "register";
+export type CapabilityPurpose = "record" | "unsubscribe" | "share" | "register" | "group-invite";
 
 const ISSUER = "heirloom";
 
@@ -20,6 +20,9 @@ const LIFETIME_DAYS: Record<CapabilityPurpose, number | undefined> = {
   unsubscribe: 400,
   share: undefined,
   register: 30,
+  // A group invitation's own row holds its expiry (30 days, reset by Resend), so its page can say
+  // "expired" instead of treating the link as unknown.
+  "group-invite": undefined,
 };
 
 export async function signCapability(

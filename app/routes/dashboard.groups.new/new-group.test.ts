@@ -1,0 +1,166 @@
+import { describe, expect, it } from "vitest";
+import { makeTestContext, routeArgs } from "../../../tests/context";
+import { get, outcome, post, replyErrorsOf, signedInUser } from "../../../tests/dashboard-routes";
+import { useTestDatabase } from "../../../tests/db";
+import { createSelfStoryteller, createStoryteller } from "../../../tests/factories";
+import { action, loader } from "./route";
+
+const database = useTestDatabase();
+
+type User = Awaited<ReturnType<typeof signedInUser>>;
+const submit = (user: User, step: number, fields: Record<string, string | string[]>) =>
+  outcome(() =>
+    action({
+      request: post(user.jar, `/dashboard/groups/new?step=${step}`, fields),
+      context: makeTestContext(database),
+      params: {},
+      ...routeArgs,
+    }),
+  );
+const page = (user: User, step: number) =>
+  outcome(() =>
+    loader({
+      request: get(user.jar, `/dashboard/groups/new?step=${step}`),
+      context: makeTestContext(database),
+      params: {},
+      ...routeArgs,
+    }),
+  );
+const emailOf = async (user: User) =>
+  (await database.db.selectFrom("users").select("email").where("id", "=", user.id).executeTakeFirstOrThrow()).email;
+const groupsOf = (user: User) => database.db.selectFrom("groups").selectAll().where("owner_id", "=", user.id).execute();
+
+const newStoryteller = {
+  intent: "create",
+  nickname: "Dadi",
+  firstName: "Savitri",
+  deliveryMethod: "email",
+  email: "savitri.new-group@example.com",
+  timeZone: "Asia/Kolkata",
+  language: "hi",
+  firstPromptDate: "2099-01-01",
+  frequency: "weekly",
+};
+
+describe("Add Group, step by step without JavaScript", () => {
+  it("refuses a name or description too short or too long, with the translated messages' keys", async () => {
+    const user = await signedInUser(database);
+    const short = await submit(user, 1, { intent: "next", name: "A", description: "Too few" });
+    expect(short.status).toBe(400);
+    expect(replyErrorsOf(short.data)).toEqual({ name: ["validation.tooShort"], description: ["validation.tooShort"] });
+    const long = await submit(user, 1, { intent: "next", name: "N".repeat(51), description: "D".repeat(61) });
+    expect(replyErrorsOf(long.data)).toEqual({ name: ["validation.tooLong"], description: ["validation.tooLong"] });
+    const missing = await submit(user, 1, { intent: "next" });
+    expect(replyErrorsOf(missing.data)).toEqual({
+      name: ["validation.required"],
+      description: ["validation.required"],
+    });
+    expect(await groupsOf(user)).toEqual([]);
+  });
+
+  it("offers only the user's own Storytellers (no is_self row); any other is a 404", async () => {
+    const user = await signedInUser(database);
+    const other = await signedInUser(database);
+    const mine = await createStoryteller(database.db, { ownerId: user.id, nickname: "Nani" });
+    const self = await createSelfStoryteller(database.db, {
+      id: user.id,
+      email: await emailOf(user),
+      first_name: "Asha",
+    });
+    const theirs = await createStoryteller(database.db, { ownerId: other.id });
+    const shown = await page(user, 2);
+    expect((shown.data as { storytellers: { id: string }[] }).storytellers.map((s) => s.id)).toEqual([mine.id]);
+    for (const storytellerId of [self.id, theirs.id]) {
+      expect((await submit(user, 2, { intent: "pick", storytellerId })).status).toBe(404);
+    }
+  });
+
+  it("checks a new Storyteller with onboarding's rules", async () => {
+    const user = await signedInUser(database);
+    const refused = await submit(user, 2, {
+      ...newStoryteller,
+      email: "",
+      phone: "+44 7700 900123",
+      deliveryMethod: "sms",
+    });
+    expect(refused.status).toBe(400);
+    expect(replyErrorsOf(refused.data)).toEqual({ phone: ["storytellers:errors.phoneNotUsCa"] });
+    const past = await submit(user, 2, { ...newStoryteller, firstPromptDate: "2020-01-01" });
+    expect(replyErrorsOf(past.data)).toEqual({ firstPromptDate: ["storytellers:errors.dateInPast"] });
+  });
+
+  it("refuses a bad address, the same address twice, or the user's own, beside each one", async () => {
+    const user = await signedInUser(database);
+    const own = (await emailOf(user)).toUpperCase();
+    const refused = await submit(user, 3, {
+      intent: "submit",
+      "emails[0]": "not-an-address",
+      "emails[1]": "ravi@example.com",
+      "emails[2]": "RAVI@example.com",
+      "emails[3]": "",
+    });
+    expect(refused.status).toBe(400);
+    expect(replyErrorsOf(refused.data)).toEqual({
+      "emails[0]": ["validation.emailInvalid"],
+      "emails[2]": ["groups:errors.duplicateEmail"],
+    });
+    const mine = await submit(user, 3, { intent: "submit", "emails[0]": "ravi@example.com", "emails[1]": own });
+    expect(replyErrorsOf(mine.data)).toEqual({ "emails[1]": ["groups:errors.ownEmail"] });
+    expect(await groupsOf(user)).toEqual([]);
+  });
+
+  it("keeps each step, adds address slots, and creates the group with its new Storyteller and invitations", async () => {
+    const user = await signedInUser(database);
+    expect(
+      await submit(user, 1, { intent: "next", name: "Dadi's circle", description: "Stories from Dadi" }),
+    ).toMatchObject({
+      status: 302,
+      location: "/dashboard/groups/new?step=2",
+    });
+    expect(await submit(user, 2, newStoryteller)).toMatchObject({
+      status: 302,
+      location: "/dashboard/groups/new?step=3",
+    });
+    expect(await submit(user, 3, { intent: "more", "emails[0]": "first.new-group@example.com" })).toMatchObject({
+      status: 302,
+      location: "/dashboard/groups/new?step=3&more=1",
+    });
+    const kept = await page(user, 3);
+    expect((kept.data as { draft: unknown }).draft).toMatchObject({
+      details: { name: "Dadi's circle" },
+      storyteller: { newStoryteller: { nickname: "Dadi" } },
+      emails: ["first.new-group@example.com"],
+    });
+    expect(await submit(user, 3, { intent: "back" })).toMatchObject({ location: "/dashboard/groups/new?step=2" });
+
+    const done = await submit(user, 3, {
+      intent: "submit",
+      "emails[0]": "first.new-group@example.com",
+      "emails[1]": "second.new-group@example.com",
+      "emails[2]": "",
+    });
+    const [group] = await groupsOf(user);
+    expect(done).toMatchObject({ status: 302, location: `/dashboard/groups/${group.id}` });
+    expect(group).toMatchObject({ name: "Dadi's circle", description: "Stories from Dadi" });
+    const storyteller = await database.db
+      .selectFrom("storytellers")
+      .select(["nickname", "owner_id"])
+      .where("id", "=", group.storyteller_id)
+      .executeTakeFirstOrThrow();
+    expect(storyteller).toEqual({ nickname: "Dadi", owner_id: user.id });
+    const invited = await database.db
+      .selectFrom("group_invitations")
+      .select("email")
+      .where("group_id", "=", group.id)
+      .orderBy("email")
+      .execute();
+    expect(invited.map((i) => i.email)).toEqual(["first.new-group@example.com", "second.new-group@example.com"]);
+    expect((await page(user, 1)).data).toMatchObject({ draft: {} });
+  });
+
+  it("sends someone signed out to sign in", async () => {
+    const user = await signedInUser(database);
+    user.jar = new (user.jar.constructor as new () => typeof user.jar)();
+    expect(await page(user, 1)).toMatchObject({ status: 302 });
+  });
+});
