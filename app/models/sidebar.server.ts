@@ -11,7 +11,7 @@ export async function getSidebarCounts(db: DbOrTx, userId: string) {
   const row = await db
     .selectNoFrom((eb) => [
       eb
-        .selectFrom(ownedStorytellerIds(db, userId).as("own"))
+        .selectFrom(ownedStorytellerIds(db, userId).where("storytellers.is_self", "=", false).as("own"))
         .select(sql<number>`count(*)::int`.as("n"))
         .as("storytellers"),
       eb

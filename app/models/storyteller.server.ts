@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type Expression, sql } from "kysely";
 import { IANAZone } from "luxon";
 import type { Config } from "~/config.server";
 import { usOrCanadianE164 } from "~/utils/phone.server";
@@ -23,22 +23,8 @@ export async function listStorytellerCards(db: DbOrTx, userId: string) {
       "s.delivery_method",
       "s.unsubscribed_at",
       "s.sms_consent",
-      eb
-        .selectFrom("prompts as p")
-        .select("p.text")
-        .whereRef("p.storyteller_id", "=", "s.id")
-        .where("p.sent_at", "is", null)
-        .orderBy("p.queue_position")
-        .limit(1)
-        .as("next_prompt"),
-      eb
-        .selectFrom("prompts as p")
-        .select("p.text")
-        .whereRef("p.storyteller_id", "=", "s.id")
-        .where("p.sent_at", "is not", null)
-        .orderBy("p.sent_at", "desc")
-        .limit(1)
-        .as("last_sent_prompt"),
+      nextPromptQuery(db, eb.ref("s.id")).as("next_prompt"),
+      lastSentPromptQuery(db, eb.ref("s.id")).as("last_sent_prompt"),
       eb
         .selectFrom("answers as a")
         .select(sql<number>`count(*)::int`.as("n"))
@@ -324,4 +310,29 @@ export async function deleteStoryteller(
     tx.deleteFrom("storytellers").where("id", "=", storytellerId).execute(),
   );
   return true;
+}
+
+/**
+ * A Storyteller's Next Prompt (the first unsent one in queue order), as a subquery on `storytellerId`
+ * (a column of the outer query): the overview's Storyteller and group cards show it.
+ */
+export function nextPromptQuery(db: DbOrTx, storytellerId: Expression<string>) {
+  return db
+    .selectFrom("prompts as p")
+    .select("p.text")
+    .where("p.storyteller_id", "=", storytellerId)
+    .where("p.sent_at", "is", null)
+    .orderBy("p.queue_position")
+    .limit(1);
+}
+
+/** A Storyteller's Last Sent Prompt, as nextPromptQuery's subquery. */
+export function lastSentPromptQuery(db: DbOrTx, storytellerId: Expression<string>) {
+  return db
+    .selectFrom("prompts as p")
+    .select("p.text")
+    .where("p.storyteller_id", "=", storytellerId)
+    .where("p.sent_at", "is not", null)
+    .orderBy("p.sent_at", "desc")
+    .limit(1);
 }
