@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import type { AppContext } from "~/context.server";
+import { takeToasts } from "~/utils/toast.server";
 import { makeTestContext } from "./context";
 import { CookieJar } from "./cookie-jar";
 import type { TestDatabase } from "./db";
@@ -66,3 +68,21 @@ export async function outcome(
 /** The errors of a conform reply an action sent back as `{ result }`. */
 export const replyErrorsOf = (data: unknown) =>
   (data as { result?: { error?: Record<string, string[] | null> } } | null)?.result?.error ?? null;
+
+/** The toasts (their message keys) a redirecting action flashed, read back as the next page would. */
+export async function toastKeysOf(run: () => Promise<unknown>, config: AppContext["config"]) {
+  let result: unknown;
+  try {
+    result = await run();
+  } catch (thrown) {
+    result = thrown;
+  }
+  if (!(result instanceof Response)) return [];
+  const cookie = result.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("toast="))
+    ?.split(";")[0];
+  if (!cookie) return [];
+  const { toasts } = await takeToasts(new Request("http://localhost/", { headers: { Cookie: cookie } }), { config });
+  return toasts.map((t) => t.key);
+}

@@ -488,3 +488,33 @@ export async function createSelfStoryteller(db: DbOrTx, user: { id: string; emai
     .returning("id")
     .executeTakeFirstOrThrow();
 }
+
+/**
+ * A group invitation in any state: open by default (sent now, good for 30 days); `acceptedAt`,
+ * `revokedAt` or a past `expiresAt` make it accepted, revoked or expired. Its link is
+ * signCapability(config, "group-invite", id).
+ */
+export async function createGroupInvitation(
+  db: DbOrTx,
+  options: {
+    groupId: string;
+    email?: string;
+    invitedBy?: string | null;
+    expiresAt?: Date;
+    acceptedAt?: Date | null;
+    revokedAt?: Date | null;
+  },
+) {
+  return db
+    .insertInto("group_invitations")
+    .values({
+      group_id: options.groupId,
+      email: options.email ?? `invitee-${tag()}@example.com`,
+      invited_by: options.invitedBy ?? null,
+      expires_at: options.expiresAt ?? new Date(Date.now() + 30 * 86_400_000),
+      accepted_at: options.acceptedAt ?? null,
+      revoked_at: options.revokedAt ?? null,
+    })
+    .returning(["id", "group_id", "email", "expires_at"])
+    .executeTakeFirstOrThrow();
+}

@@ -1,22 +1,24 @@
-import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useFetcher } from "react-router";
-import { FieldErrors } from "~/components/forms";
-import { GroupDetailsFields } from "~/components/group-fields";
-import { groupDetailsSchema } from "~/utils/group-schema";
+import { Link, useFetcher, useLocation } from "react-router";
+import {
+  ADD_GROUP_URL,
+  type AddGroupDialogReply,
+  type AddGroupPage,
+  type AddGroupStep,
+  AddGroupSteps,
+} from "~/components/add-group-steps";
 import { useOpenUntilNavigate } from "~/utils/use-close-on-navigate";
 
-const HREF = "/dashboard/groups/new";
-
 /**
- * "Add Group": a link to Add Group's page, which with JavaScript opens its first step (the same
- * fields, posted to the same route) in a dialog instead. Once the step is kept, the page's next
- * step follows (its redirect moves the page on, which closes the dialog).
+ * "Add Group": a link to Add Group's page, which with JavaScript opens its three steps in a dialog
+ * instead: the page's forms, posted by a fetcher to the same route with &dialog=1, which answers with
+ * the next step (or the refusal) rather than a redirect. Creating the group redirects to it, and the
+ * navigation closes the dialog.
  */
 export function AddGroupLink({ className, label }: { className: string; label?: string }) {
   const { t } = useTranslation("common");
+  const { pathname } = useLocation();
   const dialog = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useOpenUntilNavigate();
   useEffect(() => {
@@ -26,9 +28,11 @@ export function AddGroupLink({ className, label }: { className: string; label?: 
   return (
     <>
       <Link
-        to={HREF}
+        to={ADD_GROUP_URL}
         className={className}
         onClick={(event) => {
+          // On Add Group's own page, the link just goes there.
+          if (pathname === ADD_GROUP_URL) return;
           event.preventDefault();
           setOpen(true);
         }}
@@ -39,48 +43,47 @@ export function AddGroupLink({ className, label }: { className: string; label?: 
         ref={dialog}
         onClose={() => setOpen(false)}
         aria-labelledby="add-group-title"
-        className="m-auto w-[min(36rem,95vw)] rounded-xl border border-line bg-surface p-6 text-ink backdrop:bg-black/40"
+        className="m-auto w-[min(48rem,95vw)] rounded-xl border border-line bg-surface p-6 text-ink backdrop:bg-black/40"
       >
-        {open ? <AddGroupDialogForm onCancel={() => setOpen(false)} /> : null}
+        {open ? <AddGroupDialogSteps onCancel={() => setOpen(false)} /> : null}
       </dialog>
     </>
   );
 }
 
-function AddGroupDialogForm({ onCancel }: { onCancel: () => void }) {
+const dialogAction = (step: AddGroupStep) => `${ADD_GROUP_URL}?step=${step}&dialog=1`;
+
+function AddGroupDialogSteps({ onCancel }: { onCancel: () => void }) {
   const { t } = useTranslation("groups");
-  const submitter = useFetcher<{ result?: SubmissionResult<string[]> }>();
-  const [form, fields] = useForm({
-    id: "add-group-dialog",
-    lastResult: submitter.data?.result,
-    constraint: getZodConstraint(groupDetailsSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: groupDetailsSchema }),
-  });
+  const start = useFetcher<AddGroupPage>();
+  const submitter = useFetcher<AddGroupDialogReply>();
+  const { load } = start;
+  useEffect(() => {
+    void load(`${ADD_GROUP_URL}?step=1`);
+  }, [load]);
+  const page = submitter.data?.page ?? start.data;
+  const reply = submitter.data;
+  const refused = reply?.form && reply.result ? { form: reply.form, result: reply.result } : undefined;
   return (
-    <>
-      <h2 id="add-group-title" className="mb-4 text-xl font-bold">
+    <div className="flex flex-col gap-6">
+      <h2 id="add-group-title" className="text-xl font-bold">
         {t("new.title")}
       </h2>
-      <submitter.Form method="post" action={`${HREF}?step=1`} {...getFormProps(form)} className="flex flex-col gap-4">
-        <FieldErrors id={form.errorId} errors={form.errors} />
-        <GroupDetailsFields fields={fields} />
-        <div className="flex gap-3">
-          <button
-            type="submit"
-            name="intent"
-            value="next"
-            className="btn-primary"
-            disabled={submitter.state !== "idle"}
-          >
-            {t("new.next")}
-          </button>
-          <button type="button" className="btn-secondary" onClick={onCancel}>
-            {t("page.cancel")}
-          </button>
-        </div>
-      </submitter.Form>
-    </>
+      {page ? (
+        <AddGroupSteps
+          key={page.step}
+          page={page}
+          refused={refused}
+          Form={submitter.Form}
+          actionFor={dialogAction}
+          idPrefix="dialog-"
+        />
+      ) : (
+        <p className="text-muted">{t("new.loading")}</p>
+      )}
+      <button type="button" className="btn-secondary self-start" onClick={onCancel}>
+        {t("page.cancel")}
+      </button>
+    </div>
   );
 }

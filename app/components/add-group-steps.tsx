@@ -1,18 +1,106 @@
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ComponentType, RefAttributes } from "react";
 import { useTranslation } from "react-i18next";
-import { Form } from "react-router";
+import type { FetcherFormProps } from "react-router";
 import { Field, FieldErrors, SelectField } from "~/components/forms";
 import { GroupDetailsFields } from "~/components/group-fields";
 import { ScheduleFields, StorytellerFields } from "~/components/storyteller-fields";
-import { groupDetailsSchema, type GroupDetailsInput, invitationEmailsSchema } from "~/utils/group-schema";
-import { createSchema, Intent, pickSchema } from "./schema";
+import {
+  AddGroupIntent as Intent,
+  type GroupDraft,
+  groupDetailsSchema,
+  invitationEmailsSchema,
+  pickStorytellerSchema,
+} from "~/utils/group-schema";
+import { storytellerWithScheduleSchema } from "~/utils/storyteller-schema";
 
-// Add Group's three steps. In the browser each form checks its fields with the schema the server
-// checks them with (./schema.ts wraps the same ones with the buttons' intents).
+// Add Group's three steps, for its page (plain form posts) and its dialog (the same forms, posted by
+// a fetcher to the same route). In the browser each form checks its fields with the schema the
+// server checks them with (the route's schema.ts wraps the same ones with the buttons' intents).
 
+export const ADD_GROUP_URL = "/dashboard/groups/new";
+
+export type AddGroupStep = 1 | 2 | 3;
+
+/** What one step shows (the route's loader, or its action's answer to the dialog). */
+export type AddGroupPage = {
+  step: AddGroupStep;
+  draft: GroupDraft;
+  storytellers: { id: string; nickname: string; first_name: string }[];
+  timeZones: string[];
+  defaultTimeZone: string;
+  today: string;
+  /** Blank address slots after the kept ones: one, or two after "Add another address". */
+  extraSlots: number;
+};
+
+/** Which of the step's forms a refused post came from (step 2 has two). */
+export type AddGroupForm = "details" | "pick" | "create" | "invite";
+export type AddGroupRefusal = { form: AddGroupForm; result: SubmissionResult<string[]> };
+/** What the route answers the dialog's posts (?dialog=1): the step to show now, and any refusal. */
+export type AddGroupDialogReply = { page: AddGroupPage } & Partial<AddGroupRefusal>;
+
+/** The form element the steps render: react-router's Form on the page, a fetcher's Form in the dialog. */
+export type StepFormComponent = ComponentType<FetcherFormProps & RefAttributes<HTMLFormElement>>;
+
+type StepProps = {
+  Form: StepFormComponent;
+  /** Where each step posts (the dialog adds &dialog=1). */
+  actionFor: (step: AddGroupStep) => string;
+  /** Keeps the forms' ids apart when the dialog opens over a page that shows them too. */
+  idPrefix: string;
+};
 type Result = SubmissionResult<string[]> | undefined;
-type StorytellerChoice = { storytellerId: string } | { newStoryteller: Record<string, string> };
+
+/** The progress list and the current step's form(s). */
+export function AddGroupSteps({
+  page,
+  refused,
+  ...form
+}: StepProps & { page: AddGroupPage; refused: AddGroupRefusal | undefined }) {
+  const { t } = useTranslation("groups");
+  const resultOf = (name: AddGroupForm) => (refused?.form === name ? refused.result : undefined);
+  const { step, draft } = page;
+  return (
+    <>
+      <ol className="flex flex-wrap gap-2 text-sm" aria-label={t("new.progress")}>
+        {([1, 2, 3] as const).map((n) => (
+          <li
+            key={n}
+            aria-current={n === step ? "step" : undefined}
+            className="rounded-full border border-line px-3 py-1 aria-[current=step]:bg-primary aria-[current=step]:text-white"
+          >
+            {t(`new.steps.${n}`)}
+          </li>
+        ))}
+      </ol>
+      {step === 1 ? <DetailsStepForm {...form} draft={draft.details} lastResult={resultOf("details")} /> : null}
+      {step === 2 ? (
+        <StorytellerStep
+          {...form}
+          draft={draft.storyteller}
+          storytellers={page.storytellers}
+          timeZones={page.timeZones}
+          defaultTimeZone={page.defaultTimeZone}
+          today={page.today}
+          pickResult={resultOf("pick")}
+          createResult={resultOf("create")}
+        />
+      ) : null}
+      {step === 3 ? (
+        <InviteStepForm
+          {...form}
+          // A kept list or another blank slot (after "Add another address") starts the form afresh.
+          key={`${(draft.emails ?? []).join(",")}|${page.extraSlots}`}
+          draft={draft.emails}
+          extraSlots={page.extraSlots}
+          lastResult={resultOf("invite")}
+        />
+      ) : null}
+    </>
+  );
+}
 
 function BackButton() {
   const { t } = useTranslation("groups");
@@ -24,10 +112,16 @@ function BackButton() {
   );
 }
 
-export function DetailsStepForm({ draft, lastResult }: { draft?: GroupDetailsInput; lastResult: Result }) {
+function DetailsStepForm({
+  Form,
+  actionFor,
+  idPrefix,
+  draft,
+  lastResult,
+}: StepProps & { draft?: GroupDraft["details"]; lastResult: Result }) {
   const { t } = useTranslation("groups");
   const [form, fields] = useForm({
-    id: "group-details",
+    id: `${idPrefix}group-details`,
     lastResult,
     constraint: getZodConstraint(groupDetailsSchema),
     shouldValidate: "onBlur",
@@ -36,7 +130,7 @@ export function DetailsStepForm({ draft, lastResult }: { draft?: GroupDetailsInp
     onValidate: ({ formData }) => parseWithZod(formData, { schema: groupDetailsSchema }),
   });
   return (
-    <Form method="post" action="?step=1" {...getFormProps(form)} className="flex flex-col gap-5">
+    <Form method="post" action={actionFor(1)} {...getFormProps(form)} className="flex flex-col gap-5">
       <FieldErrors id={form.errorId} errors={form.errors} />
       <GroupDetailsFields fields={fields} />
       <div className="flex gap-3">
@@ -48,7 +142,10 @@ export function DetailsStepForm({ draft, lastResult }: { draft?: GroupDetailsInp
   );
 }
 
-export function StorytellerStep({
+function StorytellerStep({
+  Form,
+  actionFor,
+  idPrefix,
   draft,
   storytellers,
   timeZones,
@@ -56,9 +153,9 @@ export function StorytellerStep({
   today,
   pickResult,
   createResult,
-}: {
-  draft?: StorytellerChoice;
-  storytellers: { id: string; nickname: string; first_name: string }[];
+}: StepProps & {
+  draft?: GroupDraft["storyteller"];
+  storytellers: AddGroupPage["storytellers"];
   timeZones: string[];
   defaultTimeZone: string;
   today: string;
@@ -67,17 +164,17 @@ export function StorytellerStep({
 }) {
   const { t } = useTranslation("groups");
   const [pickForm, pickFields] = useForm({
-    id: "group-pick",
+    id: `${idPrefix}group-pick`,
     lastResult: pickResult,
-    constraint: getZodConstraint(pickSchema),
+    constraint: getZodConstraint(pickStorytellerSchema),
     shouldValidate: "onSubmit",
     defaultValue: draft && "storytellerId" in draft ? { storytellerId: draft.storytellerId } : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: pickSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: pickStorytellerSchema }),
   });
   const [createForm, createFields] = useForm({
-    id: "group-create",
+    id: `${idPrefix}group-create`,
     lastResult: createResult,
-    constraint: getZodConstraint(createSchema),
+    constraint: getZodConstraint(storytellerWithScheduleSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     defaultValue: {
@@ -88,16 +185,16 @@ export function StorytellerStep({
       frequency: "weekly",
       ...(draft && "newStoryteller" in draft ? draft.newStoryteller : {}),
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: createSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: storytellerWithScheduleSchema }),
   });
   return (
     <div className="flex flex-col gap-8">
       {storytellers.length ? (
-        <section aria-labelledby="pick-heading" className="flex flex-col gap-4">
-          <h2 id="pick-heading" className="text-lg font-semibold">
+        <section aria-labelledby={`${idPrefix}pick-heading`} className="flex flex-col gap-4">
+          <h2 id={`${idPrefix}pick-heading`} className="text-lg font-semibold">
             {t("new.pickHeading")}
           </h2>
-          <Form method="post" action="?step=2" {...getFormProps(pickForm)} className="flex flex-col gap-4">
+          <Form method="post" action={actionFor(2)} {...getFormProps(pickForm)} className="flex flex-col gap-4">
             <SelectField
               label={t("fields.storyteller")}
               selectProps={getSelectProps(pickFields.storytellerId)}
@@ -118,13 +215,13 @@ export function StorytellerStep({
           </Form>
         </section>
       ) : null}
-      <section aria-labelledby="create-heading" className="flex flex-col gap-4">
-        <h2 id="create-heading" className="text-lg font-semibold">
+      <section aria-labelledby={`${idPrefix}create-heading`} className="flex flex-col gap-4">
+        <h2 id={`${idPrefix}create-heading`} className="text-lg font-semibold">
           {storytellers.length ? t("new.createHeadingOr") : t("new.createHeading")}
         </h2>
         <Form
           method="post"
-          action="?step=2"
+          action={actionFor(2)}
           {...getFormProps(createForm)}
           className="grid gap-5 min-[700px]:grid-cols-2"
         >
@@ -143,30 +240,28 @@ export function StorytellerStep({
   );
 }
 
-export function InviteStepForm({
+function InviteStepForm({
+  Form,
+  actionFor,
+  idPrefix,
   draft,
   extraSlots,
   lastResult,
-}: {
-  draft?: string[];
-  extraSlots: number;
-  lastResult: Result;
-}) {
+}: StepProps & { draft?: string[]; extraSlots: number; lastResult: Result }) {
   const { t } = useTranslation("groups");
   const [form, fields] = useForm({
-    id: "group-invite",
+    id: `${idPrefix}group-invite`,
     lastResult,
     constraint: getZodConstraint(invitationEmailsSchema),
     shouldValidate: "onSubmit",
     defaultValue: { emails: [...(draft ?? []), ...Array<string>(extraSlots).fill("")] },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: invitationEmailsSchema }),
   });
-  const slots = fields.emails.getFieldList();
   return (
-    <Form method="post" action="?step=3" {...getFormProps(form)} className="flex flex-col gap-5">
+    <Form method="post" action={actionFor(3)} {...getFormProps(form)} className="flex flex-col gap-5">
       <p className="text-muted">{t("new.inviteIntro")}</p>
       <FieldErrors id={form.errorId} errors={form.errors} />
-      {(slots.length ? slots : []).map((slot, index) => (
+      {fields.emails.getFieldList().map((slot, index) => (
         <Field
           key={slot.key}
           label={t("fields.inviteEmail", { number: index + 1 })}

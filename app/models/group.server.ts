@@ -3,13 +3,12 @@ import type { Config } from "~/config.server";
 import { getServerT } from "~/i18n/i18next.server";
 import { queueEmail } from "~/services/outbox.server";
 import { signCapability, verifyCapability } from "~/services/tokens.server";
-import type { GroupDetailsInput } from "~/utils/group-schema";
-import type { ScheduleInput, StorytellerInput } from "~/utils/storyteller-schema";
+import type { GroupDetailsInput, GroupDraft, GroupStorytellerChoice } from "~/utils/group-schema";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import type { Language } from "../../db/schema";
 import { memberGroupIds, ownedGroupIds, ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
 import { forgetStorytellerNotifications } from "./notification.server";
-import { saveStoryteller } from "./storyteller.server";
+import { lastSentPromptQuery, nextPromptQuery, saveStoryteller } from "./storyteller.server";
 
 type Services = { db: DbOrTx; config: Config };
 /** Messages (translation keys) by field name, as conform's reply takes them. */
@@ -21,12 +20,6 @@ export type GroupInviter = { id: string; email: string; first_name: string; last
 export const INVITATION_DAYS = 30;
 
 // ── Add Group's draft ──────────────────────────────────────────────────────────────────────────
-
-/** The Storyteller a new group is about: one the user owns, or a new one (onboarding's fields and a schedule). */
-export type GroupStorytellerChoice = { storytellerId: string } | { newStoryteller: StorytellerInput & ScheduleInput };
-
-/** Add Group's answers so far, one entry per finished step, kept server-side for plain form posts. */
-export type GroupDraft = { details?: GroupDetailsInput; storyteller?: GroupStorytellerChoice; emails?: string[] };
 
 export async function getGroupDraft(db: DbOrTx, userId: string): Promise<GroupDraft> {
   const row = await db.selectFrom("group_drafts").select("data").where("user_id", "=", userId).executeTakeFirst();
@@ -226,14 +219,20 @@ const invitationStatus = (row: { accepted_at: Date | null; revoked_at: Date | nu
   row.accepted_at ? "accepted" : row.revoked_at ? "revoked" : row.expires_at <= now ? "expired" : "open";
 
 /**
- * What an invitation link shows: the group, its Storyteller, who invited, the address invited and
- * whether it is still open. Checked against the row on every use: null for a tampered token or a
- * deleted invitation or group.
+ * What an invitation link shows: the group, its Storyteller, who invited, the address invited,
+ * whether it is still open, and whether the viewer (if signed in) is in the group now. Checked
+ * against the row on every use: null for a tampered token or a deleted invitation or group.
  */
-export async function invitationForToken(services: { db: DbOrTx; config: Config }, token: string, now = new Date()) {
+export async function invitationForToken(
+  services: { db: DbOrTx; config: Config },
+  token: string,
+  viewerId: string | null,
+  now = new Date(),
+) {
   const invitationId = await verifyCapability(services.config, "group-invite", token);
   if (!invitationId) return null;
-  const row = await services.db
+  const { db } = services;
+  const row = await db
     .selectFrom("group_invitations as i")
     .innerJoin("groups as g", "g.id", "i.group_id")
     .innerJoin("storytellers as s", "s.id", "g.storyteller_id")
@@ -250,6 +249,10 @@ export async function invitationForToken(services: { db: DbOrTx; config: Config 
       "s.id as storyteller_id",
       "s.nickname as storyteller_nickname",
       sql<string | null>`trim(inviter.first_name || ' ' || inviter.last_name)`.as("inviter_name"),
+      (eb) =>
+        viewerId
+          ? eb("g.id", "in", memberGroupIds(db, viewerId)).as("viewer_is_member")
+          : sql<boolean>`false`.as("viewer_is_member"),
     ])
     .where("i.id", "=", invitationId)
     .executeTakeFirst();
@@ -518,8 +521,8 @@ export async function inviteOneToGroup(services: Services, inviter: GroupInviter
 
 /**
  * The overview's group cards, in one query: every group the user belongs to, with its Storyteller,
- * the members' initials, and the Next/Last Sent Prompt worked out as listStorytellerCards works them
- * out for Storyteller cards. `role` is the user's in the group.
+ * the members' initials, and the Next/Last Sent Prompt by the subqueries listStorytellerCards uses.
+ * `role` is the user's in the group.
  */
 export async function listGroupCards(db: DbOrTx, userId: string) {
   return db
@@ -545,22 +548,8 @@ export async function listGroupCards(db: DbOrTx, userId: string) {
         )
         .whereRef("m.group_id", "=", "g.id")
         .as("initials"),
-      eb
-        .selectFrom("prompts as p")
-        .select("p.text")
-        .whereRef("p.storyteller_id", "=", "s.id")
-        .where("p.sent_at", "is", null)
-        .orderBy("p.queue_position")
-        .limit(1)
-        .as("next_prompt"),
-      eb
-        .selectFrom("prompts as p")
-        .select("p.text")
-        .whereRef("p.storyteller_id", "=", "s.id")
-        .where("p.sent_at", "is not", null)
-        .orderBy("p.sent_at", "desc")
-        .limit(1)
-        .as("last_sent_prompt"),
+      nextPromptQuery(db, eb.ref("s.id")).as("next_prompt"),
+      lastSentPromptQuery(db, eb.ref("s.id")).as("last_sent_prompt"),
     ])
     .orderBy("g.created_at")
     .orderBy("g.id")

@@ -20,9 +20,9 @@ const here = (token: string) => `/invitations/${token}`;
 export async function loader({ request, context, params }: LoaderArgs) {
   const t = await getServerT(request, context, "groups");
   const title = `${t("invitation.title")} · ${context.config.APP_NAME}`;
-  const invitation = await invitationForToken(context, params.token!);
-  if (!invitation) return data({ title, found: false as const }, { status: 404, headers: capabilityPageHeaders });
   const user = await getSessionUser(request, context);
+  const invitation = await invitationForToken(context, params.token!, user?.id ?? null);
+  if (!invitation) return data({ title, found: false as const }, { status: 404, headers: capabilityPageHeaders });
   return data(
     {
       title,
@@ -35,6 +35,8 @@ export async function loader({ request, context, params }: LoaderArgs) {
       email: invitation.email,
       signedInAs: user?.email ?? null,
       sameAddress: user ? user.email.toLowerCase() === invitation.email.toLowerCase() : false,
+      // Someone in the group (who accepted, or was in it already) is shown the way to the Storyteller.
+      storytellerUrl: invitation.viewer_is_member ? `/dashboard/recipient/${invitation.storyteller_id}` : null,
       signInUrl: `/auth/login?${new URLSearchParams({ redirectTo: here(params.token!) })}`,
       registerUrl: `/auth/register?${new URLSearchParams({ email: invitation.email, redirectTo: here(params.token!) })}`,
     },
@@ -48,7 +50,7 @@ export async function action({ request, context, params }: ActionArgs) {
   if (!user) throw redirect(`/auth/login?${new URLSearchParams({ redirectTo: here(params.token!) })}`);
   const accepted = await acceptInvitation(context, params.token!, user);
   if (accepted.ok)
-    return redirectWithToast(request, context, "/dashboard", {
+    return redirectWithToast(request, context, `/dashboard/groups/${accepted.groupId}`, {
       type: "success",
       key: "groups:toast.joined",
       values: { group: accepted.groupName },
@@ -77,9 +79,16 @@ export default function Invitation() {
       <p>{t("invitation.lead", { inviter: page.inviter ?? t("invitation.someone"), storyteller: page.storyteller })}</p>
       <p className="text-muted">{page.description}</p>
       {status !== "open" ? (
-        <p role="status" className="rounded-lg border border-line p-3">
-          {t(`invitation.status.${status}`)}
-        </p>
+        <>
+          <p role="status" className="rounded-lg border border-line p-3">
+            {t(`invitation.status.${status}`)}
+          </p>
+          {page.storytellerUrl ? (
+            <Link to={page.storytellerUrl} className="btn-primary self-start">
+              {t("invitation.openStoryteller", { storyteller: page.storyteller })}
+            </Link>
+          ) : null}
+        </>
       ) : !page.signedInAs ? (
         <>
           <p>{t("invitation.signInFirst", { email: page.email })}</p>

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { storytellerRole } from "~/models/access.server";
+import { deleteGroup, removeGroupMember, resendInvitation } from "~/models/group.server";
 import { signCapability } from "~/services/tokens.server";
 import { makeTestContext, routeArgs } from "../../tests/context";
 import { CookieJar } from "../../tests/cookie-jar";
 import { get, outcome, post, signedInUser } from "../../tests/dashboard-routes";
 import { useTestDatabase } from "../../tests/db";
-import { createGroup, createPendingGroupInvitation, createStoryteller, createUser } from "../../tests/factories";
+import { createGroup, createGroupInvitation, createStoryteller, createUser } from "../../tests/factories";
 import { action, loader } from "./_public.invitations.$token";
 
 const database = useTestDatabase();
@@ -27,7 +28,7 @@ const accept = (jar: Jar, token: string) =>
     action({ request: post(jar, `/invitations/${token}`, {}), context: context(), params: { token }, ...routeArgs }),
   );
 
-async function invitation(options: { expiresAt?: Date } = {}) {
+async function invitation(options: { expiresAt?: Date; revokedAt?: Date } = {}) {
   const owner = await createUser(database.db, { first_name: "Meera", last_name: "Rao" });
   const storyteller = await createStoryteller(database.db, { ownerId: owner.id, nickname: "Dadi" });
   const group = await createGroup(database.db, {
@@ -39,11 +40,11 @@ async function invitation(options: { expiresAt?: Date } = {}) {
   const email = (
     await database.db.selectFrom("users").select("email").where("id", "=", invitee.id).executeTakeFirstOrThrow()
   ).email;
-  const row = await createPendingGroupInvitation(database.db, {
+  const row = await createGroupInvitation(database.db, {
     groupId: group.id,
     email: email.toUpperCase(),
     invitedBy: owner.id,
-    expiresAt: options.expiresAt,
+    ...options,
   });
   return { owner, storyteller, group, invitee, row, token: await tokenFor(row.id) };
 }
@@ -70,7 +71,7 @@ describe("an invitation link", () => {
   });
 
   it("is a 404 when tampered with, made for another purpose, or its group is gone", async () => {
-    const { invitee, row, token, group } = await invitation();
+    const { owner, invitee, row, token, group } = await invitation();
     const [header, payload, signature] = token.split(".");
     const tampered = `${header}.${payload}.${signature.slice(0, -2)}${signature.endsWith("AA") ? "BB" : "AA"}`;
     const otherPurpose = await signCapability(context().config, "share", row.id);
@@ -78,8 +79,9 @@ describe("an invitation link", () => {
       expect((await open(invitee.jar, bad)).status).toBe(404);
       expect((await accept(invitee.jar, bad)).status).toBe(404);
     }
-    await database.db.deleteFrom("groups").where("id", "=", group.id).execute();
+    expect(await deleteGroup(database.db, owner.id, group.id)).toBe(true);
     expect((await open(invitee.jar, token)).status).toBe(404);
+    expect((await accept(invitee.jar, token)).status).toBe(404);
   });
 
   it("sends someone signed out to sign in and back, and accepts nothing", async () => {
@@ -105,9 +107,10 @@ describe("an invitation link", () => {
     expect(await storytellerRole(database.db, someoneElse.id, storyteller.id)).toBeNull();
   });
 
-  it("makes the invited address a collaborator at once, and then says it was accepted", async () => {
+  it("makes the invited address a collaborator at once, lands in the group, and then says it was accepted", async () => {
     const { invitee, row, token, storyteller, group } = await invitation();
-    expect(await accept(invitee.jar, token)).toMatchObject({ status: 302, location: "/dashboard" });
+    expect((await open(invitee.jar, token)).data).toMatchObject({ storytellerUrl: null });
+    expect(await accept(invitee.jar, token)).toMatchObject({ status: 302, location: `/dashboard/groups/${group.id}` });
     expect((await rowOf(row.id)).accepted_at).toBeInstanceOf(Date);
     expect(await storytellerRole(database.db, invitee.id, storyteller.id)).toBe("collaborator");
     expect(
@@ -118,17 +121,19 @@ describe("an invitation link", () => {
         .where("user_id", "=", invitee.id)
         .execute(),
     ).toEqual([{ role: "collaborator" }]);
-    expect((await open(invitee.jar, token)).data).toMatchObject({ status: "accepted" });
+    expect((await open(invitee.jar, token)).data).toMatchObject({
+      status: "accepted",
+      storytellerUrl: `/dashboard/recipient/${storyteller.id}`,
+    });
     expect(await accept(invitee.jar, token)).toMatchObject({ status: 409, data: { problem: "accepted" } });
+    // Anyone else holding the link learns only that it was accepted.
+    const someoneElse = await signedInUser(database);
+    expect((await open(someoneElse.jar, token)).data).toMatchObject({ status: "accepted", storytellerUrl: null });
+    expect((await open(new CookieJar(), token)).data).toMatchObject({ status: "accepted", storytellerUrl: null });
   });
 
   it("says so when revoked or expired, and accepts neither", async () => {
-    const revoked = await invitation();
-    await database.db
-      .updateTable("group_invitations")
-      .set({ revoked_at: new Date() })
-      .where("id", "=", revoked.row.id)
-      .execute();
+    const revoked = await invitation({ revokedAt: new Date() });
     expect((await open(revoked.invitee.jar, revoked.token)).data).toMatchObject({ status: "revoked" });
     expect(await accept(revoked.invitee.jar, revoked.token)).toMatchObject({
       status: 409,
@@ -143,5 +148,29 @@ describe("an invitation link", () => {
     });
     for (const { invitee, storyteller } of [revoked, expired])
       expect(await storytellerRole(database.db, invitee.id, storyteller.id)).toBeNull();
+  });
+
+  it("is open again after an expired invitation is sent again (the same row and link, 30 more days)", async () => {
+    const { owner, invitee, row, token, group, storyteller } = await invitation({
+      expiresAt: new Date(Date.now() - 1000),
+    });
+    expect((await open(invitee.jar, token)).data).toMatchObject({ status: "expired" });
+    const inviter = { ...owner, last_name: "Rao" };
+    expect(await resendInvitation(context(), inviter, group.id, row.id)).toBe(true);
+    expect((await open(invitee.jar, token)).data).toMatchObject({ status: "open" });
+    expect(await accept(invitee.jar, token)).toMatchObject({ status: 302 });
+    expect(await storytellerRole(database.db, invitee.id, storyteller.id)).toBe("collaborator");
+  });
+
+  it("does not let someone who left or was removed back in through their accepted link", async () => {
+    for (const how of ["left", "removed"] as const) {
+      const { owner, invitee, token, group, storyteller } = await invitation();
+      await accept(invitee.jar, token);
+      const by = how === "left" ? invitee.id : owner.id;
+      expect(await removeGroupMember(database.db, by, group.id, invitee.id)).toBe(true);
+      expect((await open(invitee.jar, token)).data).toMatchObject({ status: "accepted", storytellerUrl: null });
+      expect(await accept(invitee.jar, token)).toMatchObject({ status: 409, data: { problem: "accepted" } });
+      expect(await storytellerRole(database.db, invitee.id, storyteller.id)).toBeNull();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ScheduleInput, StorytellerInput } from "~/utils/storyteller-schema";
 import { email, text } from "~/utils/validation";
 
 // A group's fields, as Add Group and the group page ask for them: one schema for the browser and
@@ -26,3 +27,28 @@ export const invitationEmailsShape = {
     .transform((emails) => emails.filter((address): address is string => Boolean(address))),
 };
 export const invitationEmailsSchema = z.object(invitationEmailsShape);
+
+/**
+ * Add Group's buttons (name="intent"), on its page and in its dialog. Back never needs the step to be
+ * valid. On step 2, Pick takes one of my Storytellers and Create a new one; on step 3, More keeps the
+ * addresses and adds a blank one, Submit creates the group.
+ */
+export const AddGroupIntent = {
+  back: "back",
+  next: "next",
+  pick: "pick",
+  create: "create",
+  more: "more",
+  submit: "submit",
+} as const;
+
+/** Step 2 of Add Group, its first form: one of my Storytellers. */
+export const pickStorytellerSchema = z.object({
+  storytellerId: z.string({ error: "validation.required" }).pipe(z.uuid("validation.required")),
+});
+
+/** The Storyteller a new group is about: one the user owns, or a new one (onboarding's fields and a schedule). */
+export type GroupStorytellerChoice = { storytellerId: string } | { newStoryteller: StorytellerInput & ScheduleInput };
+
+/** Add Group's answers so far, one entry per finished step, kept server-side for plain form posts. */
+export type GroupDraft = { details?: GroupDetailsInput; storyteller?: GroupStorytellerChoice; emails?: string[] };

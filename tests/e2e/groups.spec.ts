@@ -48,36 +48,41 @@ test("a group: created with a new Storyteller and two invitations, joined, revok
   const first = uniqueEmail("first");
   const second = uniqueEmail("second");
 
-  // Add Group: from the overview's sidebar (a dialog with JavaScript, the page without).
+  // Add Group: from the overview's sidebar, its three steps in a dialog with JavaScript, pages without.
   await page.goto("/dashboard");
   await page.getByRole("link", { name: "Add Group" }).first().click();
-  if (javaScriptOn()) await expect(page.getByRole("dialog")).toBeVisible();
-  else await expect(page.getByRole("heading", { level: 1 })).toHaveText("Add a group");
-  await page.getByLabel("Group name").fill("A");
-  await page.getByLabel("Description").fill("Short");
-  await page.getByRole("button", { name: "Next" }).click();
-  await expect(page.getByText("Too Short!")).toHaveCount(2);
+  const steps = javaScriptOn() ? page.getByRole("dialog", { name: "Add a group" }) : page.getByRole("main");
+  const onStep = async (step: string) => {
+    await expect(steps.locator('[aria-current="step"]')).toHaveText(step);
+    if (javaScriptOn()) await expect(page).toHaveURL(/\/dashboard$/);
+    else await expect(page).toHaveURL(/\/dashboard\/groups\/new(\?step=\d)?$/);
+  };
+  await onStep("1. The group");
+  await steps.getByLabel("Group name").fill("A");
+  await steps.getByLabel("Description").fill("Short");
+  await steps.getByRole("button", { name: "Next" }).click();
+  await expect(steps.getByText("Too Short!")).toHaveCount(2);
   await expectNoAxeViolations(page);
-  await page.getByLabel("Group name").fill("Dadi's circle");
-  await page.getByLabel("Description").fill("Everyone who misses Dadi");
-  await page.getByRole("button", { name: "Next" }).click();
+  await steps.getByLabel("Group name").fill("Dadi's circle");
+  await steps.getByLabel("Description").fill("Everyone who misses Dadi");
+  await steps.getByRole("button", { name: "Next" }).click();
 
-  await expect(page).toHaveURL(/\/dashboard\/groups\/new\?step=2$/);
+  await onStep("2. Storyteller");
   await expectNoAxeViolations(page);
-  await page.getByLabel("Nickname").fill("Dadi");
-  await page.getByLabel("First name").fill("Savitri");
-  await page.getByLabel("Their email").fill(uniqueEmail("dadi"));
-  await page.getByRole("button", { name: "Add this Storyteller" }).click();
+  await steps.getByLabel("Nickname").fill("Dadi");
+  await steps.getByLabel("First name").fill("Savitri");
+  await steps.getByLabel("Their email").fill(uniqueEmail("dadi"));
+  await steps.getByRole("button", { name: "Add this Storyteller" }).click();
 
-  await expect(page).toHaveURL(/\/dashboard\/groups\/new\?step=3$/);
+  await onStep("3. Invite");
   await expectNoAxeViolations(page);
-  await page.getByLabel("Email address 1").fill(first);
-  await page.getByRole("button", { name: "Add another address" }).click();
-  await page.getByLabel("Email address 2").fill(owner.email);
-  await page.getByRole("button", { name: "Create group" }).click();
-  await expect(page.getByText("That is your own address")).toBeVisible();
-  await page.getByLabel("Email address 2").fill(second);
-  await page.getByRole("button", { name: "Create group" }).click();
+  await steps.getByLabel("Email address 1").fill(first);
+  await steps.getByRole("button", { name: "Add another address" }).click();
+  await steps.getByLabel("Email address 2").fill(owner.email);
+  await steps.getByRole("button", { name: "Create group" }).click();
+  await expect(steps.getByText("That is your own address")).toBeVisible();
+  await steps.getByLabel("Email address 2").fill(second);
+  await steps.getByRole("button", { name: "Create group" }).click();
 
   await expect(toast(page, "Group created successfully")).toBeVisible();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Dadi's circle");
@@ -108,6 +113,15 @@ test("a group: created with a new Storyteller and two invitations, joined, revok
   await expect(invitee.page).toHaveURL(firstLink);
   await invitee.page.getByRole("button", { name: "Accept invitation" }).click();
   await expect(toast(invitee.page, "You joined Dadi's circle")).toBeVisible();
+  await expect(invitee.page).toHaveURL(groupUrl);
+  await expect(invitee.page.getByRole("link", { name: "Leave group" })).toBeVisible();
+  await expectNoAxeViolations(invitee.page);
+  // The link now says it was accepted, and leads its member to the Storyteller.
+  await invitee.page.goto(firstLink);
+  await expect(invitee.page.getByText("This invitation has already been accepted.")).toBeVisible();
+  await expect(invitee.page.getByRole("link", { name: "Open Dadi's page" })).toBeVisible();
+  await expectNoAxeViolations(invitee.page);
+  await invitee.page.goto("/dashboard");
   await expect(invitee.page.getByTestId("storyteller-card")).toContainText("group Storyteller · Dadi's circle");
   await expect(invitee.page.getByTestId("group-card")).toContainText("Dadi's circle");
   await expectNoAxeViolations(invitee.page);
@@ -125,6 +139,7 @@ test("a group: created with a new Storyteller and two invitations, joined, revok
   const stranger = await newBrowser(browser);
   await stranger.page.goto(await invitationLink(db, second));
   await expect(stranger.page.getByText("This invitation was withdrawn.")).toBeVisible();
+  await expectNoAxeViolations(stranger.page);
   await stranger.context.close();
 
   // The owner removes the collaborator, who at once can no longer open the Storyteller.

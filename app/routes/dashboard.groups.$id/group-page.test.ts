@@ -1,18 +1,36 @@
-import { describe, expect, it } from "vitest";
-import { storytellerRole } from "~/models/access.server";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { storytellerRole, visibleStorytellerIds } from "~/models/access.server";
+import { getStorytellerView } from "~/models/prompt.server";
 import { makeTestContext, routeArgs } from "../../../tests/context";
-import { get, outcome, post, replyErrorsOf, signedInUser } from "../../../tests/dashboard-routes";
+import { get, outcome, post, replyErrorsOf, signedInUser, toastKeysOf } from "../../../tests/dashboard-routes";
 import { useTestDatabase } from "../../../tests/db";
 import {
   addGroupMembers,
   createAnswer,
   createGroup,
+  createGroupInvitation,
   createNotifications,
-  createPendingGroupInvitation,
   createStoryteller,
   deleteGroupMember,
 } from "../../../tests/factories";
+import { allowConsoleErrors } from "../../../tests/setup/fail-on-console-error";
 import { action, loader } from "./route";
+
+// The model is real, except when a test makes saving the group's details fail.
+const failing = vi.hoisted(() => ({ update: false }));
+vi.mock("~/models/group.server", async (importOriginal) => {
+  const real = await importOriginal<typeof import("~/models/group.server")>();
+  return {
+    ...real,
+    updateGroupDetails: (...args: Parameters<typeof real.updateGroupDetails>) => {
+      if (failing.update) throw new Error("database down");
+      return real.updateGroupDetails(...args);
+    },
+  };
+});
+beforeEach(() => {
+  failing.update = false;
+});
 
 const database = useTestDatabase();
 const db = () => database.db;
@@ -37,6 +55,14 @@ const send = (user: User, groupId: string, fields: Record<string, string>) =>
     }),
   );
 
+/** Whether the user may see the Storyteller, as every Storyteller query asks it (and the Storyteller's page). */
+async function sees(userId: string, storytellerId: string) {
+  const visible = (await visibleStorytellerIds(db(), userId).execute()).map((r) => r.id);
+  const view = await getStorytellerView(db(), userId, storytellerId);
+  expect(view !== null).toBe(visible.includes(storytellerId));
+  return visible.includes(storytellerId);
+}
+
 type Page = { page: { role: string; members: { id: string }[]; invitations: { id: string }[] }; confirm: unknown };
 
 async function family() {
@@ -49,7 +75,7 @@ async function family() {
     storytellerId: storyteller.id,
     collaborators: [collaborator.id],
   });
-  const invitation = await createPendingGroupInvitation(db(), {
+  const invitation = await createGroupInvitation(db(), {
     groupId: group.id,
     email: "pending.page@example.com",
     invitedBy: owner.id,
@@ -80,6 +106,32 @@ describe("a group's page", () => {
     expect(((await open(collaborator, group.id, "?confirm=leave")).data as Page).confirm).toEqual({ intent: "leave" });
   });
 
+  it('says "group is updated" or "group update failed"', async () => {
+    const { owner, group } = await family();
+    const rename = (name: string) =>
+      toastKeysOf(
+        () =>
+          action({
+            request: post(owner.jar, `/dashboard/groups/${group.id}`, {
+              intent: "update",
+              name,
+              description: "Stories of the Rao family",
+            }),
+            context: makeTestContext(database),
+            params: { id: group.id },
+            ...routeArgs,
+          }),
+        makeTestContext(database).config,
+      );
+    expect(await rename("The Raos")).toEqual(["groups:toast.updated"]);
+    failing.update = true;
+    allowConsoleErrors(1);
+    expect(await rename("Not saved")).toEqual(["groups:toast.updateFailed"]);
+    expect(await db().selectFrom("groups").select("name").where("id", "=", group.id).executeTakeFirst()).toEqual({
+      name: "The Raos",
+    });
+  });
+
   it("lets the owner rename it, with the validation messages, and no one else", async () => {
     const { owner, collaborator, group } = await family();
     const refused = await send(owner, group.id, { intent: "update", name: "X", description: "D".repeat(61) });
@@ -103,7 +155,7 @@ describe("a group's page", () => {
     const { owner, collaborator, group, storyteller } = await family();
     await createNotifications(db(), { userId: collaborator.id, storytellerId: storyteller.id });
     expect((await send(owner, group.id, { intent: "remove", memberId: collaborator.id })).status).toBe(400);
-    expect(await storytellerRole(db(), collaborator.id, storyteller.id)).toBe("collaborator");
+    expect(await sees(collaborator.id, storyteller.id)).toBe(true);
     expect((await send(collaborator, group.id, { intent: "remove", memberId: owner.id, confirm: "yes" })).status).toBe(
       404,
     );
@@ -113,7 +165,7 @@ describe("a group's page", () => {
       status: 302,
       location: `/dashboard/groups/${group.id}`,
     });
-    expect(await storytellerRole(db(), collaborator.id, storyteller.id)).toBeNull();
+    expect(await sees(collaborator.id, storyteller.id)).toBe(false);
     expect(
       await db().selectFrom("notifications").select("id").where("user_id", "=", collaborator.id).execute(),
     ).toEqual([]);
@@ -127,7 +179,8 @@ describe("a group's page", () => {
       status: 302,
       location: "/dashboard",
     });
-    expect(await storytellerRole(db(), collaborator.id, storyteller.id)).toBeNull();
+    expect(await sees(collaborator.id, storyteller.id)).toBe(false);
+    expect((await open(collaborator, group.id)).status).toBe(404);
     expect((await send(collaborator, group.id, { intent: "leave", confirm: "yes" })).status).toBe(404);
   });
 
@@ -188,7 +241,7 @@ describe("a group's page", () => {
       1,
     );
     expect(await db().selectFrom("answers").select("id").where("id", "=", answer.id).execute()).toHaveLength(1);
-    expect(await storytellerRole(db(), collaborator.id, storyteller.id)).toBeNull();
+    expect(await sees(collaborator.id, storyteller.id)).toBe(false);
     expect(await storytellerRole(db(), owner.id, storyteller.id)).toBe("owner");
   });
 

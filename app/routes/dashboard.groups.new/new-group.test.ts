@@ -1,17 +1,34 @@
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { makeTestContext, routeArgs } from "../../../tests/context";
-import { get, outcome, post, replyErrorsOf, signedInUser } from "../../../tests/dashboard-routes";
+import { get, outcome, post, replyErrorsOf, signedInUser, toastKeysOf } from "../../../tests/dashboard-routes";
 import { useTestDatabase } from "../../../tests/db";
 import { createSelfStoryteller, createStoryteller } from "../../../tests/factories";
+import { allowConsoleErrors } from "../../../tests/setup/fail-on-console-error";
 import { action, loader } from "./route";
+
+// The outbox is real, except when a test makes an invitation's email fail.
+const outbox = vi.hoisted(() => ({ fail: false }));
+vi.mock("~/services/outbox.server", async (importOriginal) => {
+  const real = await importOriginal<typeof import("~/services/outbox.server")>();
+  return {
+    ...real,
+    queueEmail: (...args: Parameters<typeof real.queueEmail>) => {
+      if (outbox.fail) throw new Error("mail queue down");
+      return real.queueEmail(...args);
+    },
+  };
+});
+beforeEach(() => {
+  outbox.fail = false;
+});
 
 const database = useTestDatabase();
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
-const submit = (user: User, step: number, fields: Record<string, string | string[]>) =>
+const submit = (user: User, step: number, fields: Record<string, string | string[]>, query = "") =>
   outcome(() =>
     action({
-      request: post(user.jar, `/dashboard/groups/new?step=${step}`, fields),
+      request: post(user.jar, `/dashboard/groups/new?step=${step}${query}`, fields),
       context: makeTestContext(database),
       params: {},
       ...routeArgs,
@@ -156,6 +173,70 @@ describe("Add Group, step by step without JavaScript", () => {
       .execute();
     expect(invited.map((i) => i.email)).toEqual(["first.new-group@example.com", "second.new-group@example.com"]);
     expect((await page(user, 1)).data).toMatchObject({ draft: {} });
+  });
+
+  it("answers the dialog's posts with the next step instead of a redirect, until the group is made", async () => {
+    const user = await signedInUser(database);
+    const mine = await createStoryteller(database.db, { ownerId: user.id, nickname: "Nani" });
+    const dialog = (step: number, fields: Record<string, string>) => submit(user, step, fields, "&dialog=1");
+    type Reply = { page: { step: number; storytellers: { id: string }[]; extraSlots: number }; form?: string };
+
+    const refused = await dialog(1, { intent: "next", name: "A", description: "Stories from Nani" });
+    expect(refused.status).toBe(400);
+    expect(refused.data).toMatchObject({ page: { step: 1 }, form: "details" });
+    expect(replyErrorsOf(refused.data)).toEqual({ name: ["validation.tooShort"] });
+
+    const second = await dialog(1, { intent: "next", name: "Nani's circle", description: "Stories from Nani" });
+    expect(second.status).toBe(200);
+    expect((second.data as Reply).page).toMatchObject({ step: 2, storytellers: [{ id: mine.id }] });
+    expect((await dialog(2, { intent: "pick", storytellerId: mine.id })).data).toMatchObject({ page: { step: 3 } });
+    expect((await dialog(3, { intent: "more", "emails[0]": "dialog.one@example.com" })).data).toMatchObject({
+      page: { step: 3, extraSlots: 2, draft: { emails: ["dialog.one@example.com"] } },
+    });
+    expect((await dialog(3, { intent: "back" })).data).toMatchObject({ page: { step: 2 } });
+
+    const done = await dialog(3, { intent: "submit", "emails[0]": "dialog.one@example.com" });
+    const [group] = await groupsOf(user);
+    expect(done).toMatchObject({ status: 302, location: `/dashboard/groups/${group.id}` });
+    expect(group).toMatchObject({ name: "Nani's circle", storyteller_id: mine.id });
+  });
+
+  it('says "Group created successfully", or "Group couldn\'t be created" having written nothing', async () => {
+    const user = await signedInUser(database);
+    const mine = await createStoryteller(database.db, { ownerId: user.id });
+    const create = () =>
+      toastKeysOf(
+        () =>
+          action({
+            request: post(user.jar, "/dashboard/groups/new?step=3", {
+              intent: "submit",
+              "emails[0]": "toast.invitee@example.com",
+            }),
+            context: makeTestContext(database),
+            params: {},
+            ...routeArgs,
+          }),
+        makeTestContext(database).config,
+      );
+    await submit(user, 1, { intent: "next", name: "Toasted", description: "A group with a toast" });
+    await submit(user, 2, { intent: "pick", storytellerId: mine.id });
+
+    outbox.fail = true;
+    allowConsoleErrors(1);
+    expect(await create()).toEqual(["groups:toast.notCreated"]);
+    expect(await groupsOf(user)).toEqual([]);
+    expect(
+      await database.db
+        .selectFrom("group_invitations")
+        .select("id")
+        .where("email", "=", "toast.invitee@example.com")
+        .execute(),
+    ).toEqual([]);
+    expect((await page(user, 3)).data).toMatchObject({ draft: { details: { name: "Toasted" } } });
+
+    outbox.fail = false;
+    expect(await create()).toEqual(["groups:toast.created"]);
+    expect(await groupsOf(user)).toHaveLength(1);
   });
 
   it("sends someone signed out to sign in", async () => {

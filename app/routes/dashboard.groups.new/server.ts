@@ -2,6 +2,13 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import type { SessionUser } from "~/auth/session.server";
+import {
+  ADD_GROUP_URL,
+  type AddGroupDialogReply,
+  type AddGroupForm,
+  type AddGroupPage,
+  type AddGroupRefusal,
+} from "~/components/add-group-steps";
 import type { AppContext } from "~/context.server";
 import {
   checkInvitationEmails,
@@ -13,38 +20,79 @@ import {
 import { todayIn } from "~/models/onboarding.server";
 import { checkStorytellerFields } from "~/models/storyteller.server";
 import { log } from "~/services/logger.server";
+import { timeZoneNames } from "~/utils/time-zones";
 import { redirectWithToast } from "~/utils/toast.server";
 import { Intent, type Step, stepSchemas } from "./schema";
 
 // One handler per step of Add Group: each parses its step's post once, goes back, refuses it with
 // conform's reply (naming the form that sent it), or keeps the answers; the last creates the group.
+// The page's posts move on by redirect (?step=n). The dialog's (?dialog=1) are a fetcher's: they get
+// the next step's page as data instead, so the dialog stays open; creating the group redirects both.
+
+export const stepUrl = (step: number) => `${ADD_GROUP_URL}?step=${step}`;
+
+/** What a step shows: the user's draft, and for step 2 their Storytellers and the time zones. */
+export async function stepPage(
+  context: AppContext,
+  user: SessionUser,
+  step: Step,
+  more = false,
+): Promise<AddGroupPage> {
+  const draft = await getGroupDraft(context.db, user.id);
+  const defaultTimeZone = user.language === "hi" ? "Asia/Kolkata" : "America/New_York";
+  return {
+    step,
+    draft,
+    storytellers: step === 2 ? await groupableStorytellers(context.db, user.id) : [],
+    timeZones: step === 2 ? timeZoneNames() : [],
+    defaultTimeZone,
+    today: todayIn(defaultTimeZone),
+    extraSlots: more ? 2 : 1,
+  };
+}
 
 type StepArgs = { request: Request; context: AppContext; user: SessionUser; formData: FormData };
-export type StepForm = "details" | "pick" | "create" | "invite";
 
-export const stepUrl = (step: number) => `/dashboard/groups/new?step=${step}`;
-const refuse = (form: StepForm, result: SubmissionResult<string[]>) => data({ form, result }, { status: 400 });
+function replies({ request, context, user }: StepArgs, step: Step) {
+  const dialog = new URL(request.url).searchParams.has("dialog");
+  return {
+    /** To another step (or this one again, with one more address slot). */
+    go: async (to: Step, more = false) =>
+      dialog
+        ? data<AddGroupDialogReply>({ page: await stepPage(context, user, to, more) })
+        : redirect(`${stepUrl(to)}${more ? "&more=1" : ""}`),
+    /** The post is refused: the step again, with conform's reply for the form that sent it. */
+    refuse: async (form: AddGroupForm, result: SubmissionResult<string[]>) =>
+      dialog
+        ? data<AddGroupDialogReply>({ page: await stepPage(context, user, step), form, result }, { status: 400 })
+        : data<AddGroupRefusal>({ form, result }, { status: 400 }),
+  };
+}
 
-async function details({ context, user, formData }: StepArgs) {
+async function details(args: StepArgs) {
+  const { context, user, formData } = args;
+  const { go, refuse } = replies(args, 1);
   const submission = parseWithZod(formData, { schema: stepSchemas[1] });
   if (submission.status !== "success") return refuse("details", submission.reply());
   const { intent: _next, ...details } = submission.value;
   await saveGroupDraftStep(context.db, user.id, "details", details);
-  return redirect(stepUrl(2));
+  return go(2);
 }
 
-async function storyteller({ context, user, formData }: StepArgs) {
+async function storyteller(args: StepArgs) {
+  const { context, user, formData } = args;
+  const { go, refuse } = replies(args, 2);
   const submission = parseWithZod(formData, { schema: stepSchemas[2] });
   const form = formData.get("intent") === Intent.pick ? "pick" : "create";
   if (submission.status !== "success") return refuse(form, submission.reply());
   const value = submission.value;
-  if (value.intent === Intent.back) return redirect(stepUrl(1));
+  if (value.intent === Intent.back) return go(1);
   if (value.intent === Intent.pick) {
     const mine = await groupableStorytellers(context.db, user.id);
     // The select offers only these: any other id is one the user may not see.
     if (!mine.some((s) => s.id === value.storytellerId)) throw new Response(null, { status: 404 });
     await saveGroupDraftStep(context.db, user.id, "storyteller", { storytellerId: value.storytellerId });
-    return redirect(stepUrl(3));
+    return go(3);
   }
   const { intent: _create, ...newStoryteller } = value;
   const checked = checkStorytellerFields(newStoryteller);
@@ -52,22 +100,24 @@ async function storyteller({ context, user, formData }: StepArgs) {
   if (newStoryteller.firstPromptDate < todayIn(newStoryteller.timeZone))
     return refuse("create", submission.reply({ fieldErrors: { firstPromptDate: ["storytellers:errors.dateInPast"] } }));
   await saveGroupDraftStep(context.db, user.id, "storyteller", { newStoryteller });
-  return redirect(stepUrl(3));
+  return go(3);
 }
 
-async function invite({ request, context, user, formData }: StepArgs) {
+async function invite(args: StepArgs) {
+  const { request, context, user, formData } = args;
+  const { go, refuse } = replies(args, 3);
   const submission = parseWithZod(formData, { schema: stepSchemas[3] });
   if (submission.status !== "success") return refuse("invite", submission.reply());
-  if (submission.value.intent === Intent.back) return redirect(stepUrl(2));
+  if (submission.value.intent === Intent.back) return go(2);
   const { intent, emails } = submission.value;
   const fieldErrors = await checkInvitationEmails(context.db, user, emails);
   if (Object.keys(fieldErrors).length) return refuse("invite", submission.reply({ fieldErrors }));
   await saveGroupDraftStep(context.db, user.id, "emails", emails);
-  if (intent === Intent.more) return redirect(`${stepUrl(3)}&more=1`);
+  if (intent === Intent.more) return go(3, true);
 
   const draft = await getGroupDraft(context.db, user.id);
-  if (!draft.details) return redirect(stepUrl(1));
-  if (!draft.storyteller) return redirect(stepUrl(2));
+  if (!draft.details) return go(1);
+  if (!draft.storyteller) return go(2);
   let created: Awaited<ReturnType<typeof createGroupFromDraft>>;
   try {
     created = await createGroupFromDraft(context, user, {
@@ -80,7 +130,7 @@ async function invite({ request, context, user, formData }: StepArgs) {
     return redirectWithToast(request, context, stepUrl(3), { type: "error", key: "groups:toast.notCreated" });
   }
   // A Storyteller step that no longer holds (theirs no more, or fields the server now refuses): back there.
-  if (!created.ok) return redirect(stepUrl(2));
+  if (!created.ok) return go(2);
   return redirectWithToast(request, context, `/dashboard/groups/${created.groupId}`, {
     type: "success",
     key: "groups:toast.created",
