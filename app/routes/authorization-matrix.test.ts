@@ -21,7 +21,7 @@ import {
 import { loader as layoutLoader } from "./dashboard";
 import { loader as overviewLoader } from "./dashboard._index";
 import { loader as boardLoader } from "./dashboard.kanban";
-import { loader as myStoriesLoader } from "./dashboard.mystories";
+import { loader as myStoriesLoader } from "./dashboard.mystories/route";
 import { loader as notificationsPageLoader } from "./dashboard.notifications";
 import { action as viewAction, loader as viewLoader } from "./dashboard.recipient.$id/route";
 import { action as editAction, loader as editLoader } from "./dashboard.recipient.$id_.edit/route";
