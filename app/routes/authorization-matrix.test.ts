@@ -24,7 +24,11 @@ import { loader as overviewLoader } from "./dashboard._index";
 import { action as groupAction, loader as groupLoader } from "./dashboard.groups.$id/route";
 import { action as newGroupAction } from "./dashboard.groups.new/route";
 import { loader as boardLoader } from "./dashboard.kanban";
-import { loader as myStoriesLoader } from "./dashboard.mystories";
+import { action as myStoriesAction, loader as myStoriesLoader } from "./dashboard.mystories/route";
+import {
+  action as myStoriesRecordAction,
+  loader as myStoriesRecordLoader,
+} from "./dashboard.mystories_.record.$promptId/route";
 import { loader as notificationsPageLoader } from "./dashboard.notifications";
 import { action as viewAction, loader as viewLoader } from "./dashboard.recipient.$id/route";
 import { action as editAction, loader as editLoader } from "./dashboard.recipient.$id_.edit/route";
@@ -359,6 +363,59 @@ const matrix: Row[] = [
       });
       return shown(page.stories.some((s) => s.storytellerId === w.storytellerId));
     },
+  },
+  // My Stories acts only for the Storyteller (the answers' address) or a user's own stories (decision 017).
+  {
+    name: "open the Storyteller's question on My Stories' recording page",
+    may: NOBODY,
+    act: (w, a) =>
+      statusOf(() =>
+        myStoriesRecordLoader({
+          request: get(a, `/dashboard/mystories/record/${w.answer.prompt_id}`),
+          context: w.ctx,
+          params: { promptId: w.answer.prompt_id },
+          ...routeArgs,
+        }),
+      ),
+  },
+  {
+    name: "say the Storyteller's question was opened from My Stories' recording page",
+    may: NOBODY,
+    act: (w, a) =>
+      statusOf(() =>
+        myStoriesRecordAction({
+          request: post(a, `/dashboard/mystories/record/${w.answer.prompt_id}`, { intent: "opened" }),
+          context: w.ctx,
+          params: { promptId: w.answer.prompt_id },
+          ...routeArgs,
+        }),
+      ),
+  },
+  {
+    name: "make the Storyteller's answer private from My Stories",
+    may: NOBODY,
+    act: (w, a) =>
+      statusOf(() =>
+        myStoriesAction({
+          request: post(a, "/dashboard/mystories", { intent: "privacy", answerId: w.answer.id, private: "1" }),
+          context: w.ctx,
+          params: {},
+          ...routeArgs,
+        }),
+      ),
+  },
+  {
+    name: "delete the Storyteller's answer from My Stories",
+    may: NOBODY,
+    act: (w, a) =>
+      statusOf(() =>
+        myStoriesAction({
+          request: post(a, "/dashboard/mystories", { intent: "delete", promptId: w.answer.prompt_id, confirm: "on" }),
+          context: w.ctx,
+          params: {},
+          ...routeArgs,
+        }),
+      ),
   },
 
   // The edit page: the owner's alone.
