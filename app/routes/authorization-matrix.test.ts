@@ -33,6 +33,7 @@ import { loader as notificationsPageLoader } from "./dashboard.notifications";
 import { action as viewAction, loader as viewLoader } from "./dashboard.recipient.$id/route";
 import { action as editAction, loader as editLoader } from "./dashboard.recipient.$id_.edit/route";
 import { action as addAction, loader as addLoader } from "./dashboard.recipient.$id_.prompts.new";
+import { loader as timelineLoader } from "./dashboard.timeline/route";
 import { action as inviteSomeoneAction } from "./dashboard.user.new";
 import { loader as mediaLoader } from "./media.answer.$answerId";
 import { loader as bellLoader } from "./resources.notifications";
@@ -323,6 +324,34 @@ const matrix: Row[] = [
     act: async (w, a) => {
       const page = await overviewLoader({ request: get(a, "/dashboard"), context: w.ctx, params: {}, ...routeArgs });
       return shown(page.storytellers.some((s) => s.id === w.storytellerId));
+    },
+  },
+  {
+    name: "hear the answer on the Timeline",
+    may: FAMILY,
+    act: async (w, a) => {
+      const page = await timelineLoader({
+        request: get(a, "/dashboard/timeline"),
+        context: w.ctx,
+        params: {},
+        ...routeArgs,
+      });
+      return shown(page.months.some((m) => m.items.some((item) => item.id === w.answer.id)));
+    },
+  },
+  {
+    name: "filter the Timeline to the Storyteller (a private answer never shows)",
+    may: FAMILY,
+    act: async (w, a) => {
+      const page = await timelineLoader({
+        request: get(a, `/dashboard/timeline?storyteller=${w.storytellerId}`),
+        context: w.ctx,
+        params: {},
+        ...routeArgs,
+      });
+      const ids = page.months.flatMap((m) => m.items.map((item) => item.id));
+      expect(ids).not.toContain(w.privateAnswer.id);
+      return shown(ids.includes(w.answer.id));
     },
   },
   {
