@@ -5,9 +5,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Server } from "@tus/server";
+import { getSessionUser } from "~/auth/session.server";
 import type { AppServices } from "~/context.server";
 import { acceptRecording } from "~/models/answer.server";
 import { promptForRecordToken } from "~/models/capability-links.server";
+import { answerablePrompt } from "~/models/my-stories.server";
 import { MAX_UPLOAD_BYTES } from "~/services/audio-check.server";
 import { log } from "~/services/logger.server";
 import { createUploadStore } from "~/services/uploads.server";
@@ -21,9 +23,21 @@ type TusError = { status_code: number; body: string };
 const refuse = (status_code: number, body: string): TusError => ({ status_code, body });
 
 /**
- * Resumable uploads from the record page (tus). Creating an upload needs a live record link (its
- * token in the upload's metadata); the upload's id is ours, random, and is the only handle on it
- * afterwards. When the last byte arrives the file is checked and becomes the answer before the
+ * The prompt a new upload answers, decided on the server: a live record link's (`token` in the
+ * metadata), or, from My Stories, a prompt (`prompt`) the signed-in user may answer (the session
+ * cookie comes with the upload's first request); null for anything else.
+ */
+async function uploadPromptId(services: AppServices, req: Request, metadata: Record<string, string | null>) {
+  if (metadata.token) return (await promptForRecordToken(services, metadata.token))?.id ?? null;
+  if (!metadata.prompt) return null;
+  const user = await getSessionUser(req, services);
+  return user ? ((await answerablePrompt(services.db, user, metadata.prompt))?.id ?? null) : null;
+}
+
+/**
+ * Resumable uploads from the record page and My Stories (tus). Creating an upload needs a live
+ * record link (its token in the upload's metadata) or a signed-in user's own prompt; the upload's
+ * id is ours, random, and is the only handle on it afterwards. When the last byte arrives the file is checked and becomes the answer before the
  * response goes back, so the page says "Submitted successfully" only once that is done. A bad file
  * gets 422 with the reason (a translation key) and leaves nothing behind.
  *
@@ -39,11 +53,11 @@ export function createUploadServer(services: AppServices) {
     maxSize: MAX_UPLOAD_BYTES,
     relativeLocation: true,
     namingFunction: () => randomUUID(),
-    async onUploadCreate(_req, upload) {
-      const prompt = await promptForRecordToken(services, upload.metadata?.token ?? "");
-      if (!prompt) throw refuse(404, "record.notFound");
+    async onUploadCreate(req, upload) {
+      const promptId = await uploadPromptId(services, req, upload.metadata ?? {});
+      if (!promptId) throw refuse(404, "record.notFound");
       // The prompt is decided here, on the server; what the browser sends later cannot change it.
-      return { metadata: { promptId: prompt.id, private: upload.metadata?.private === "1" ? "1" : "0" } };
+      return { metadata: { promptId, private: upload.metadata?.private === "1" ? "1" : "0" } };
     },
     async onUploadFinish(_req, upload) {
       const promptId = upload.metadata?.promptId;

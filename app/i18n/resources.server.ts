@@ -13,6 +13,7 @@ import enRecord from "../../locales/en/record.json";
 import enRegisteredTexts from "../../locales/en/registered-texts.json";
 import enResponses from "../../locales/en/responses.json";
 import enShare from "../../locales/en/share.json";
+import enStories from "../../locales/en/stories.json";
 import enStorytellers from "../../locales/en/storytellers.json";
 import enTerms from "../../locales/en/terms.json";
 import enTimeline from "../../locales/en/timeline.json";
@@ -31,6 +32,7 @@ import hiRecord from "../../locales/hi/record.json";
 import hiRegisteredTexts from "../../locales/hi/registered-texts.json";
 import hiResponses from "../../locales/hi/responses.json";
 import hiShare from "../../locales/hi/share.json";
+import hiStories from "../../locales/hi/stories.json";
 import hiStorytellers from "../../locales/hi/storytellers.json";
 import hiTerms from "../../locales/hi/terms.json";
 import hiTimeline from "../../locales/hi/timeline.json";
@@ -55,6 +57,7 @@ export const resources = {
     record: enRecord,
     responses: enResponses,
     share: enShare,
+    stories: enStories,
     timeline: enTimeline,
     groups: enGroups,
   },
@@ -75,6 +78,7 @@ export const resources = {
     record: hiRecord,
     responses: hiResponses,
     share: hiShare,
+    stories: hiStories,
     timeline: hiTimeline,
     groups: hiGroups,
   },

@@ -24,7 +24,8 @@ const SUBJECT_PROMPT_CHARS = 80;
  * One row per person who can see the Storyteller (usersWhoMaySee: the owner and every member of the
  * Storyteller's groups), in the caller's transaction; for "uploaded", also an email
  * in each person's language to those whose Activity preference (notify_activity) is on. Nothing is
- * written when the Storyteller or prompt is gone (the answer was deleted meanwhile).
+ * written when the Storyteller or prompt is gone (the answer was deleted meanwhile), nor for the
+ * is_self Storyteller of a user's own stories.
  */
 export async function notifyStorytellerEvent(
   db: DbOrTx,
@@ -38,6 +39,8 @@ export async function notifyStorytellerEvent(
       .select(["storytellers.nickname", "prompts.text"])
       .where("prompts.id", "=", event.promptId)
       .where("storytellers.id", "=", event.storytellerId)
+      // The user's own stories (is_self): they did it themself, there is no one to tell.
+      .where("storytellers.is_self", "=", false)
       .executeTakeFirst();
     if (!about) return;
 

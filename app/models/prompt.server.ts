@@ -47,6 +47,8 @@ export async function getStorytellerView(db: DbOrTx, userId: string, storyteller
     ])
     .where("s.id", "=", storytellerId)
     .where("s.id", "in", visibleStorytellerIds(db, userId))
+    // The user's own stories' row (is_self) has no Storyteller page: they are in My Stories.
+    .where("s.is_self", "=", false)
     .executeTakeFirst();
   if (!storyteller) return null;
   const prompts = await db

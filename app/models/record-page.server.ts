@@ -40,6 +40,17 @@ const RECORDER_TEXT_KEYS = [
   "upload.gone",
 ] as const;
 
+/**
+ * The recorder script's words (it runs without i18next), in a language or the request's: the record
+ * page and My Stories' recording page give them to the same recorder.
+ */
+export async function recorderText(localeOrRequest: string | Request, context: Pick<AppContext, "config">) {
+  const t = await getServerT(localeOrRequest, context, "record");
+  return Object.fromEntries(
+    RECORDER_TEXT_KEYS.map((key) => [key, t(key, { time: "{{time}}", percent: "{{percent}}" })]),
+  );
+}
+
 /** Everything the record page shows for a live record link, or null ("Question not found"). */
 export async function recordPageState(context: Pick<AppContext, "db" | "config">, token: string) {
   const prompt = await promptForRecordToken(context, token);
@@ -54,7 +65,6 @@ export async function recordPageState(context: Pick<AppContext, "db" | "config">
           .executeTakeFirst()
       : undefined,
   ]);
-  const t = await getServerT(prompt.language, context, "record");
   return {
     prompt: prompt.text,
     askerName: prompt.asker_name,
@@ -70,8 +80,6 @@ export async function recordPageState(context: Pick<AppContext, "db" | "config">
     myStoriesUrl: account
       ? "/dashboard/mystories"
       : `/responses/register/${prompt.storyteller_id}?t=${await signCapability(context.config, "register", prompt.storyteller_id)}`,
-    recorderText: Object.fromEntries(
-      RECORDER_TEXT_KEYS.map((key) => [key, t(key, { time: "{{time}}", percent: "{{percent}}" })]),
-    ),
+    recorderText: await recorderText(prompt.language, context),
   };
 }

@@ -11,7 +11,10 @@ import { emailOptedOut } from "./capability-links.server";
 import { firstSendAt, nextSendAt } from "./schedule";
 import { requestSmsConsent } from "./sms-consent.server";
 
-/** The overview's cards: every Storyteller the user may see, with next/last prompt and answers, in one query. */
+/**
+ * The overview's cards: every Storyteller the user may see, with next/last prompt and answers, in one
+ * query; not the is_self row of their own stories, who is not someone they ask (decision 017).
+ */
 export async function listStorytellerCards(db: DbOrTx, userId: string) {
   return db
     .selectFrom("storytellers as s")
@@ -32,6 +35,7 @@ export async function listStorytellerCards(db: DbOrTx, userId: string) {
         .as("answered"),
     ])
     .where("s.id", "in", visibleStorytellerIds(db, userId))
+    .where("s.is_self", "=", false)
     .orderBy("s.created_at")
     .execute();
 }
@@ -45,6 +49,7 @@ export async function getBoard(db: DbOrTx, userId: string) {
       .selectFrom("storytellers")
       .select(["id", "nickname"])
       .where("id", "in", visibleStorytellerIds(db, userId))
+      .where("is_self", "=", false)
       .orderBy("created_at")
       .limit(BOARD_MAX_COLUMNS)
       .execute(),
@@ -52,6 +57,7 @@ export async function getBoard(db: DbOrTx, userId: string) {
       .selectFrom("storytellers")
       .select(sql<number>`count(*)::int`.as("n"))
       .where("id", "in", visibleStorytellerIds(db, userId))
+      .where("is_self", "=", false)
       .executeTakeFirstOrThrow(),
   ]);
   const cards = columns.length
@@ -93,6 +99,7 @@ export async function getOwnedStoryteller(db: DbOrTx, userId: string, storytelle
     ])
     .where("s.id", "=", storytellerId)
     .where("s.id", "in", ownedStorytellerIds(db, userId))
+    .where("s.is_self", "=", false)
     .executeTakeFirst();
   return row ?? null;
 }
@@ -104,6 +111,7 @@ export async function getVisibleStoryteller(db: DbOrTx, userId: string, storytel
     .select(["id", "nickname", "language"])
     .where("id", "=", storytellerId)
     .where("id", "in", visibleStorytellerIds(db, userId))
+    .where("is_self", "=", false)
     .executeTakeFirst();
   return row ?? null;
 }

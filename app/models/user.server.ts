@@ -100,12 +100,15 @@ export async function profilePhotoKey(db: DbOrTx, userId: string) {
   return row?.profile_pic_key ?? null;
 }
 
-/** Counts for the profile page, in one query: own Storytellers, groups, and their non-private answers. */
+/**
+ * Counts for the profile page, in one query: own Storytellers, groups, and their non-private answers
+ * (not the is_self row of the user's own stories, nor its answers: decision 017).
+ */
 export async function getProfileCounts(db: DbOrTx, userId: string) {
   const row = await db
     .selectNoFrom((eb) => [
       eb
-        .selectFrom(ownedStorytellerIds(db, userId).as("own"))
+        .selectFrom(ownedStorytellerIds(db, userId).where("storytellers.is_self", "=", false).as("own"))
         .select(sql<number>`count(*)::int`.as("n"))
         .as("storytellers"),
       eb
@@ -115,7 +118,11 @@ export async function getProfileCounts(db: DbOrTx, userId: string) {
       eb
         .selectFrom("answers")
         .select(sql<number>`count(*)::int`.as("n"))
-        .where("answers.storyteller_id", "in", ownedStorytellerIds(db, userId))
+        .where(
+          "answers.storyteller_id",
+          "in",
+          ownedStorytellerIds(db, userId).where("storytellers.is_self", "=", false),
+        )
         .where("answers.is_private", "=", false)
         .as("answers"),
     ])

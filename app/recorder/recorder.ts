@@ -1,6 +1,7 @@
-// The record page's recorder: plain browser code (no React), bundled by scripts/build-standalone.mjs.
-// It enhances the page's file form. The recording is kept in IndexedDB from the first second until
-// the server confirms it, and goes up with tus so a bad connection resumes instead of starting over.
+// The recorder of the record page and of My Stories: plain browser code (no React), bundled by
+// scripts/build-standalone.mjs. It enhances the page's file form. The recording is kept in IndexedDB
+// from the first second until the server confirms it, and goes up with tus so a bad connection
+// resumes instead of starting over.
 import { Upload } from "tus-js-client";
 
 const MAX_MS = 5 * 60_000;
@@ -16,7 +17,12 @@ type Text = Record<string, string>;
 type Saved = { key: string; mimeType: string; chunks: Blob[]; durationMs: number; savedAt: number; finished: boolean };
 
 function start(root: HTMLElement, mount: HTMLElement, text: Text) {
-  const token = decodeURIComponent(location.pathname.split("/")[2] ?? "");
+  // What the upload answers: the record link's token (in the address), or, on My Stories, a prompt
+  // of the signed-in user's (data-upload-prompt; the server checks it against the session).
+  const promptId = root.dataset.uploadPrompt;
+  const token = promptId ? "" : decodeURIComponent(location.pathname.split("/")[2] ?? "");
+  const key = promptId ? `prompt-${promptId}` : token;
+  const target: Record<string, string> = promptId ? { prompt: promptId } : { token };
   const form = document.getElementById("answer-form") as HTMLFormElement;
   const say = (key: string, values: Record<string, string | number> = {}) =>
     (text[key] ?? key).replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? ""));
@@ -60,7 +66,7 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
     ui.recordButton.hidden = true;
   }
 
-  void loadSaved(token).then((saved) => {
+  void loadSaved(key).then((saved) => {
     if (!saved || !saved.chunks.length) return;
     recording = new Blob(saved.chunks, { type: saved.mimeType });
     recordingId = saved.savedAt;
@@ -82,7 +88,7 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
       const audioBitsPerSecond = format[1];
       recorder = new MediaRecorder(stream, mimeType ? { mimeType, audioBitsPerSecond } : { audioBitsPerSecond });
       const saved: Saved = {
-        key: token,
+        key,
         mimeType: recorder.mimeType || mimeType,
         chunks: [],
         durationMs: 0,
@@ -137,15 +143,15 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
       endpoint: "/uploads",
       chunkSize: 256 * 1024,
       retryDelays: [0, 1000, 3000, 5000, 10000, 20000, 30000],
-      metadata: { token, private: isPrivate ? "1" : "0", filetype: blob.type },
+      metadata: { ...target, private: isPrivate ? "1" : "0", filetype: blob.type },
       // Resume only this very recording with this very choice; anything else starts a new upload.
-      fingerprint: async () => `heirloom-${token}-${recordingId}-${blob.size}-${isPrivate ? 1 : 0}`,
+      fingerprint: async () => `heirloom-${key}-${recordingId}-${blob.size}-${isPrivate ? 1 : 0}`,
       storeFingerprintForResuming: true,
       removeFingerprintOnSuccess: true,
       onProgress: (sent, total) => ui.uploading(Math.floor((sent / total) * 100)),
       onSuccess: async () => {
         // The server answered only after storing and checking the file: now it may leave the phone.
-        await forget(token);
+        await forget(key);
         recording = null;
         ui.showMessage(say("submitted"));
         location.replace(
@@ -170,7 +176,7 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
   ui.rerecordButton.addEventListener("click", () => ui.recordButton.click());
   ui.discardButton.addEventListener("click", async () => {
     if (!window.confirm(say("discardConfirm"))) return;
-    await forget(token);
+    await forget(key);
     recording = null;
     ui.reset();
   });

@@ -24,11 +24,16 @@ import { loader as overviewLoader } from "./dashboard._index";
 import { action as groupAction, loader as groupLoader } from "./dashboard.groups.$id/route";
 import { action as newGroupAction } from "./dashboard.groups.new/route";
 import { loader as boardLoader } from "./dashboard.kanban";
-import { loader as myStoriesLoader } from "./dashboard.mystories";
+import { action as myStoriesAction, loader as myStoriesLoader } from "./dashboard.mystories/route";
+import {
+  action as myStoriesRecordAction,
+  loader as myStoriesRecordLoader,
+} from "./dashboard.mystories_.record.$promptId/route";
 import { loader as notificationsPageLoader } from "./dashboard.notifications";
 import { action as viewAction, loader as viewLoader } from "./dashboard.recipient.$id/route";
 import { action as editAction, loader as editLoader } from "./dashboard.recipient.$id_.edit/route";
 import { action as addAction, loader as addLoader } from "./dashboard.recipient.$id_.prompts.new";
+import { loader as timelineLoader } from "./dashboard.timeline/route";
 import { action as inviteSomeoneAction } from "./dashboard.user.new";
 import { loader as mediaLoader } from "./media.answer.$answerId";
 import { loader as bellLoader } from "./resources.notifications";
@@ -322,6 +327,34 @@ const matrix: Row[] = [
     },
   },
   {
+    name: "hear the answer on the Timeline",
+    may: FAMILY,
+    act: async (w, a) => {
+      const page = await timelineLoader({
+        request: get(a, "/dashboard/timeline"),
+        context: w.ctx,
+        params: {},
+        ...routeArgs,
+      });
+      return shown(page.months.some((m) => m.items.some((item) => item.id === w.answer.id)));
+    },
+  },
+  {
+    name: "filter the Timeline to the Storyteller (a private answer never shows)",
+    may: FAMILY,
+    act: async (w, a) => {
+      const page = await timelineLoader({
+        request: get(a, `/dashboard/timeline?storyteller=${w.storytellerId}`),
+        context: w.ctx,
+        params: {},
+        ...routeArgs,
+      });
+      const ids = page.months.flatMap((m) => m.items.map((item) => item.id));
+      expect(ids).not.toContain(w.privateAnswer.id);
+      return shown(ids.includes(w.answer.id));
+    },
+  },
+  {
     name: "find the Storyteller's column on the board (kanban)",
     may: FAMILY,
     act: async (w, a) => {
@@ -359,6 +392,59 @@ const matrix: Row[] = [
       });
       return shown(page.stories.some((s) => s.storytellerId === w.storytellerId));
     },
+  },
+  // My Stories acts only for the Storyteller (the answers' address) or a user's own stories (decision 017).
+  {
+    name: "open the Storyteller's question on My Stories' recording page",
+    may: NOBODY,
+    act: (w, a) =>
+      statusOf(() =>
+        myStoriesRecordLoader({
+          request: get(a, `/dashboard/mystories/record/${w.answer.prompt_id}`),
+          context: w.ctx,
+          params: { promptId: w.answer.prompt_id },
+          ...routeArgs,
+        }),
+      ),
+  },
+  {
+    name: "say the Storyteller's question was opened from My Stories' recording page",
+    may: NOBODY,
+    act: (w, a) =>
+      statusOf(() =>
+        myStoriesRecordAction({
+          request: post(a, `/dashboard/mystories/record/${w.answer.prompt_id}`, { intent: "opened" }),
+          context: w.ctx,
+          params: { promptId: w.answer.prompt_id },
+          ...routeArgs,
+        }),
+      ),
+  },
+  {
+    name: "make the Storyteller's answer private from My Stories",
+    may: NOBODY,
+    act: (w, a) =>
+      statusOf(() =>
+        myStoriesAction({
+          request: post(a, "/dashboard/mystories", { intent: "privacy", answerId: w.answer.id, private: "1" }),
+          context: w.ctx,
+          params: {},
+          ...routeArgs,
+        }),
+      ),
+  },
+  {
+    name: "delete the Storyteller's answer from My Stories",
+    may: NOBODY,
+    act: (w, a) =>
+      statusOf(() =>
+        myStoriesAction({
+          request: post(a, "/dashboard/mystories", { intent: "delete", promptId: w.answer.prompt_id, confirm: "on" }),
+          context: w.ctx,
+          params: {},
+          ...routeArgs,
+        }),
+      ),
   },
 
   // The edit page: the owner's alone.

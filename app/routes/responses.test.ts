@@ -5,7 +5,7 @@ import { signCapability } from "~/services/tokens.server";
 import { makeTestContext, routeArgs } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
 import { createAnswer, createStoryteller, createUser, signIn } from "../../tests/factories";
-import { loader as myStoriesLoader } from "./dashboard.mystories";
+import { loader as myStoriesLoader } from "./dashboard.mystories/route";
 import { loader as responsesLoader } from "./responses.$recipientId";
 import { loader as registerLoader } from "./responses.register.$recipientId";
 

@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, type HeadersFunction, useActionData, useLoaderData } from "react-router";
+import { AnswerRecorder } from "~/components/answer-recorder";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
@@ -157,37 +158,7 @@ export default function RecordPage() {
           ) : null}
         </section>
       ) : (
-        <>
-          {result?.error ? (
-            <p role="alert" className="rounded-lg border border-danger p-3 text-danger">
-              <strong>{t("failed")}:</strong> {t(result.error)}
-            </p>
-          ) : null}
-          <p>{t("limit")}</p>
-          {/* The recorder script fills this in; without it, the form below is the way to answer. */}
-          <div id="recorder" hidden />
-          <Form
-            method="post"
-            encType="multipart/form-data"
-            className="flex flex-col gap-4"
-            id="answer-form"
-            reloadDocument
-          >
-            <label className="flex flex-col gap-2 font-medium" id="file-field">
-              <span data-upload-heading>{t("fileLabel")}</span>
-              <input type="file" name="audio" accept="audio/*" capture="user" required className="text-base" />
-            </label>
-            <label className="flex items-start gap-3">
-              <input type="checkbox" name="private" className="mt-1 size-6" />
-              <span>
-                {t("private")}
-                <span className="block text-base text-muted">{t("privateHint")}</span>
-              </span>
-            </label>
-            <button type="submit" className="btn-primary px-6 py-4 text-xl" data-file-submit>
-              {t("submitFile")}
-            </button>
-          </Form>
+        <AnswerRecorder error={result?.error} recorderText={page.recorderText}>
           <details className="rounded-lg border border-line p-3">
             <summary className="cursor-pointer">{t("skip")}</summary>
             <Form method="post" className="mt-3 flex flex-col gap-3" reloadDocument>
@@ -201,13 +172,7 @@ export default function RecordPage() {
               </button>
             </Form>
           </details>
-          <script
-            type="application/json"
-            id="recorder-text"
-            // Data, not code: the recorder's words in the Storyteller's language.
-            dangerouslySetInnerHTML={{ __html: JSON.stringify(page.recorderText).replace(/</g, "\\u003c") }}
-          />
-        </>
+        </AnswerRecorder>
       )}
       <p>
         <a href={page.myStoriesUrl} className="underline" data-my-stories>
