@@ -69,7 +69,9 @@ test("My Stories and Check your setup open from the sidebar", async ({ page, con
   const sidebar = page.getByRole("navigation", { name: "Dashboard" }).first();
   await sidebar.getByRole("link", { name: /^My Stories/ }).click();
   await expect(page.getByRole("heading", { level: 1, name: "My Stories" })).toBeVisible();
-  await expect(page.getByText("You haven't recorded any answers yet.")).toBeVisible();
+  await expect(
+    page.getByText("No stories yet. Record one above, or answer a question someone sent you."),
+  ).toBeVisible();
   await expectNoAxeViolations(page);
   await page.goto("/dashboard");
   await sidebar.getByRole("link", { name: "Check your setup" }).click();
