@@ -518,3 +518,30 @@ export async function createGroupInvitation(
     .returning(["id", "group_id", "email", "expires_at"])
     .executeTakeFirstOrThrow();
 }
+
+export type BulkStorytellerOptions = {
+  ownerId: string;
+  count: number;
+  /** Each schedule's next send falls at a random time within this many days from now (default 30). */
+  nextSendWithinDays?: number;
+};
+
+/**
+ * Many email Storytellers with daily schedules, in one statement whatever the count (for query
+ * plans over 20,000 schedules, past the bind-parameter limit of `createStorytellers`). No prompts.
+ */
+export async function createStorytellersInBulk(db: DbOrTx, options: BulkStorytellerOptions) {
+  const { rows } = await sql<{ id: string }>`
+    with made as (
+      insert into storytellers (owner_id, nickname, first_name, delivery_method, email, time_zone)
+      select ${options.ownerId}::uuid, 'Nana', 'Nana', 'email', 'bulk-' || gen_random_uuid() || '@example.com', 'UTC'
+      from generate_series(1, ${options.count}::int)
+      returning id
+    )
+    insert into schedules (storyteller_id, first_prompt_date, frequency, next_send_at)
+    select id, '2026-01-01', 'daily', now() + random() * ${options.nextSendWithinDays ?? 30}::int * interval '1 day'
+    from made
+    returning storyteller_id as id
+  `.execute(db);
+  return rows;
+}

@@ -3,7 +3,14 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { createDb, createPool } from "../../db/client";
 import { makeTestContext } from "../../tests/context";
 import { createTestDatabase, dropTestDatabase, useTestDatabase } from "../../tests/db";
-import { createDelivery, createPrompt, createStoryteller, createStorytellers, createUser } from "../../tests/factories";
+import {
+  createDelivery,
+  createPrompt,
+  createStoryteller,
+  createStorytellers,
+  createStorytellersInBulk,
+  createUser,
+} from "../../tests/factories";
 import { jobsFor } from "../../tests/jobs";
 import { dueSchedulesQuery, runSchedulerTick } from "./scheduler.server";
 
@@ -192,14 +199,7 @@ describe("the scheduler tick", () => {
     const own = await createTestDatabase();
     try {
       const owner = await createUser(own.db);
-      await sql`
-        insert into storytellers (owner_id, nickname, first_name, delivery_method, email, time_zone)
-        select ${owner.id}, 'Nana', 'Nana', 'email', 'p' || g || '@example.com', 'UTC' from generate_series(1, 20000) g`.execute(
-        own.db,
-      );
-      await sql`
-        insert into schedules (storyteller_id, first_prompt_date, frequency, next_send_at)
-        select id, '2026-01-01', 'daily', now() + (random() * interval '30 days') from storytellers`.execute(own.db);
+      await createStorytellersInBulk(own.db, { ownerId: owner.id, count: 20_000, nextSendWithinDays: 30 });
       await sql`analyze schedules`.execute(own.db);
       const query = dueSchedulesQuery(new Date(), 1000).compile(own.db);
       const plan = await own.pool.query(`explain ${query.sql}`, query.parameters as unknown[]);
