@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { text } from "~/utils/validation";
 
 // Questions for a Storyteller's queue, as onboarding step 2, the Add prompts page (and its dialog)
 // and editing a queued question send them: one schema for the browser and the server.
 
-export const customPromptText = z.string().trim().min(5, "validation.tooShort").max(300, "validation.tooLong");
+export const customPromptText = text(5, 300);
 
 /** Library questions ticked (by id) plus your own, one per line. */
 export const promptsSchema = z.object({

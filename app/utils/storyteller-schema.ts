@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { email, text } from "~/utils/validation";
+import { email, plainText, text } from "~/utils/validation";
 
 // A Storyteller's fields, as adding one (onboarding step 1), editing one and Add Group ask for them:
 // one schema for the browser and the server. Two checks only the server makes, in
@@ -7,10 +7,7 @@ import { email, text } from "~/utils/validation";
 // would add about 29 KB of compressed JavaScript to these pages) and a time zone the server knows.
 
 const optionalText = (max: number) =>
-  z.preprocess(
-    (value) => (value === "" ? undefined : value),
-    z.string().trim().max(max, "validation.tooLong").optional(),
-  );
+  z.preprocess((value) => (value === "" ? undefined : value), plainText(max).optional());
 
 export const deliveryMethods = ["email", "sms"] as const;
 export const frequencies = ["daily", "weekly", "bimonthly", "monthly"] as const;

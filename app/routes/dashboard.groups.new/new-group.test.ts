@@ -75,6 +75,27 @@ describe("Add Group, step by step without JavaScript", () => {
     expect(await groupsOf(user)).toEqual([]);
   });
 
+  it("refuses a NUL or other control character on the field, never a failed insert, and 10 KB as too long", async () => {
+    const user = await signedInUser(database);
+    const refused = await submit(user, 1, {
+      intent: "next",
+      name: "Nani\u0000s",
+      description: "The cousins\u0007 of Pune",
+    });
+    expect(refused.status).toBe(400);
+    expect(replyErrorsOf(refused.data)).toEqual({
+      name: ["validation.invalidCharacters"],
+      description: ["validation.invalidCharacters"],
+    });
+    const huge = await submit(user, 1, {
+      intent: "next",
+      name: "x".repeat(10_000),
+      description: "Line one\nline two ok",
+    });
+    expect(replyErrorsOf(huge.data)).toEqual({ name: ["validation.tooLong"] });
+    expect(await groupsOf(user)).toEqual([]);
+  });
+
   it("offers only the user's own Storytellers (no is_self row); any other is a 404", async () => {
     const user = await signedInUser(database);
     const other = await signedInUser(database);
