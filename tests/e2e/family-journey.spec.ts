@@ -42,7 +42,7 @@ test("the family: a group, an invitee who asks, an answer they hear and cannot d
   browser,
 }) => {
   // Four people in their own browsers, a real email send, upload and notification, axe throughout.
-  test.setTimeout(240_000);
+  test.setTimeout(300_000);
   const owner = await signInAsNewUser(db, context, baseURL!, "Meera");
   const first = uniqueEmail("first");
   const second = uniqueEmail("second");
