@@ -402,23 +402,6 @@ export async function createEmailChange(db: DbOrTx, options: { userId: string; n
     .executeTakeFirstOrThrow();
 }
 
-/** A group invitation not yet answered (default: sent now, expiring in 30 days), by the group's `invitedBy`. */
-export async function createPendingGroupInvitation(
-  db: DbOrTx,
-  options: { groupId: string; email: string; invitedBy?: string | null; expiresAt?: Date },
-) {
-  return db
-    .insertInto("group_invitations")
-    .values({
-      group_id: options.groupId,
-      email: options.email,
-      invited_by: options.invitedBy ?? null,
-      expires_at: options.expiresAt ?? new Date(Date.now() + 30 * 86_400_000),
-    })
-    .returning(["id", "group_id", "email"])
-    .executeTakeFirstOrThrow();
-}
-
 /** Takes a member out of a group, as leaving it or being removed from it does (the row is gone either way). */
 export async function deleteGroupMember(db: DbOrTx, groupId: string, userId: string) {
   await db.deleteFrom("group_members").where("group_id", "=", groupId).where("user_id", "=", userId).execute();

@@ -11,6 +11,7 @@ import {
   type GroupDraft,
   groupDetailsSchema,
   invitationEmailsSchema,
+  MAX_INVITATIONS_PER_POST,
   pickStorytellerSchema,
 } from "~/utils/group-schema";
 import { storytellerWithScheduleSchema } from "~/utils/storyteller-schema";
@@ -254,14 +255,22 @@ function InviteStepForm({
     lastResult,
     constraint: getZodConstraint(invitationEmailsSchema),
     shouldValidate: "onSubmit",
-    defaultValue: { emails: [...(draft ?? []), ...Array<string>(extraSlots).fill("")] },
+    // Never more slots than one post may invite, unless a refused post brought more back.
+    defaultValue: {
+      emails: [...(draft ?? []), ...Array<string>(extraSlots).fill("")].slice(
+        0,
+        Math.max(MAX_INVITATIONS_PER_POST, draft?.length ?? 0),
+      ),
+    },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: invitationEmailsSchema }),
   });
+  const slots = fields.emails.getFieldList();
   return (
     <Form method="post" action={actionFor(3)} {...getFormProps(form)} className="flex flex-col gap-5">
       <p className="text-muted">{t("new.inviteIntro")}</p>
       <FieldErrors id={form.errorId} errors={form.errors} />
-      {fields.emails.getFieldList().map((slot, index) => (
+      <FieldErrors id={fields.emails.errorId} errors={fields.emails.errors} />
+      {slots.map((slot, index) => (
         <Field
           key={slot.key}
           label={t("fields.inviteEmail", { number: index + 1 })}
@@ -271,9 +280,11 @@ function InviteStepForm({
       ))}
       <div className="flex flex-wrap gap-3">
         <BackButton />
-        <button type="submit" name="intent" value={Intent.more} className="btn-secondary">
-          {t("new.more")}
-        </button>
+        {slots.length < MAX_INVITATIONS_PER_POST ? (
+          <button type="submit" name="intent" value={Intent.more} className="btn-secondary">
+            {t("new.more")}
+          </button>
+        ) : null}
         <button type="submit" name="intent" value={Intent.submit} className="btn-primary">
           {t("new.submit")}
         </button>

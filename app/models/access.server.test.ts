@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "../../tests/db";
 import {
   createGroup,
-  createPendingGroupInvitation,
+  createGroupInvitation,
   createPrompt,
   createStoryteller,
   createUser,
@@ -27,7 +27,7 @@ describe("storytellerRole", () => {
     // Someone in a group's "owner" role runs the group; the Storyteller stays its owner's.
     const other = await createGroup(db, { ownerId: groupRunner.id, storytellerId: st.id });
     expect(other.id).not.toBe(group.id);
-    await createPendingGroupInvitation(db, { groupId: group.id, email: invited.email });
+    await createGroupInvitation(db, { groupId: group.id, email: invited.email });
     await deleteGroupMember(db, group.id, former.id);
 
     const roles = await Promise.all(

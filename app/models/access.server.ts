@@ -19,6 +19,19 @@ export function visibleStorytellerIds(db: DbOrTx, userId: string) {
     );
 }
 
+/**
+ * The Storytellers with a Storyteller page for this user (/dashboard/recipient/{id}: the view and its
+ * actions, Edit Storyteller, Add New Prompt): those they may see, less the is_self row of their own
+ * stories, which live in My Stories and are nobody they ask (decision 017).
+ */
+export function askedStorytellerIds(db: DbOrTx, userId: string) {
+  return db
+    .selectFrom("storytellers")
+    .select("storytellers.id")
+    .where("storytellers.is_self", "=", false)
+    .where("storytellers.id", "in", visibleStorytellerIds(db, userId));
+}
+
 /** The Storytellers a user may change or delete: only their own (collaborators add prompts, nothing more). */
 export function ownedStorytellerIds(db: DbOrTx, userId: string) {
   return db.selectFrom("storytellers").select("storytellers.id").where("storytellers.owner_id", "=", userId);
@@ -80,6 +93,25 @@ export async function storytellerRole(
     .select("owner_id")
     .where("id", "=", storytellerId)
     .where("id", "in", visibleStorytellerIds(db, userId))
+    .executeTakeFirst();
+  if (!row) return null;
+  return row.owner_id === userId ? "owner" : "collaborator";
+}
+
+/**
+ * storytellerRole for the Storyteller pages (askedStorytellerIds): null also for the user's own
+ * stories' is_self row, so the view's loader and every one of its actions refuse it alike (404).
+ */
+export async function askedStorytellerRole(
+  db: DbOrTx,
+  userId: string,
+  storytellerId: string,
+): Promise<StorytellerRole | null> {
+  const row = await db
+    .selectFrom("storytellers")
+    .select("owner_id")
+    .where("id", "=", storytellerId)
+    .where("id", "in", askedStorytellerIds(db, userId))
     .executeTakeFirst();
   if (!row) return null;
   return row.owner_id === userId ? "owner" : "collaborator";

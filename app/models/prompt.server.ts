@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/client";
 import { inTransaction } from "../../db/client";
-import { editablePromptIds, ownedStorytellerIds, type StorytellerRole, visibleStorytellerIds } from "./access.server";
+import { askedStorytellerIds, editablePromptIds, ownedStorytellerIds, type StorytellerRole } from "./access.server";
 
 /**
  * A prompt of this Storyteller the user may reword, move or delete (editablePromptIds: any of the
@@ -46,9 +46,8 @@ export async function getStorytellerView(db: DbOrTx, userId: string, storyteller
       "sc.paused_at",
     ])
     .where("s.id", "=", storytellerId)
-    .where("s.id", "in", visibleStorytellerIds(db, userId))
     // The user's own stories' row (is_self) has no Storyteller page: they are in My Stories.
-    .where("s.is_self", "=", false)
+    .where("s.id", "in", askedStorytellerIds(db, userId))
     .executeTakeFirst();
   if (!storyteller) return null;
   const prompts = await db
@@ -229,7 +228,8 @@ export type AddResult = { added: number; duplicates: string[] };
 
 /**
  * Appends prompts to the end of the queue. Texts already queued (any letter case) are left out and
- * reported; the rest go in together or not at all. Null when the user may not see the Storyteller.
+ * reported; the rest go in together or not at all. Null when the Storyteller has no page for the
+ * user (askedStorytellerIds).
  */
 export async function addPrompts(
   db: DbOrTx,
@@ -242,7 +242,8 @@ export async function addPrompts(
       .selectFrom("storytellers")
       .select("id")
       .where("id", "=", storytellerId)
-      .where("id", "in", visibleStorytellerIds(tx, userId))
+      // Never the user's own stories' row: nobody queues questions for it (decision 017).
+      .where("id", "in", askedStorytellerIds(tx, userId))
       .forUpdate()
       .executeTakeFirst();
     if (!storyteller) return null;

@@ -5,7 +5,7 @@ import { usOrCanadianE164 } from "~/utils/phone.server";
 import type { ScheduleInput, StorytellerInput } from "~/utils/storyteller-schema";
 import type { DbOrTx } from "../../db/client";
 import { inTransaction } from "../../db/client";
-import { ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
+import { askedStorytellerIds, ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
 import { type AnswerServices, deleteWithAnswerFiles } from "./answer.server";
 import { emailOptedOut } from "./capability-links.server";
 import { firstSendAt, nextSendAt } from "./schedule";
@@ -104,14 +104,16 @@ export async function getOwnedStoryteller(db: DbOrTx, userId: string, storytelle
   return row ?? null;
 }
 
-/** id, nickname and language of a Storyteller the user may see, or null; for pages that need no more. */
+/**
+ * id, nickname and language of a Storyteller with a page for the user (askedStorytellerIds: never
+ * their own stories' is_self row), or null; for pages that need no more.
+ */
 export async function getVisibleStoryteller(db: DbOrTx, userId: string, storytellerId: string) {
   const row = await db
     .selectFrom("storytellers")
     .select(["id", "nickname", "language"])
     .where("id", "=", storytellerId)
-    .where("id", "in", visibleStorytellerIds(db, userId))
-    .where("is_self", "=", false)
+    .where("id", "in", askedStorytellerIds(db, userId))
     .executeTakeFirst();
   return row ?? null;
 }

@@ -11,7 +11,7 @@ import { useTestDatabase } from "../../tests/db";
 import {
   createAnswer,
   createGroup,
-  createPendingGroupInvitation,
+  createGroupInvitation,
   createPrompt,
   createShareLink,
   createSignedInUser,
@@ -109,7 +109,7 @@ async function buildWorld() {
     storytellerId: storyteller.id,
     collaborators: [collaborator.id, removed.id, left.id],
   });
-  const invitation = await createPendingGroupInvitation(db, {
+  const invitation = await createGroupInvitation(db, {
     groupId: group.id,
     email: invited.email,
     invitedBy: owner.id,

@@ -37,14 +37,15 @@ export async function loader({ request, context, params }: LoaderArgs) {
 export async function action({ request, context, params }: ActionArgs) {
   const user = await requireUser(request, context);
   const storytellerId = idParam(params.id);
+  // The loader's guard, before the post is read: a page that is a 404 takes no post at all.
+  const storyteller = await getVisibleStoryteller(context.db, user.id, storytellerId);
+  if (!storyteller) throw notFound();
   const submission = parseWithZod(await readForm(request), { schema: promptsSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const { libraryPromptIds, customPrompts } = submission.value;
   if (!libraryPromptIds.length && !customPrompts.length)
     return data({ result: submission.reply({ formErrors: ["storytellers:toast.noneSelected"] }) }, { status: 400 });
 
-  const storyteller = await getVisibleStoryteller(context.db, user.id, storytellerId);
-  if (!storyteller) throw notFound();
   const items = [
     ...(await libraryQueueItems(context.db, libraryPromptIds, storyteller.language)),
     ...customPrompts.map((text) => ({ text, libraryPromptId: null })),

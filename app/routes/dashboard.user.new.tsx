@@ -18,8 +18,15 @@ import { email } from "~/utils/validation";
 export const handle = { i18n: ["account", "groups"] };
 export const meta = titleFromLoader;
 
-// "Into one of my groups" is optional: blank invites to Heirloom only.
-const inviteSchema = z.object({ email: email(), groupId: z.uuid("groups:errors.groupUnknown").optional() });
+// One address a post (the form has one field): a post carrying several is refused with its own
+// message, not taken for a missing one. "Into one of my groups" is optional: blank invites to Heirloom only.
+const inviteSchema = z.object({
+  email: z
+    .unknown()
+    .refine((value) => !Array.isArray(value), "groups:errors.oneAddress")
+    .pipe(email()),
+  groupId: z.uuid("groups:errors.groupUnknown").optional(),
+});
 
 export async function loader({ request, context }: LoaderArgs) {
   const user = await requireUser(request, context);

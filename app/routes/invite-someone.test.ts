@@ -8,7 +8,7 @@ import { action, loader } from "./dashboard.user.new";
 const database = useTestDatabase();
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
-const invite = (user: User, fields: Record<string, string>) =>
+const invite = (user: User, fields: Record<string, string | string[]>) =>
   outcome(() =>
     action({
       request: post(user.jar, "/dashboard/user/new", fields),
@@ -65,6 +65,26 @@ describe("Invite someone, into one of my groups", () => {
       .executeTakeFirstOrThrow();
     const member = await invite(owner, { email: self.email, groupId: group.id });
     expect(replyErrorsOf(member.data)).toEqual({ email: ["groups:errors.alreadyMember"] });
+  });
+
+  it("takes one address a post: several in one are refused with their own message, nothing sent", async () => {
+    const owner = await signedInUser(database);
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id });
+    const group = await createGroup(database.db, { ownerId: owner.id, storytellerId: storyteller.id });
+    const addresses = Array.from({ length: 25 }, (_, i) => `many${i}.one-post@example.com`);
+    for (const groupId of [group.id, ""]) {
+      const refused = await invite(owner, { email: addresses, groupId });
+      expect(refused.status).toBe(400);
+      expect(replyErrorsOf(refused.data)).toEqual({ email: ["groups:errors.oneAddress"] });
+    }
+    expect(
+      await database.db
+        .selectFrom("outbox_messages")
+        .select("id")
+        .where("to_address", "like", "%.one-post@example.com")
+        .execute(),
+    ).toEqual([]);
+    expect(await invitationsTo(addresses[0])).toEqual([]);
   });
 
   it("without a group, invites to Heirloom only", async () => {

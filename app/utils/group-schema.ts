@@ -10,7 +10,14 @@ export const groupDetailsShape = { name: text(2, 50), description: text(10, 60) 
 export const groupDetailsSchema = z.object(groupDetailsShape);
 export type GroupDetailsInput = z.infer<typeof groupDetailsSchema>;
 
-/** The people to invite: any number of addresses (blank slots left out), each valid, none twice. */
+/**
+ * The most addresses one post may invite (Add Group's step 3): each is an email sent at once, so a
+ * post cannot send hundreds. More people are invited later from Invite someone. The number is also in
+ * the message (groups:errors.tooManyInvitations, en and hi).
+ */
+export const MAX_INVITATIONS_PER_POST = 20;
+
+/** The people to invite: up to MAX_INVITATIONS_PER_POST addresses (blank slots left out), each valid, none twice. */
 export const invitationEmailsShape = {
   emails: z
     .array(z.preprocess((value) => (value === "" ? undefined : value), email().optional()))
@@ -23,6 +30,8 @@ export const invitationEmailsShape = {
         if (seen.has(key)) ctx.addIssue({ code: "custom", path: [index], message: "groups:errors.duplicateEmail" });
         seen.add(key);
       });
+      if (emails.filter(Boolean).length > MAX_INVITATIONS_PER_POST)
+        ctx.addIssue({ code: "custom", path: [], message: "groups:errors.tooManyInvitations" });
     })
     .transform((emails) => emails.filter((address): address is string => Boolean(address))),
 };

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { Page } from "@playwright/test";
 import { createLocalStorage } from "../../app/services/storage.server";
 import type { Db } from "../../db/client";
 import { createAnswer, createGroup, createStoryteller, createUser } from "../factories";
 import { E2E_DATA_DIR } from "./environment";
 import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
+import { addOwnQuestion, expectAudioPlays, javaScriptOn } from "./group-helpers";
 
 // The refused post below is a 404 by design; the browser logs it.
 test.use({ allowedConsoleErrors: [/status of 404/] });
@@ -14,8 +14,6 @@ test.use({ allowedConsoleErrors: [/status of 404/] });
 const OWNERS_QUESTION = "Where were you born?";
 const ANSWERED = "What was your first home like?";
 const TRANSCRIPT = "We lived in a small house by the river.";
-
-const javaScriptOn = () => test.info().project.use.javaScriptEnabled !== false;
 
 /**
  * Someone else's Storyteller (Nani) with one queued question of the owner's and one answered
@@ -51,21 +49,6 @@ async function groupStoryteller(db: Db, collaboratorId: string) {
   return { storytellerId: storyteller.id, ownersPromptId: queued.id, answerId: answer.id };
 }
 
-/** In a page with JavaScript: the audio element really plays (muted, so no gesture is needed). */
-async function expectAudioPlays(page: Page) {
-  const played = await page.locator("audio").evaluate(async (audio: HTMLAudioElement) => {
-    audio.muted = true;
-    await audio.play();
-    await new Promise<void>((resolve) => {
-      const check = () => (audio.currentTime > 0.2 ? resolve() : setTimeout(check, 50));
-      check();
-    });
-    audio.pause();
-    return audio.currentTime;
-  });
-  expect(played).toBeGreaterThan(0.2);
-}
-
 test("a collaborator adds and edits their own question, cannot touch the owner's, and hears an answer they cannot delete", async ({
   page,
   context,
@@ -92,11 +75,7 @@ test("a collaborator adds and edits their own question, cannot touch the owner's
   await expect(owners.getByRole("button")).toHaveCount(0);
 
   // Add a question: a dialog with JavaScript, its own page without.
-  await page.getByRole("link", { name: "Add New Prompt" }).click();
-  const form = javaScriptOn() ? page.getByRole("dialog", { name: "Add New Prompt" }) : page.locator("main");
-  await form.getByLabel("Your own questions").fill("What songs did your mother sing?");
-  await form.getByRole("button", { name: "Add to the queue" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Prompt added successfully" })).toBeVisible();
+  await addOwnQuestion(page, "What songs did your mother sing?");
   const mine = page.getByTestId("queued-prompt").nth(1);
   await expect(mine).toContainText("What songs did your mother sing?");
   await expect(mine).toContainText("Added by you");
@@ -147,7 +126,7 @@ test("a collaborator adds and edits their own question, cannot touch the owner's
   const audio = await page.request.get(src!);
   expect(audio.status()).toBe(200);
   expect(audio.headers()["content-type"]).toBe("audio/webm");
-  if (javaScriptOn()) await expectAudioPlays(page);
+  if (javaScriptOn()) await expectAudioPlays(answered.locator("audio"));
   await expect(answered.getByText("Delete", { exact: true })).toHaveCount(0);
   await expect(answered.getByText("Re-record", { exact: true })).toHaveCount(0);
   await expect(answered.getByRole("button", { name: "Delete response" })).toHaveCount(0);

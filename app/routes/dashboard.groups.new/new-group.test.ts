@@ -1,4 +1,6 @@
+import { readFile } from "node:fs/promises";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { MAX_INVITATIONS_PER_POST } from "~/utils/group-schema";
 import { makeTestContext, routeArgs } from "../../../tests/context";
 import { get, outcome, post, replyErrorsOf, signedInUser, toastKeysOf } from "../../../tests/dashboard-routes";
 import { useTestDatabase } from "../../../tests/db";
@@ -145,6 +147,53 @@ describe("Add Group, step by step without JavaScript", () => {
     const mine = await submit(user, 3, { intent: "submit", "emails[0]": "ravi@example.com", "emails[1]": own });
     expect(replyErrorsOf(mine.data)).toEqual({ "emails[1]": ["groups:errors.ownEmail"] });
     expect(await groupsOf(user)).toEqual([]);
+  });
+
+  it(`invites at most ${MAX_INVITATIONS_PER_POST} addresses a post, with its own message, and writes nothing past it`, async () => {
+    const user = await signedInUser(database);
+    await submit(user, 1, { intent: "next", name: "A big family", description: "Everyone, all at once" });
+    await submit(user, 2, newStoryteller);
+    const slots = (count: number) =>
+      Object.fromEntries(Array.from({ length: count }, (_, i) => [`emails[${i}]`, `cousin${i}.cap@example.com`]));
+
+    // One past the cap, blank slots aside: refused on the list, in either button, nothing kept or sent.
+    for (const intent of ["submit", "more"]) {
+      const refused = await submit(user, 3, { intent, ...slots(MAX_INVITATIONS_PER_POST + 1), "emails[99]": "" });
+      expect(refused.status).toBe(400);
+      expect(replyErrorsOf(refused.data)).toEqual({ emails: ["groups:errors.tooManyInvitations"] });
+    }
+    // At the cap, another slot is refused too (it could only take the post past it).
+    const more = await submit(user, 3, { intent: "more", ...slots(MAX_INVITATIONS_PER_POST) });
+    expect(replyErrorsOf(more.data)).toEqual({ emails: ["groups:errors.tooManyInvitations"] });
+    expect(await groupsOf(user)).toEqual([]);
+    expect(((await page(user, 3)).data as { draft: { emails?: string[] } }).draft.emails).toBeUndefined();
+    expect(
+      await database.db
+        .selectFrom("outbox_messages")
+        .select("id")
+        .where("to_address", "like", "%.cap@example.com")
+        .execute(),
+    ).toEqual([]);
+
+    // Exactly the cap is made, every one invited.
+    const done = await submit(user, 3, { intent: "submit", ...slots(MAX_INVITATIONS_PER_POST) });
+    const [group] = await groupsOf(user);
+    expect(done).toMatchObject({ status: 302, location: `/dashboard/groups/${group.id}` });
+    const invited = await database.db
+      .selectFrom("group_invitations")
+      .select("email")
+      .where("group_id", "=", group.id)
+      .execute();
+    expect(invited).toHaveLength(MAX_INVITATIONS_PER_POST);
+  });
+
+  it("has the cap's message in English and Hindi, naming the same number", async () => {
+    for (const language of ["en", "hi"]) {
+      const { errors } = JSON.parse(await readFile(`locales/${language}/groups.json`, "utf8")) as {
+        errors: Record<string, string>;
+      };
+      expect(errors.tooManyInvitations).toContain(String(MAX_INVITATIONS_PER_POST));
+    }
   });
 
   it("keeps each step, adds address slots, and creates the group with its new Storyteller and invitations", async () => {

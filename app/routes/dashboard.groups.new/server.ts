@@ -20,6 +20,7 @@ import {
 import { todayIn } from "~/models/onboarding.server";
 import { checkStorytellerFields } from "~/models/storyteller.server";
 import { log } from "~/services/logger.server";
+import { MAX_INVITATIONS_PER_POST } from "~/utils/group-schema";
 import { timeZoneNames } from "~/utils/time-zones";
 import { redirectWithToast } from "~/utils/toast.server";
 import { Intent, type Step, stepSchemas } from "./schema";
@@ -110,6 +111,9 @@ async function invite(args: StepArgs) {
   if (submission.status !== "success") return refuse("invite", submission.reply());
   if (submission.value.intent === Intent.back) return go(2);
   const { intent, emails } = submission.value;
+  // Another slot would take a post past the cap: said now, not when the group is made.
+  if (intent === Intent.more && emails.length >= MAX_INVITATIONS_PER_POST)
+    return refuse("invite", submission.reply({ fieldErrors: { emails: ["groups:errors.tooManyInvitations"] } }));
   const fieldErrors = await checkInvitationEmails(context.db, user, emails);
   if (Object.keys(fieldErrors).length) return refuse("invite", submission.reply({ fieldErrors }));
   await saveGroupDraftStep(context.db, user.id, "emails", emails);

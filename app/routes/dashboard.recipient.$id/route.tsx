@@ -14,7 +14,7 @@ import { DeliveryState } from "./delivery-state";
 import { PromptQueue } from "./scheduled-tab";
 import { actionSchema, Intent } from "./schema";
 import { SentPrompts } from "./sent-tab";
-import { performIntent, storytellerPage } from "./server";
+import { performIntent, storytellerPage, storytellerPageRole } from "./server";
 
 export const handle = { i18n: ["storytellers"] };
 export const meta = titleFromLoader;
@@ -23,7 +23,9 @@ const notFound = () => new Response(null, { status: 404 });
 
 export async function loader({ request, context, params }: LoaderArgs) {
   const user = await requireUser(request, context);
-  const page = await storytellerPage(context, user.id, idParam(params.id));
+  const storytellerId = idParam(params.id);
+  if (!(await storytellerPageRole(context, user.id, storytellerId))) throw notFound();
+  const page = await storytellerPage(context, user.id, storytellerId);
   if (!page) throw notFound();
   return page;
 }
@@ -31,6 +33,8 @@ export async function loader({ request, context, params }: LoaderArgs) {
 export async function action({ request, context, params }: ActionArgs) {
   const user = await requireUser(request, context);
   const storytellerId = idParam(params.id);
+  // The loader's guard, before the post is read: a page that is a 404 takes no post at all.
+  if (!(await storytellerPageRole(context, user.id, storytellerId))) throw notFound();
   const submission = parseWithZod(await readForm(request), { schema: actionSchema });
   if (submission.status !== "success") {
     // The one field typed here is an edited question: its problem is told like the edit's other outcomes.

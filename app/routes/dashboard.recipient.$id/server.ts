@@ -1,5 +1,6 @@
 import { data, redirect } from "react-router";
 import type { AppContext } from "~/context.server";
+import { askedStorytellerRole } from "~/models/access.server";
 import { queueSendNow } from "~/models/delivery.server";
 import {
   deletePrompt,
@@ -14,6 +15,15 @@ import { setPaused } from "~/models/storyteller.server";
 import { log } from "~/services/logger.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { type ActionInput, Intent } from "./schema";
+
+/**
+ * The one guard of this page, run by its loader and by its action before anything is read from the
+ * post: the user's role to this Storyteller, or null (the route answers 404) when they may not see
+ * it, or when it is their own stories' is_self row, which has no Storyteller page (decision 017).
+ */
+export function storytellerPageRole(context: AppContext, userId: string, storytellerId: string) {
+  return askedStorytellerRole(context.db, userId, storytellerId);
+}
 
 /** The page's data, or null when the user may not see this Storyteller. */
 export async function storytellerPage(context: AppContext, userId: string, storytellerId: string) {
