@@ -171,7 +171,7 @@ class PgLock implements Lock {
       log.warn({ module: "uploads", err: error }, "lost the connection holding an upload lock");
       void requestRelease();
     };
-    client.on("error", this.onConnectionError);
+    client.once("error", this.onConnectionError);
   }
 
   async unlock(): Promise<void> {

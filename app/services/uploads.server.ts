@@ -1,7 +1,7 @@
 import path from "node:path";
 import { FileStore } from "@tus/file-store";
 import { S3Store } from "@tus/s3-store";
-import type { KvStore } from "@tus/server";
+import { ERRORS, type KvStore } from "@tus/server";
 import type { Config } from "~/config.server";
 import { s3ClientConfig } from "./storage.server";
 
@@ -29,13 +29,33 @@ const noCache: KvStore<never> = {
 };
 
 /**
+ * S3Store's `remove` aborts the multipart upload first and stops there when it is already complete
+ * (S3 answers NoSuchUpload), leaving the finished object and its `.info` in the bucket for good.
+ * Removing an upload we have turned into an answer must leave nothing.
+ */
+class S3UploadStore extends S3Store {
+  override async remove(id: string) {
+    try {
+      await super.remove(id);
+    } catch (error) {
+      if (error !== ERRORS.FILE_NOT_FOUND) throw error;
+      await this.client.deleteObjects({
+        Bucket: this.bucket,
+        Delete: { Objects: [{ Key: id }, { Key: this.infoKey(id) }, { Key: this.partKey(id, true) }] },
+      });
+      throw error;
+    }
+  }
+}
+
+/**
  * Where unfinished uploads live: S3 (multipart) when configured, shared by every process; else
  * DATA_DIR/uploads (data and `.json` metadata side by side), shared only by processes that share
  * that folder (decision 024).
  */
 export function createUploadStore(config: Config) {
   return config.S3_BUCKET
-    ? new S3Store({
+    ? new S3UploadStore({
         partSize: 8 * 1024 * 1024,
         expirationPeriodInMilliseconds: ABANDONED_AFTER_MS,
         cache: noCache,
