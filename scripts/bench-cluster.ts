@@ -89,13 +89,19 @@ async function main() {
   const startWeb = async (port: number) => {
     const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
       env: env({ PORT: String(port), WORKER: "off", DATA_DIR: path.join(dataDir, `web-${port}`) }),
-      stdio: ["ignore", "ignore", "inherit"],
+      stdio: ["ignore", "inherit", "inherit"],
     });
     children.add(child);
     child.on("exit", () => children.delete(child));
     for (let i = 0; ; i++) {
       if (i > 600) throw new Error(`web process on ${port} did not start`);
-      if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) return child;
+      if (
+        await fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        return child;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   };
@@ -131,9 +137,14 @@ async function main() {
     // Warm each process up (first renders compile and fill caches) before measuring.
     for (const port of WEB_PORTS) {
       for (const page of ["/dashboard", `/dashboard/recipient/${sessions[0].storytellerId}`, "/dashboard/timeline"])
-        await fetch(`http://127.0.0.1:${port}${page}`, { headers: { cookie: sessions[0].cookie } }).then((r) => r.text());
+        await fetch(`http://127.0.0.1:${port}${page}`, { headers: { cookie: sessions[0].cookie } }).then((r) =>
+          r.text(),
+        );
     }
-    const load = () => loadavg().map((l) => l.toFixed(1)).join(" ");
+    const load = () =>
+      loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ");
     console.log(`load average before browsing (2 cores, shared): ${load()}`);
     let nextUser = 0;
     proxy.resetCounts();
@@ -162,7 +173,9 @@ async function main() {
     );
     console.log(`  per web process: ${proxy.counts().join(" / ")} requests; load average after: ${load()}`);
     const browseErrors = browse.errors + browse.timeouts + browse.non2xx;
-    console.log(`  errors: ${browse.errors}, timeouts: ${browse.timeouts}, non-2xx: ${browse.non2xx}`);
+    console.log(
+      `  errors: ${browse.errors}, timeouts: ${browse.timeouts}, non-2xx: ${browse.non2xx} (${proxy.statuses()})`,
+    );
     check(browseErrors === 0, "no browsing request failed");
 
     // ---- 2. Uploads, with a web process killed mid-way ----
@@ -189,7 +202,9 @@ async function main() {
                 const soFar = [...sent.values()].reduce((a, b) => a + b, 0);
                 if (!killed && soFar > total / 3) {
                   killed = true;
-                  console.log(`  killing the web process on ${WEB_PORTS[1]} (SIGKILL) at ${Math.round((soFar / total) * 100)}% of the bytes`);
+                  console.log(
+                    `  killing the web process on ${WEB_PORTS[1]} (SIGKILL) at ${Math.round((soFar / total) * 100)}% of the bytes`,
+                  );
                   webs[1].kill("SIGKILL");
                   restarted = new Promise((r) => setTimeout(r, 1000)).then(() => startWeb(WEB_PORTS[1]));
                 }
@@ -312,7 +327,9 @@ async function main() {
     const scrape = await fetch(`http://127.0.0.1:${WEB_PORTS[0]}/metrics`, {
       headers: { Authorization: `Bearer ${METRICS_TOKEN}` },
     }).then((r) => r.text());
-    const lines = scrape.split("\n").filter((l) => /^heirloom_(jobs\{task="delivery__send"|deliveries|uploads_in)/.test(l));
+    const lines = scrape
+      .split("\n")
+      .filter((l) => /^heirloom_(jobs\{task="delivery__send"|deliveries|uploads_in)/.test(l));
     console.log(`\n/metrics (web process on ${WEB_PORTS[0]}):\n  ${lines.join("\n  ")}`);
   } finally {
     for (const child of children) child.kill("SIGTERM");
@@ -500,7 +517,12 @@ async function seedRecordings(db: ReturnType<typeof createDb>, count: number) {
       .executeTakeFirstOrThrow();
     const prompt = await db
       .insertInto("prompts")
-      .values({ storyteller_id: storyteller.id, text: "What did you cook on Sundays?", queue_position: 1, sent_at: new Date() })
+      .values({
+        storyteller_id: storyteller.id,
+        text: "What did you cook on Sundays?",
+        queue_position: 1,
+        sent_at: new Date(),
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     const file = noiseWav(RECORDING_SECONDS);
@@ -537,6 +559,8 @@ async function seedDue(db: ReturnType<typeof createDb>, count: number) {
     select id, '2026-01-01', 'daily', ${now.toJSDate()} from storytellers where email like 'due%'`.execute(db);
   await sql`
     insert into prompts (storyteller_id, text, queue_position)
-    select id, 'What is your favourite memory from childhood?', 1 from storytellers where email like 'due%'`.execute(db);
+    select id, 'What is your favourite memory from childhood?', 1 from storytellers where email like 'due%'`.execute(
+    db,
+  );
   await sql`analyze`.execute(db);
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
+import type { Locker } from "@tus/server";
 import compression from "compression";
 import express, { type Request } from "express";
 import expressStaticGzip from "express-static-gzip";
-import type { Locker } from "@tus/server";
 import type { ServerBuild } from "react-router";
 import type { AppContext, AppServices } from "~/context.server";
 import { log as defaultLog, type Logger, withLogBindings } from "~/services/logger.server";

@@ -55,7 +55,10 @@ export async function startS3StandIn(bucket = "heirloom-test") {
       if (method === "POST" && query.has("delete")) {
         const body = (await readBody(req)).toString();
         const keys = [...body.matchAll(/<Key>([^<]*)<\/Key>/g)].map((m) =>
-          m[1].replace(/&(lt|gt|amp|apos|quot);/g, (_e, n: string) => ({ lt: "<", gt: ">", amp: "&", apos: "'", quot: '"' })[n]!),
+          m[1].replace(
+            /&(lt|gt|amp|apos|quot);/g,
+            (_e, n: string) => ({ lt: "<", gt: ">", amp: "&", apos: "'", quot: '"' })[n]!,
+          ),
         );
         for (const k of keys) objects.delete(k);
         const deleted = keys.map((k) => `<Deleted><Key>${xmlEscape(k)}</Key></Deleted>`).join("");
@@ -71,7 +74,9 @@ export async function startS3StandIn(bucket = "heirloom-test") {
         return send(
           res,
           200,
-          xml(`<ListMultipartUploadsResult><Bucket>${bucket}</Bucket><IsTruncated>false</IsTruncated>${listed}</ListMultipartUploadsResult>`),
+          xml(
+            `<ListMultipartUploadsResult><Bucket>${bucket}</Bucket><IsTruncated>false</IsTruncated>${listed}</ListMultipartUploadsResult>`,
+          ),
         );
       }
       if (method === "GET") {
@@ -87,7 +92,9 @@ export async function startS3StandIn(bucket = "heirloom-test") {
         return send(
           res,
           200,
-          xml(`<ListBucketResult><Name>${bucket}</Name><Prefix>${xmlEscape(prefix)}</Prefix><IsTruncated>false</IsTruncated>${contents}</ListBucketResult>`),
+          xml(
+            `<ListBucketResult><Name>${bucket}</Name><Prefix>${xmlEscape(prefix)}</Prefix><IsTruncated>false</IsTruncated>${contents}</ListBucketResult>`,
+          ),
         );
       }
       return error(res, 405, "MethodNotAllowed", method);

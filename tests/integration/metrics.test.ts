@@ -87,7 +87,10 @@ describe("/metrics with METRICS_TOKEN", () => {
 
   it("shows request latency, the queue per task, the send ledger and the uploads in progress", async () => {
     const owner = await createUser(database.db);
-    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, prompts: ["Your first home?", "Your first job?", "Your first friend?"] });
+    const storyteller = await createStoryteller(database.db, {
+      ownerId: owner.id,
+      prompts: ["Your first home?", "Your first job?", "Your first friend?"],
+    });
     const [first, second, third] = storyteller.prompts;
     await createDelivery(database.db, { promptId: first.id, status: "sent", sentAt: new Date() });
     await createDelivery(database.db, { promptId: second.id, status: "sent", sentAt: new Date() });

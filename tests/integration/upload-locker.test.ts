@@ -11,11 +11,11 @@ import { createUploadStore } from "~/services/uploads.server";
 import { createDb, createPool } from "../../db/client";
 import { PgLocker } from "../../server/upload-locker";
 import { createUploadServer } from "../../server/uploads";
-import { allowConsoleErrors } from "../setup/fail-on-console-error";
 import { makeTestContext } from "../context";
 import { useTestDatabase } from "../db";
 import { createStoryteller, createUser } from "../factories";
 import { type S3StandIn, startS3StandIn } from "../s3-stand-in";
+import { allowConsoleErrors } from "../setup/fail-on-console-error";
 
 // Two web "processes" on one database and one S3 store: each with its own connection pools, its
 // own PgLocker and its own tus server, as two `npm run serve` would have. They contend for one
@@ -37,10 +37,12 @@ async function startProcess(): Promise<Process> {
   pools.push(pool, lockPool);
   const locker = new PgLocker(lockPool, { retryMs: 20 });
   await locker.listen();
-  const { cspNonce: _n, clientIp: _c, fromLoopback: _l, ...services } = makeTestContext(
-    { ...database, db: createDb(pool), pool },
-    { NODE_ENV: "production", ...s3.config },
-  );
+  const {
+    cspNonce: _n,
+    clientIp: _c,
+    fromLoopback: _l,
+    ...services
+  } = makeTestContext({ ...database, db: createDb(pool), pool }, { NODE_ENV: "production", ...s3.config });
   const uploads = createUploadServer(services, { locker });
   const server = http.createServer((req, res) => void uploads.handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -239,7 +241,12 @@ describe("two web processes receiving one upload", () => {
     const location = await createUpload(one.base, token);
     // All bytes are in the store, but no answer was made (as when the process dies finishing).
     const id = location.split("/").pop()!;
-    const { cspNonce: _n, clientIp: _c, fromLoopback: _l, ...services } = makeTestContext(database, {
+    const {
+      cspNonce: _n,
+      clientIp: _c,
+      fromLoopback: _l,
+      ...services
+    } = makeTestContext(database, {
       NODE_ENV: "production",
       ...s3.config,
     });
