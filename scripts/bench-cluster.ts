@@ -203,7 +203,8 @@ async function main() {
                 if (!killed && soFar > total / 3) {
                   killed = true;
                   console.log(
-                    `  killing the web process on ${WEB_PORTS[1]} (SIGKILL) at ${Math.round((soFar / total) * 100)}% of the bytes`,
+                    `  killing the web process on ${WEB_PORTS[1]} (SIGKILL) at ${Math.round((soFar / total) * 100)}% of the bytes` +
+                      ` (responses so far: ${proxy!.statuses()})`,
                   );
                   webs[1].kill("SIGKILL");
                   restarted = new Promise((r) => setTimeout(r, 1000)).then(() => startWeb(WEB_PORTS[1]));
@@ -360,37 +361,48 @@ async function startProxy(port: number, upstreams: number[]) {
   const patches = new Map<string, Set<number>>();
   const agents = upstreams.map(() => new http.Agent({ keepAlive: true, maxSockets: 128 }));
   const server = http.createServer((req, res) => {
-    const index = next++ % upstreams.length;
-    counts[index]++;
-    const upstream = http.request(
-      {
-        host: "127.0.0.1",
-        port: upstreams[index],
-        method: req.method,
-        path: req.url,
-        headers: { ...req.headers, "x-forwarded-for": req.socket.remoteAddress ?? "", "x-forwarded-proto": "http" },
-        agent: agents[index],
-      },
-      (response) => {
-        const key = `${req.method} ${response.statusCode}`;
-        statuses.set(key, (statuses.get(key) ?? 0) + 1);
-        if (req.method === "PATCH" && response.statusCode === 204) {
-          const id = (req.url ?? "").split("/").pop()!;
-          patches.set(id, (patches.get(id) ?? new Set()).add(index));
-        }
-        res.writeHead(response.statusCode ?? 502, response.headers);
-        response.pipe(res);
-        response.on("error", () => res.destroy());
-      },
-    );
-    upstream.on("error", () => {
-      if (res.headersSent) return void res.destroy();
-      badGateways++;
-      res.writeHead(502, { "Content-Type": "text/plain", Connection: "close" }).end("bad gateway\n");
-    });
-    req.pipe(upstream);
-    req.on("error", () => upstream.destroy());
+    // As nginx's proxy_next_upstream (deploy/nginx.conf): a request without a body that cannot
+    // reach its process goes to the next one. tus-js-client starts a new upload when its HEAD
+    // fails, so this matters; PATCH and POST are never repeated here, the client resumes them.
+    const repeatable = req.method === "GET" || req.method === "HEAD";
+    const forward = (tries: number) => {
+      const index = next++ % upstreams.length;
+      counts[index]++;
+      const upstream = http.request(
+        {
+          host: "127.0.0.1",
+          port: upstreams[index],
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, "x-forwarded-for": req.socket.remoteAddress ?? "", "x-forwarded-proto": "http" },
+          agent: agents[index],
+        },
+        (response) => {
+          const key = `${req.method} ${response.statusCode}`;
+          statuses.set(key, (statuses.get(key) ?? 0) + 1);
+          if (req.method === "PATCH" && response.statusCode === 204) {
+            const id = (req.url ?? "").split("/").pop()!;
+            patches.set(id, (patches.get(id) ?? new Set()).add(index));
+          }
+          res.writeHead(response.statusCode ?? 502, response.headers);
+          response.pipe(res);
+          response.on("error", () => res.destroy());
+        },
+      );
+      upstream.on("error", () => {
+        if (res.headersSent) return void res.destroy();
+        if (repeatable && tries < upstreams.length) return forward(tries + 1);
+        badGateways++;
+        statuses.set(`${req.method} 502`, (statuses.get(`${req.method} 502`) ?? 0) + 1);
+        res.writeHead(502, { "Content-Type": "text/plain", Connection: "close" }).end("bad gateway\n");
+      });
+      if (repeatable) upstream.end();
+      else req.pipe(upstream);
+    };
+    forward(1);
   });
+  // Longer than any pause in the run, so a kept-alive connection is never closed under a request.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return {
     counts: () => counts,

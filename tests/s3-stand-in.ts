@@ -218,6 +218,8 @@ export async function startS3StandIn(bucket = "heirloom-test") {
       else res.destroy(err as Error);
     });
   });
+  // The SDK keeps connections open between requests; S3 does not close them after Node's 5 s.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const endpoint = `http://127.0.0.1:${port}`;
