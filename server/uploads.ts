@@ -8,7 +8,7 @@ import { pipeline } from "node:stream/promises";
 import { ERRORS, type Locker, MemoryLocker, Server, type Upload } from "@tus/server";
 import { getSessionUser } from "~/auth/session.server";
 import type { AppServices } from "~/context.server";
-import { acceptRecording } from "~/models/answer.server";
+import { acceptRecording, answerIdForUpload } from "~/models/answer.server";
 import { promptForRecordToken } from "~/models/capability-links.server";
 import { answerablePrompt } from "~/models/my-stories.server";
 import { MAX_UPLOAD_BYTES } from "~/services/audio-check.server";
@@ -64,9 +64,13 @@ export function createUploadServer(services: AppServices, options: { locker?: Lo
     const folder = path.join(tmpdir(), "heirloom-uploads");
     const file = path.join(folder, `${upload.id}.${randomUUID()}.audio`);
     try {
-      // Someone else finished it while this waited for the lock.
+      // Another request finished it while this one waited for the lock: the same answer.
       const current = await datastore.getUpload(upload.id).catch(() => null);
-      if (!current) throw refuse(404, "record.notFound");
+      if (!current) {
+        const answerId = await answerIdForUpload(services.db, upload.id);
+        if (answerId) return answerId;
+        throw refuse(404, "record.notFound");
+      }
       await mkdir(folder, { recursive: true });
       await pipeline(await datastore.read(upload.id), createWriteStream(file));
       const result = await acceptRecording(services, {
