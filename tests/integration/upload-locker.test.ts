@@ -31,11 +31,11 @@ let one: Process;
 let two: Process;
 const pools: ReturnType<typeof createPool>[] = [];
 
-async function startProcess(): Promise<Process> {
+async function startProcess(lockerOptions: { acquireTimeoutMs?: number } = {}): Promise<Process> {
   const pool = createPool(database.url, 3);
   const lockPool = createPool(database.url, 5);
   pools.push(pool, lockPool);
-  const locker = new PgLocker(lockPool, { retryMs: 20 });
+  const locker = new PgLocker(lockPool, { retryMs: 20, ...lockerOptions });
   await locker.listen();
   const {
     cspNonce: _n,
@@ -234,6 +234,24 @@ describe("two web processes receiving one upload", () => {
     expect((await patch(two.base, location, half, new Uint8Array(webm.subarray(half)))).status).toBe(204);
     const answers = await database.db.selectFrom("answers").select("id").where("prompt_id", "=", prompt.id).execute();
     expect(answers).toHaveLength(1);
+  });
+
+  it("tells the client to retry (423) when the holder does not let go in time", async () => {
+    const { token } = await sentPromptToken();
+    const location = await createUpload(one.base, token);
+    const impatient = await startProcess({ acquireTimeoutMs: 300 });
+    const held = one.locker.newLock(location.split("/").pop()!);
+    // A holder that ignores the request to let go (its process is stuck).
+    await held.lock(new AbortController().signal, () => {});
+    try {
+      const refused = await patch(impatient.base, location, 0, new Uint8Array(webm.subarray(0, half)));
+      expect(refused.status).toBe(423);
+    } finally {
+      await held.unlock();
+      await impatient.close();
+    }
+    // Nothing was written: the upload is where it was.
+    expect((await head(two.base, location)).headers.get("upload-offset")).toBe("0");
   });
 
   it("finishes, on a HEAD, an upload whose process died after its last byte", async () => {
