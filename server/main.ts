@@ -41,7 +41,16 @@ let stopping = false;
 async function stopEverything() {
   const steps: [string, (() => Promise<unknown>) | undefined][] = [
     ["http", started.server && (() => closeServer(started.server!))],
-    ["upload locks", started.locker && (() => started.locker!.close().then(() => started.locker!.pool.end()))],
+    // Requests are over, so every lock is released; should one linger, its session ends with the process.
+    [
+      "upload locks",
+      started.locker &&
+        (() =>
+          Promise.race([
+            started.locker!.close().then(() => started.locker!.pool.end()),
+            new Promise((resolve) => setTimeout(resolve, 5000).unref()),
+          ])),
+    ],
     ["jobs", started.runner && (() => started.runner!.stop())],
     ["database pool", started.db && (() => started.db!.destroy())],
     ["embedded PostgreSQL", started.embedded && (() => started.embedded!.stop())],
