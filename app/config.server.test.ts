@@ -37,6 +37,13 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ WORKER: "maybe" })).toThrow(/WORKER/);
   });
 
+  it("runs a jobs-only process on a shared database, and a metrics token long enough to guess at nothing", () => {
+    expect(() => parseEnv({ WORKER: "only" })).toThrow(/DATABASE_URL is required when WORKER is only/);
+    expect(parseEnv({ WORKER: "only", DATABASE_URL: "postgres://u:p@db/heirloom" }).WORKER).toBe("only");
+    expect(() => parseEnv({ METRICS_TOKEN: "short" })).toThrow(/METRICS_TOKEN must be at least 16 characters/);
+    expect(parseEnv({}).METRICS_TOKEN).toBeUndefined();
+  });
+
   it("requires a session secret in production with an external database", () => {
     expect(() => parseEnv({ NODE_ENV: "production", DATABASE_URL: "postgres://u:p@db/heirloom" })).toThrow(
       /SESSION_SECRET/,

@@ -21,7 +21,9 @@ const envSchema = z
     EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(25432),
 
     SESSION_SECRET: optional(z.string().min(32, "must be at least 32 characters")),
-    WORKER: z.enum(["on", "off"]).default("on"),
+    // on: pages and jobs; off: pages only; only: jobs only, no HTTP (`npm run worker`).
+    WORKER: z.enum(["on", "off", "only"]).default("on"),
+    METRICS_TOKEN: optional(z.string().min(16, "must be at least 16 characters")),
     MAINTENANCE_MODE: optional(flag),
     TRUST_PROXY: optional(flag),
     // Read by app/services/logger.server.ts when it loads; listed here so a bad value stops the boot.
@@ -73,6 +75,10 @@ const envSchema = z
     requireWith("S3_ACCESS_KEY_ID", ["S3_SECRET_ACCESS_KEY"]);
     requireWith("S3_SECRET_ACCESS_KEY", ["S3_ACCESS_KEY_ID"]);
     requireWith("TRANSCRIBE_URL", ["TRANSCRIBE_API_KEY"]);
+    // A jobs-only process shares the web processes' database; an embedded one of its own would not be it.
+    if (env.WORKER === "only" && !env.DATABASE_URL) {
+      ctx.addIssue({ code: "custom", path: ["DATABASE_URL"], message: "is required when WORKER is only" });
+    }
     if (env.NODE_ENV === "production" && env.DATABASE_URL && !env.SESSION_SECRET) {
       ctx.addIssue({
         code: "custom",

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "~/services/logger.server";
-import { requestLog } from "./http";
+import { metricsRoute, requestLog } from "./http";
 
 // The request log as an operator reads it: real Express, real HTTP, the JSON lines production writes.
 
@@ -73,6 +73,8 @@ describe("the request log at info", () => {
       [`/s/${TOKEN}`]: "/s/:token",
       [`/s/${TOKEN}/audio`]: "/s/:token/audio",
       ["/uploads/3f1c2a9e-upload-id"]: "/uploads/:id",
+      ["/invitations/inv1te5ecret0token"]: "/invitations/:token",
+      ["/Invitations/inv1te5ecret0token?from=email"]: "/invitations/:token",
       [`/Record/${TOKEN}`]: "/record/:token",
       [`/%72ecord/${TOKEN}`]: "/record/:token",
       [`//unsubscribe/${TOKEN}`]: "/unsubscribe/:token",
@@ -87,6 +89,14 @@ describe("the request log at info", () => {
     for (const path of Object.keys(paths)) await get(path);
     expect(lines.join("")).not.toContain("c2lnbmF0dXJl");
     expect(lines.join("")).not.toContain("3f1c2a9e");
+    expect(lines.join("")).not.toContain("inv1te5ecret");
+  });
+
+  it("never writes a sign-in code or anything else from the query string", async () => {
+    await get("/auth/verify?code=918273&email=grandma%40example.com");
+    await get("/auth/magic-link?code=eyJhbGciOiJIUzI1NiJ9.c2lnbmVk.c2ln&redirectTo=%2Fdashboard");
+    expect(logged().map((line) => line.path)).toEqual(["/auth/verify", "/auth/magic-link"]);
+    expect(lines.join("")).not.toMatch(/918273|grandma|code=|c2ln/);
   });
 
   it("gives every line logged while handling a request that request's id", async () => {
@@ -129,5 +139,19 @@ describe("the request log at debug", () => {
       ["debug", "/assets/entry.client-abc123.js"],
       ["debug", "/favicon.ico"],
     ]);
+  });
+});
+
+describe("the route a request is counted under in /metrics", () => {
+  it("replaces ids and numbers, and folds static files and pages not found into one route each", () => {
+    expect(metricsRoute("/dashboard/recipient/0b6f6a8e-8c1d-4a59-9d7e-2f1e0c7d9a11/edit", 200, false)).toBe(
+      "/dashboard/recipient/:id/edit",
+    );
+    expect(metricsRoute("/record/:token", 200, false)).toBe("/record/:token");
+    expect(metricsRoute("/locales/hi/common", 200, false)).toBe("/locales/hi/common");
+    expect(metricsRoute("/media/answer/42", 206, false)).toBe("/media/answer/:id");
+    expect(metricsRoute("/assets/entry.client-abc123.js", 200, true)).toBe("(static)");
+    expect(metricsRoute("/wp-login.php", 404, true)).toBe("(not found)");
+    expect(metricsRoute("/healthz", 200, true)).toBe("/healthz");
   });
 });

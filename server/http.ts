@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
+import type { Locker } from "@tus/server";
 import compression from "compression";
 import express, { type Request } from "express";
 import expressStaticGzip from "express-static-gzip";
 import type { ServerBuild } from "react-router";
 import type { AppContext, AppServices } from "~/context.server";
 import { log as defaultLog, type Logger, withLogBindings } from "~/services/logger.server";
+import { METRICS_PATH, type Metrics, metricsEndpoint } from "./metrics";
 import { plainMessage } from "./plain-messages";
 import { cspNonce, csrfCheck, securityHeaders } from "./security";
 import { createUploadServer, UPLOADS_PATH } from "./uploads";
@@ -35,6 +37,10 @@ export function createHttpApp(options: {
   clientDir: string;
   /** Where the request lines go (tests pass their own). */
   log?: Logger;
+  /** Shared by every web process on the database (server/upload-locker.ts); else in memory. */
+  uploadLocker?: Locker;
+  /** Request latency is counted here; GET /metrics serves it when METRICS_TOKEN is set. */
+  metrics?: Metrics;
 }) {
   const { services } = options;
   const { config } = services;
@@ -42,7 +48,7 @@ export function createHttpApp(options: {
   const production = config.NODE_ENV === "production";
   const app = express();
   app.disable("x-powered-by");
-  app.use(requestLog(log));
+  app.use(requestLog(log, options.metrics));
   // One proxy in front (the usual TLS terminator): the client is the last address it appended.
   // Trusting every hop would let clients pick their own address with X-Forwarded-For.
   if (config.TRUST_PROXY) app.set("trust proxy", 1);
@@ -66,6 +72,10 @@ export function createHttpApp(options: {
     app.use(express.static(options.clientDir, { maxAge: "1h", index: false }));
   }
 
+  // Before maintenance mode: an operator watches the site most closely then.
+  if (options.metrics && config.METRICS_TOKEN)
+    app.get(METRICS_PATH, metricsEndpoint(options.metrics, config.METRICS_TOKEN));
+
   if (config.MAINTENANCE_MODE) {
     // Every page becomes the maintenance page (its loader answers 503); static files still load.
     app.use((req, res, next) => {
@@ -82,7 +92,7 @@ export function createHttpApp(options: {
   app.use(csrfCheck(new URL(config.APP_URL).origin, config.APP_NAME));
 
   // Resumable recording uploads (tus) stream straight to the upload store, outside React Router.
-  const uploads = createUploadServer(services);
+  const uploads = createUploadServer(services, { locker: options.uploadLocker });
   app.all([UPLOADS_PATH, `${UPLOADS_PATH}/*`], (req, res, next) => {
     uploads.handle(req, res).catch(next);
   });
@@ -126,10 +136,11 @@ const DEV_ASSET = /^\/(@vite|@fs|@id|@react-refresh|node_modules|app)\//;
 
 /**
  * One line per request once the response is done: request id (also sent as X-Request-Id, and bound
- * to every line logged while handling it), method, path, status and duration. Static files and
- * /healthz that succeed are logged at debug only.
+ * to every line logged while handling it), method, path, status and duration. Static files,
+ * /healthz and /metrics that succeed are logged at debug only. `metrics` counts each request's
+ * duration under its route (the logged path with ids replaced too).
  */
-export function requestLog(log: Logger): express.RequestHandler {
+export function requestLog(log: Logger, metrics?: Metrics): express.RequestHandler {
   return (req, res, next) => {
     const reqId = randomUUID();
     const started = process.hrtime.bigint();
@@ -141,18 +152,25 @@ export function requestLog(log: Logger): express.RequestHandler {
       res.removeListener("finish", done);
       res.removeListener("close", done);
       const status = res.statusCode;
-      const noise = path === "/healthz" || path.startsWith("/assets/") || DEV_ASSET.test(path) || /\.\w+$/.test(path);
+      const noise =
+        path === "/healthz" ||
+        path === METRICS_PATH ||
+        path.startsWith("/assets/") ||
+        DEV_ASSET.test(path) ||
+        /\.\w+$/.test(path);
       // 503 is the maintenance page, answered on purpose.
       const level = status >= 500 && status !== 503 ? "warn" : noise && status < 400 ? "debug" : "info";
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const fields = {
         reqId,
         method: req.method,
         path,
         status,
-        ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
+        ms: Math.round(seconds * 1e4) / 10,
         ...(res.writableFinished ? {} : { aborted: true }),
       };
       log[level](fields, "request");
+      metrics?.observeRequest(req.method, metricsRoute(path, status, noise), status, seconds);
     };
     res.once("finish", done);
     res.once("close", done);
@@ -160,14 +178,28 @@ export function requestLog(log: Logger): express.RequestHandler {
   };
 }
 
-/** Capability tokens and upload ids are credentials: they never reach a log. */
+/** Capability tokens, invitation tokens and upload ids are credentials: they never reach a log. */
 const SECRET_SEGMENTS: [RegExp, (match: string, route: string) => string][] = [
-  [/^\/(record|unsubscribe|s)\/[^/]+/i, (_match, route) => `/${route.toLowerCase()}/:token`],
+  [/^\/(record|unsubscribe|s|invitations)\/[^/]+/i, (_match, route) => `/${route.toLowerCase()}/:token`],
   [/^\/(uploads)\/[^/]+/i, () => "/uploads/:id"],
 ];
 
+/**
+ * A route for the latency histogram, few enough to keep Prometheus's series bounded: the logged
+ * path with ids and numbers as `:id`, one route for static files and one for every page not found.
+ */
+export function metricsRoute(path: string, status: number, staticFile: boolean): string {
+  if (status === 404) return "(not found)";
+  if (staticFile && path !== "/healthz" && path !== METRICS_PATH) return "(static)";
+  return path
+    .split("/")
+    .map((segment) => (/^(?=.*\d)[\w-]{6,}$|^\d+$/.test(segment) ? ":id" : segment))
+    .join("/")
+    .slice(0, 100);
+}
+
 /** The path without its query string, with tokens replaced, at most 200 characters. */
-function loggablePath(url: string): string {
+export function loggablePath(url: string): string {
   // Routes match decoded and case-insensitively, so /%72ecord/<token> and /Record/<token> are links
   // too: printable ASCII escapes are decoded first (never failing, unlike decodeURIComponent).
   let path = url

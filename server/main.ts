@@ -20,16 +20,37 @@ import { createTaskList, WORKER_CONCURRENCY } from "../jobs/task-list";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "./embedded-postgres";
 import { createHttpApp } from "./http";
 import { loadOrCreateLocalSecrets } from "./local-state";
+import { createMetrics } from "./metrics";
 import { listenError, StartupError } from "./startup-error";
+import { PgLocker } from "./upload-locker";
 import { workerLogger } from "./worker-logger";
 
+/** Connections set aside for upload locks: more uploads than this at once wait for one. */
+const UPLOAD_LOCK_CONNECTIONS = 20;
+
 /** What has been started so far, so a failed boot or a signal stops exactly that, in reverse order. */
-const started: { server?: Server; runner?: Runner; db?: Db; embedded?: EmbeddedDatabase } = {};
+const started: {
+  server?: Server;
+  locker?: PgLocker;
+  runner?: Runner;
+  db?: Db;
+  embedded?: EmbeddedDatabase;
+} = {};
 let stopping = false;
 
 async function stopEverything() {
   const steps: [string, (() => Promise<unknown>) | undefined][] = [
     ["http", started.server && (() => closeServer(started.server!))],
+    // Requests are over, so every lock is released; should one linger, its session ends with the process.
+    [
+      "upload locks",
+      started.locker &&
+        (() =>
+          Promise.race([
+            started.locker!.close().then(() => started.locker!.pool.end()),
+            new Promise((resolve) => setTimeout(resolve, 5000).unref()),
+          ])),
+    ],
     ["jobs", started.runner && (() => started.runner!.stop())],
     ["database pool", started.db && (() => started.db!.destroy())],
     ["embedded PostgreSQL", started.embedded && (() => started.embedded!.stop())],
@@ -73,8 +94,9 @@ async function main() {
   const dataDir = path.resolve(env.DATA_DIR);
   const secrets = loadOrCreateLocalSecrets(dataDir);
   const config = completeConfig(env, secrets);
+  const web = config.WORKER !== "only";
   // Before the 2–3 s of PostgreSQL and migrations: a second `npm start` says so at once.
-  await ensurePortFree(config.PORT, config.HOST);
+  if (web) await ensurePortFree(config.PORT, config.HOST);
 
   let databaseUrl = config.DATABASE_URL;
   if (!databaseUrl) {
@@ -105,7 +127,7 @@ async function main() {
     rateLimit: createRateLimiter(pool),
   };
 
-  if (config.WORKER === "on") {
+  if (config.WORKER !== "off") {
     started.runner = await run({
       pgPool: pool,
       taskList: createTaskList(services),
@@ -117,6 +139,20 @@ async function main() {
     });
   }
 
+  if (!web) {
+    log.info(
+      `jobs only, no HTTP, ready in ${Math.round(performance.now() - startedAt)} ms` +
+        ` (mail: ${services.mail.name}, sms: ${services.sms.name})`,
+    );
+    return;
+  }
+
+  // Uploads are locked across every web process on this database, each lock on a connection of
+  // its own (decision 024): this pool is sized for the uploads one process receives at once.
+  const uploadLocker = (started.locker = new PgLocker(createPool(databaseUrl, UPLOAD_LOCK_CONNECTIONS)));
+  await uploadLocker.listen();
+  const metrics = createMetrics(db);
+
   const production = config.NODE_ENV === "production";
   const clientDir = path.resolve("build/client");
   let app;
@@ -125,7 +161,7 @@ async function main() {
     if (!existsSync(buildFile))
       throw new Error("no production build: run `npm run build` (or `npm start`, which builds)");
     const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
-    app = createHttpApp({ services, build, clientDir });
+    app = createHttpApp({ services, build, clientDir, uploadLocker, metrics });
   } else {
     const vite = await withoutNewSignalListeners(() =>
       import("vite").then((viteModule) => viteModule.createServer({ server: { middlewareMode: true } })),
@@ -133,6 +169,8 @@ async function main() {
     app = createHttpApp({
       services,
       clientDir,
+      uploadLocker,
+      metrics,
       devMiddleware: vite.middlewares,
       build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
     });
@@ -142,6 +180,10 @@ async function main() {
     const server = app.listen(config.PORT, config.HOST, () => resolve(server));
     server.once("error", (error) => reject(listenError(error, config.PORT, "PORT")));
   });
+  // Behind a load balancer that keeps connections open (nginx, cloud balancers: about 60 s), this
+  // side must not close an idle one first: a request sent on it as it closes fails with a 502.
+  started.server.keepAliveTimeout = 65_000;
+  started.server.headersTimeout = 66_000;
   log.info(
     `ready on ${config.APP_URL} in ${Math.round(performance.now() - startedAt)} ms` +
       ` (mail: ${services.mail.name}, sms: ${services.sms.name}, worker: ${config.WORKER})`,

@@ -25,8 +25,8 @@ export async function acceptRecording(
 ): Promise<AcceptResult> {
   const { db, storage } = services;
   if (input.uploadId) {
-    const done = await db.selectFrom("answers").select("id").where("upload_id", "=", input.uploadId).executeTakeFirst();
-    if (done) return { ok: true, answerId: done.id };
+    const done = await answerIdForUpload(db, input.uploadId);
+    if (done) return { ok: true, answerId: done };
   }
   const check = await checkAudioFile(input.file);
   if (!check.ok) return { ok: false, problem: check.problem };
@@ -100,6 +100,12 @@ export async function acceptRecording(
   for (const unused of [...(outcome.storedOurs ? [] : [key]), ...outcome.replacedKeys])
     await storage.delete(unused).catch(() => {});
   return outcome.result;
+}
+
+/** The answer an upload became, if it has been finished (by any process). */
+export async function answerIdForUpload(db: DbOrTx, uploadId: string): Promise<string | null> {
+  const row = await db.selectFrom("answers").select("id").where("upload_id", "=", uploadId).executeTakeFirst();
+  return row?.id ?? null;
 }
 
 /** The Storyteller opened the question for the first time: the asker hears about it once. */
