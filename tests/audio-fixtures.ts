@@ -248,6 +248,9 @@ const SPECS: Spec[] = [
   },
 ];
 
+/** The fixtures' labels, known before they are made (for one test per format). */
+export const AUDIO_FIXTURE_LABELS = SPECS.map((spec) => spec.label);
+
 /**
  * One small recording (`seconds` long: 1-3 s keeps tests fast) in each format a phone or browser
  * makes, generated into `folder` with ffmpeg (and by hand for AMR, which Debian's ffmpeg cannot

@@ -55,27 +55,30 @@ function run(binary: string, args: string[], timeoutMs: number): Promise<RunResu
   });
 }
 
-let available: Promise<boolean> | undefined;
+const available = new Map<string, Promise<boolean>>();
 
 /**
- * Whether ffmpeg and ffprobe both run here (`-version`); checked once per process. Without them
- * uploads are judged by the JavaScript fallback (app/services/audio-check.server.ts) and answers
- * are served as recorded.
+ * Whether ffmpeg and ffprobe both run here (`-version`); checked once per process for each pair of
+ * paths. Without them uploads are judged by the JavaScript fallback (app/services/audio-check.server.ts)
+ * and answers are served as recorded.
  */
 export function ffmpegAvailable(): Promise<boolean> {
-  available ??= Promise.all([
-    run(ffmpegBinary(), ["-hide_banner", "-version"], 10_000),
-    run(ffprobeBinary(), ["-hide_banner", "-version"], 10_000),
-  ]).then(
-    () => true,
-    () => false,
-  );
-  return available;
+  const binaries = [ffmpegBinary(), ffprobeBinary()];
+  const key = binaries.join("\n");
+  let answer = available.get(key);
+  if (!answer) {
+    answer = Promise.all(binaries.map((binary) => run(binary, ["-hide_banner", "-version"], 10_000))).then(
+      () => true,
+      () => false,
+    );
+    available.set(key, answer);
+  }
+  return answer;
 }
 
-/** Forgets the cached answer of ffmpegAvailable (tests that change FFMPEG_PATH or FFPROBE_PATH). */
+/** Forgets what ffmpegAvailable found (tests that install or remove a binary). */
 export function resetFfmpegAvailability() {
-  available = undefined;
+  available.clear();
 }
 
 /**
