@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { ffmpegBinary, ffprobeBinary } from "~/services/audio.server";
@@ -46,6 +46,72 @@ export function amrFile(kind: "nb" | "wb", seconds: number): Buffer {
     frames.push(frame);
   }
   return Buffer.concat([Buffer.from(magic, "latin1"), ...frames]);
+}
+
+/**
+ * AAC in Apple's Core Audio Format, as iOS apps record it (AVAudioRecorder writing `.caf`), which
+ * Debian's ffmpeg cannot write: the ADTS file's raw AAC packets in a `data` chunk, their sizes in a
+ * `pakt` chunk, and the decoder's configuration as an MPEG-4 ES descriptor in the `kuki` chunk.
+ */
+export function cafWithAac(adts: Buffer): Buffer {
+  const packets: Buffer[] = [];
+  let header = adts.subarray(0, 7);
+  for (let at = 0; at + 7 <= adts.length;) {
+    header = adts.subarray(at, at + 7);
+    if (header[0] !== 0xff || (header[1] & 0xf0) !== 0xf0) throw new Error(`no ADTS frame at byte ${at}`);
+    const headerLength = header[1] & 0x01 ? 7 : 9; // protection_absent
+    const frameLength = ((header[3] & 0x03) << 11) | (header[4] << 3) | (header[5] >> 5);
+    packets.push(adts.subarray(at + headerLength, at + frameLength));
+    at += frameLength;
+  }
+  const objectType = (header[2] >> 6) + 1; // 2: AAC LC
+  const rateIndex = (header[2] >> 2) & 0x0f;
+  const channels = ((header[2] & 0x01) << 2) | (header[3] >> 6);
+  const sampleRate = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000][rateIndex];
+
+  const chunk = (type: string, body: Buffer) => {
+    const head = Buffer.alloc(12);
+    head.write(type, 0, "latin1");
+    head.writeBigInt64BE(BigInt(body.length), 4);
+    return Buffer.concat([head, body]);
+  };
+  const desc = Buffer.alloc(32);
+  desc.writeDoubleBE(sampleRate, 0);
+  desc.write("aac ", 8, "latin1");
+  desc.writeUInt32BE(objectType, 12); // format flags: the MPEG-4 object type
+  desc.writeUInt32BE(0, 16); // bytes per packet: variable
+  desc.writeUInt32BE(1024, 20); // frames per packet
+  desc.writeUInt32BE(channels, 24);
+  desc.writeUInt32BE(0, 28); // bits per channel: compressed
+  const descriptor = (tag: number, body: Buffer) => Buffer.concat([Buffer.from([tag, body.length]), body]);
+  const audioSpecificConfig = Buffer.from([
+    (objectType << 3) | (rateIndex >> 1),
+    ((rateIndex & 1) << 7) | (channels << 3),
+  ]);
+  const decoderConfig = descriptor(
+    0x04,
+    Buffer.concat([Buffer.from([0x40, 0x15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]), descriptor(0x05, audioSpecificConfig)]),
+  );
+  const esDescriptor = descriptor(
+    0x03,
+    Buffer.concat([Buffer.from([0, 0, 0]), decoderConfig, descriptor(0x06, Buffer.from([2]))]),
+  );
+  const kuki = Buffer.concat([Buffer.alloc(4), esDescriptor]); // version and flags, then the descriptor
+  const sizes = packets.map((packet) => {
+    const bytes = [packet.length & 0x7f];
+    for (let rest = packet.length >> 7; rest > 0; rest >>= 7) bytes.unshift((rest & 0x7f) | 0x80);
+    return Buffer.from(bytes);
+  });
+  const paktHead = Buffer.alloc(24);
+  paktHead.writeBigInt64BE(BigInt(packets.length), 0);
+  paktHead.writeBigInt64BE(BigInt(packets.length * 1024), 8); // valid frames (no priming or remainder declared)
+  return Buffer.concat([
+    Buffer.from([0x63, 0x61, 0x66, 0x66, 0, 1, 0, 0]), // "caff", version 1, no flags
+    chunk("desc", desc),
+    chunk("kuki", kuki),
+    chunk("pakt", Buffer.concat([paktHead, ...sizes])),
+    chunk("data", Buffer.concat([Buffer.alloc(4), ...packets])), // edit count, then the packets
+  ]);
 }
 
 export type AudioFixture = {
@@ -169,6 +235,16 @@ const SPECS: Spec[] = [
     contentType: "audio/x-caf",
     extension: "caf",
     make: (file, seconds) => tone(file, seconds, 44_100, ["-c:a", "pcm_s16be", "-f", "caf"]),
+  },
+  {
+    name: "aac.caf",
+    label: "CAF with AAC (iOS)",
+    contentType: "audio/x-caf",
+    extension: "caf",
+    make: async (file, seconds, at) => {
+      await tone(at("for-caf.aac"), seconds, 44_100, ["-c:a", "aac", "-b:a", "64k", "-f", "adts"]);
+      await writeFile(file, cafWithAac(await readFile(at("for-caf.aac"))));
+    },
   },
   // Android and older phones: raw AMR, AMR or AAC in 3GP and 3G2, ADTS AAC.
   {

@@ -11,7 +11,7 @@ import {
   makeAudioFixtures,
   silentWav,
 } from "../../tests/audio-fixtures";
-import { checkAudioFile, servedAsRecorded } from "./audio-check.server";
+import { checkAudioFile, limitConcurrency, servedAsRecorded } from "./audio-check.server";
 import { decodedDurationMs, ffmpegAvailable, ffmpegBinary, resetFfmpegAvailability } from "./audio.server";
 
 // The server's judgement of an upload: what it is and how long, by decoding with ffmpeg when it is
@@ -179,5 +179,35 @@ describe("checkAudioFile without ffmpeg", () => {
       resetFfmpegAvailability();
     }
     expect(await ffmpegAvailable()).toBe(true);
+  });
+});
+
+describe("limitConcurrency", () => {
+  it("runs at most `max` tasks at once, the others in their order as slots free up", async () => {
+    const turn = limitConcurrency(2);
+    const started: number[] = [];
+    const finish: (() => void)[] = [];
+    const task = (n: number) => () =>
+      new Promise<number>((resolve) => {
+        started.push(n);
+        finish[n] = () => resolve(n);
+      });
+    const settle = () => new Promise((resolve) => setImmediate(resolve));
+    const results = [1, 2, 3, 4].map((n) => turn(task(n)));
+    await settle();
+    expect(started).toEqual([1, 2]);
+    finish[2]();
+    await settle();
+    expect(started).toEqual([1, 2, 3]);
+    const late = turn(task(5)); // a newcomer waits behind 4
+    finish[1]();
+    await settle();
+    expect(started).toEqual([1, 2, 3, 4]);
+    finish[3]();
+    finish[4]();
+    await settle();
+    expect(started).toEqual([1, 2, 3, 4, 5]);
+    finish[5]();
+    expect(await Promise.all([...results, late])).toEqual([1, 2, 3, 4, 5]);
   });
 });

@@ -89,7 +89,7 @@ export async function checkAudioFile(file: string): Promise<AudioCheck> {
   if (!name) return { ok: false, problem: "notAudio" };
   const container: Container = CONTAINERS[name];
   const judged = (await ffmpegAvailable())
-    ? await judgeByDecoding(file, container)
+    ? await decodingTurn(() => judgeByDecoding(file, container))
     : await judgeWithoutFfmpeg(file, name, container);
   if (!judged.ok) return judged;
   const { durationMs } = judged;
@@ -98,6 +98,27 @@ export async function checkAudioFile(file: string): Promise<AudioCheck> {
 }
 
 type Judged = { ok: true; durationMs: number } | { ok: false; problem: AudioProblem };
+
+/**
+ * Runs at most `max` of the given tasks at once; the others wait their turn, first come first
+ * served. Decoding takes a core: a burst of uploads queues instead of starving the web process.
+ */
+export function limitConcurrency(max: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (running < max) running++;
+    else await new Promise<void>((resolve) => waiting.push(resolve)); // the slot is handed over
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
+  };
+}
+const decodingTurn = limitConcurrency(2);
 
 async function judgeByDecoding(file: string, container: Container): Promise<Judged> {
   const input = { file, demuxer: container.demuxer };
