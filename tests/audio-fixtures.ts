@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { ffmpegBinary, ffprobeBinary } from "~/services/audio.server";
+import { ffmpegBinary, ffprobeBinary } from "../app/services/audio.server";
 
 /** A WAV file of silence, `seconds` long (8 kHz mono, 8- or 16-bit PCM), built by hand for upload tests. */
 export function silentWav(seconds: number, bitsPerSample: 8 | 16 = 8): Buffer {
