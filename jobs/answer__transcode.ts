@@ -5,27 +5,24 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
+import { servedAsRecorded } from "~/services/audio-check.server";
 import { ffmpegAvailable, transcodeToM4a } from "~/services/audio.server";
 import type { JobTask } from "~/services/jobs.server";
 import { storageKeys } from "~/services/storage-keys";
-import { baseContentType } from "~/services/transcription.server";
 import type { JobDeps } from "./task-list";
 
 /** Where an answer's playable copy is stored. */
 export const PLAYABLE_CONTENT_TYPE = "audio/mp4";
 
-/** Recordings iOS Safari may not play: WebM and Ogg (Opus, from MediaRecorder in Chrome and Firefox). */
-const needsPlayableCopy = (contentType: string) =>
-  ["audio/webm", "video/webm", "audio/ogg", "audio/opus", "application/ogg"].includes(baseContentType(contentType));
-
 let reportedMissingFfmpeg = false;
 
 /**
- * Makes an AAC/M4A copy of a WebM or Ogg answer, so it plays everywhere (iOS Safari included) and
- * downloads in that format, without the recording's metadata (location, device, title); the original
- * is kept as recorded. Without ffmpeg it does nothing (said once in the
- * log) and the original is served. Idempotent: an answer that has a playable copy is left alone.
- * Transcription is its own job.
+ * Makes an AAC/M4A copy of an answer that not every browser plays as recorded (WebM and Ogg Opus,
+ * AMR, 3GP, CAF, ADTS AAC, ALAC, fragmented MP4, WAV, FLAC: all but MP3 and indexed AAC-in-MP4, see
+ * `servedAsRecorded`), so it plays everywhere (iOS Safari included) and downloads in that format,
+ * without the recording's metadata (location, device, title); the original is kept as recorded.
+ * Without ffmpeg it does nothing (said once in the log) and the original is served. Idempotent: an
+ * answer that has a playable copy is left alone. Transcription is its own job.
  */
 export const answerTranscode =
   (deps: Pick<JobDeps, "db" | "storage">): JobTask<"answer__transcode"> =>
@@ -37,12 +34,12 @@ export const answerTranscode =
       .select(["storage_key", "content_type", "playable_storage_key"])
       .where("id", "=", answerId)
       .executeTakeFirst();
-    if (!answer || answer.playable_storage_key || !needsPlayableCopy(answer.content_type)) return;
+    if (!answer || answer.playable_storage_key) return;
     if (!(await ffmpegAvailable())) {
       if (!reportedMissingFfmpeg) {
         reportedMissingFfmpeg = true;
         helpers.logger.warn(
-          "ffmpeg is not installed: WebM/Ogg answers are served as recorded (iOS Safari may not play them)",
+          "ffmpeg is not installed: answers are served as recorded (iOS Safari may not play WebM/Ogg ones)",
         );
       }
       return;
@@ -61,6 +58,7 @@ export const answerTranscode =
       const input = path.join(directory, "original");
       const output = path.join(directory, "playable.m4a");
       await pipeline(Readable.fromWeb(original.body as NodeWebReadableStream<Uint8Array>), createWriteStream(input));
+      if (await servedAsRecorded(input)) return;
       await transcodeToM4a(input, output);
 
       const key = storageKeys.answerPlayable(answerId);

@@ -91,6 +91,38 @@ describe("the answer__transcribe task", () => {
     expect(await jobsOf(id)).toEqual([]);
   });
 
+  it("waits for the playable copy of a recording the service does not take (AMR), then sends the copy", async () => {
+    const context = withService();
+    const owner = await createUser(database.db);
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id });
+    const { id } = await createAnswer(database.db, {
+      storytellerId: storyteller.id,
+      promptId: storyteller.prompts[0].id,
+      storage: context.storage,
+      audio: Buffer.from("#!AMR\n marker-amr-original", "latin1"),
+      contentType: "audio/amr",
+    });
+    await enqueueJob(database.db, "answer__transcribe", { answerId: id });
+    allowConsoleErrors(5); // graphile-worker logs the attempt that waited
+    await runJobs(context);
+    expect(api.requests).toEqual([]);
+    expect(await answerRow(id)).toEqual({ transcript: null, transcript_status: "pending" });
+    expect((await jobsOf(id))[0].last_error).toMatch(/waiting for the playable copy of a audio\/amr recording/);
+
+    await context.storage.put(`answers/${id}/playable.m4a`, Buffer.from("....ftypM4A  marker-amr-copy"), "audio/mp4");
+    await database.db
+      .updateTable("answers")
+      .set({ playable_storage_key: `answers/${id}/playable.m4a`, playable_content_type: "audio/mp4" })
+      .where("id", "=", id)
+      .execute();
+    script.set("marker-amr-copy", [[200, { text: "From the AMR's copy." }]]);
+    await makeJobsDue(database.db, "answer__transcribe");
+    await runJobs(context);
+    expect(await answerRow(id)).toEqual({ transcript: "From the AMR's copy.", transcript_status: "done" });
+    expect(api.requests).toHaveLength(1);
+    expect(api.requests[0].body).toContain('filename="answer.m4a"');
+  });
+
   it("sends the playable copy when there is one", async () => {
     const context = withService();
     const id = await answerWithAudio(context, "marker-original");

@@ -1,6 +1,11 @@
 import type { JobTask } from "~/services/jobs.server";
 import { sendErrorReason } from "~/services/send-errors.server";
-import { createTranscriber, PermanentTranscriptionError, type Transcriber } from "~/services/transcription.server";
+import {
+  createTranscriber,
+  PermanentTranscriptionError,
+  serviceTakes,
+  type Transcriber,
+} from "~/services/transcription.server";
 import type { JobDeps } from "./task-list";
 
 /**
@@ -53,6 +58,9 @@ export const answerTranscribe = (
       let stored = answer.playable_storage_key ? await storage.get(answer.playable_storage_key) : null;
       let contentType = answer.playable_content_type ?? answer.content_type;
       if (!stored) {
+        // An AMR, 3GP or CAF recording waits for its copy (answer__transcode, queued with this job).
+        if (!serviceTakes(answer.content_type))
+          throw new Error(`answer ${answerId}: waiting for the playable copy of a ${answer.content_type} recording`);
         stored = await storage.get(answer.storage_key);
         contentType = answer.content_type;
       }

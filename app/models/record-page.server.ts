@@ -37,6 +37,7 @@ const RECORDER_TEXT_KEYS = [
   "upload.notAudio",
   "upload.tooLong",
   "upload.unreadable",
+  "upload.unsupported",
   "upload.gone",
 ] as const;
 

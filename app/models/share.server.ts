@@ -82,6 +82,13 @@ const EXTENSIONS: Record<string, string> = {
   "audio/ogg": "ogg",
   "audio/mpeg": "mp3",
   "audio/wav": "wav",
+  "audio/flac": "flac",
+  "audio/3gpp": "3gp",
+  "audio/3gpp2": "3g2",
+  "audio/amr": "amr",
+  "audio/amr-wb": "awb",
+  "audio/aac": "aac",
+  "audio/x-caf": "caf",
 };
 const MAX_PROMPT_CHARS = 80;
 

@@ -55,20 +55,142 @@ function run(binary: string, args: string[], timeoutMs: number): Promise<RunResu
   });
 }
 
-let available: Promise<boolean> | undefined;
+const available = new Map<string, Promise<boolean>>();
 
-/** Whether ffmpeg runs here; checked once per process (`ffmpeg -version`). */
+/**
+ * Whether ffmpeg and ffprobe both run here (`-version`); checked once per process for each pair of
+ * paths. Without them uploads are judged by the JavaScript fallback (app/services/audio-check.server.ts)
+ * and answers are served as recorded.
+ */
 export function ffmpegAvailable(): Promise<boolean> {
-  available ??= run(ffmpegBinary(), ["-hide_banner", "-version"], 10_000).then(
-    () => true,
-    () => false,
-  );
-  return available;
+  const binaries = [ffmpegBinary(), ffprobeBinary()];
+  const key = binaries.join("\n");
+  let answer = available.get(key);
+  if (!answer) {
+    answer = Promise.all(binaries.map((binary) => run(binary, ["-hide_banner", "-version"], 10_000))).then(
+      () => true,
+      () => false,
+    );
+    available.set(key, answer);
+  }
+  return answer;
 }
 
-/** Forgets the cached answer of ffmpegAvailable (tests that change FFMPEG_PATH). */
+/** Forgets what ffmpegAvailable found (tests that install or remove a binary). */
 export function resetFfmpegAvailability() {
-  available = undefined;
+  available.clear();
+}
+
+/**
+ * How an uploaded file is opened: only as a local file (`file:` and nothing else, so no playlist or
+ * reference inside it can make ffmpeg fetch anything), only with the demuxer its first bytes named,
+ * and only with the decoders a recording can need.
+ */
+export type SafeInput = { file: string; demuxer: string };
+
+/**
+ * The decoders a phone's or browser's recording needs (and its cover picture's, which MP3 and M4A
+ * files may carry); a file with any other stream is not opened at all.
+ */
+export const AUDIO_DECODERS = [
+  "mjpeg",
+  "png",
+  "opus",
+  "libopus",
+  "vorbis",
+  "aac",
+  "aac_fixed",
+  "alac",
+  "amrnb",
+  "amrwb",
+  "mp3",
+  "mp3float",
+  "flac",
+  "adpcm_ima_qt",
+  "adpcm_ima_wav",
+  "adpcm_ms",
+  "pcm_alaw",
+  "pcm_mulaw",
+  "pcm_u8",
+  "pcm_s8",
+  "pcm_s16le",
+  "pcm_s16be",
+  "pcm_s24le",
+  "pcm_s24be",
+  "pcm_s32le",
+  "pcm_s32be",
+  "pcm_f32le",
+  "pcm_f32be",
+  "pcm_f64le",
+  "pcm_f64be",
+];
+
+const inputArgs = ({ file, demuxer }: SafeInput) => [
+  ...["-protocol_whitelist", "file", "-format_whitelist", demuxer, "-codec_whitelist", AUDIO_DECODERS.join(",")],
+  ...["-f", demuxer, "-i", `file:${path.resolve(file)}`],
+];
+
+export type ProbedStream = { codecType: string; codecName: string | null; attachedPicture: boolean };
+
+/**
+ * The streams ffprobe finds in an upload (read as `input` says); "otherCodec" when a stream needs a
+ * decoder a recording does not (a film's video, say); null when it cannot read the file.
+ */
+export async function probeStreams(
+  input: SafeInput,
+  options: { timeoutMs?: number } = {},
+): Promise<ProbedStream[] | "otherCodec" | null> {
+  try {
+    const { stdout } = await run(
+      ffprobeBinary(),
+      [
+        ...["-hide_banner", "-v", "error"],
+        ...["-show_entries", "stream=codec_type,codec_name:stream_disposition=attached_pic", "-of", "json"],
+        ...inputArgs(input),
+      ],
+      options.timeoutMs ?? 20_000,
+    );
+    const parsed = JSON.parse(stdout) as {
+      streams?: { codec_type?: string; codec_name?: string; disposition?: { attached_pic?: number } }[];
+    };
+    return (parsed.streams ?? []).map((stream): ProbedStream => ({
+      codecType: stream.codec_type ?? "unknown",
+      codecName: stream.codec_name ?? null,
+      attachedPicture: stream.disposition?.attached_pic === 1,
+    }));
+  } catch (error) {
+    // ffmpeg's own words when a stream's decoder is not in the list.
+    return error instanceof FfmpegError && / not on whitelist /.test(error.message) ? "otherCodec" : null;
+  }
+}
+
+/**
+ * How much sound the file's first audio stream really holds, in milliseconds, found by decoding it
+ * (to nowhere) rather than by believing the container's header. Decoding stops at `limitMs`, so a
+ * long file costs no more than a limit-long one. Null when ffmpeg cannot decode it.
+ */
+export async function decodedDurationMs(
+  input: SafeInput,
+  options: { limitMs: number; timeoutMs?: number },
+): Promise<number | null> {
+  try {
+    const { stdout } = await run(
+      ffmpegBinary(),
+      [
+        ...["-hide_banner", "-nostdin", "-v", "error", "-nostats", "-threads", "1"],
+        ...["-t", String(options.limitMs / 1000)],
+        ...inputArgs(input),
+        ...["-map", "0:a:0", "-vn", "-sn", "-dn", "-f", "null", "-progress", "pipe:1", "-"],
+      ],
+      options.timeoutMs ?? 60_000,
+    );
+    // -progress prints key=value blocks; the last out_time_us is how far decoding got.
+    const times = [...stdout.matchAll(/^out_time_us=(\d+)$/gm)].map((match) => Number(match[1]));
+    const last = times.at(-1);
+    return last === undefined || !Number.isFinite(last) ? null : Math.round(last / 1000);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -86,8 +208,9 @@ export async function transcodeToM4a(
     ffmpegBinary(),
     [
       ...["-hide_banner", "-nostdin", "-loglevel", "error", "-y"],
-      ...["-i", input],
-      ...["-vn", "-ac", "1", "-c:a", "aac", "-b:a", "64k", "-movflags", "+faststart"],
+      ...["-protocol_whitelist", "file", "-codec_whitelist", AUDIO_DECODERS.join(",")],
+      ...["-i", `file:${path.resolve(input)}`],
+      ...["-map", "0:a:0", "-vn", "-ac", "1", "-c:a", "aac", "-b:a", "64k", "-movflags", "+faststart"],
       ...["-map_metadata", "-1", "-map_chapters", "-1", "-fflags", "+bitexact", "-flags:a", "+bitexact"],
       ...["-f", "ipod", output],
     ],

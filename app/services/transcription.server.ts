@@ -34,14 +34,20 @@ const EXTENSIONS: Record<string, string> = {
   "audio/opus": "ogg",
   "audio/mp4": "m4a",
   "audio/x-m4a": "m4a",
-  "audio/aac": "m4a",
   "video/mp4": "mp4",
   "audio/mpeg": "mp3",
   "audio/mp3": "mp3",
   "audio/wav": "wav",
   "audio/x-wav": "wav",
   "audio/wave": "wav",
+  "audio/flac": "flac",
 };
+
+/**
+ * Whether the service takes a recording of this type as it is (OpenAI's list: FLAC, M4A, MP3, MP4,
+ * Ogg, WAV, WebM). AMR, 3GP, CAF and ADTS AAC answers are sent as their playable (AAC) copy.
+ */
+export const serviceTakes = (contentType: string) => baseContentType(contentType) in EXTENSIONS;
 
 /** The base MIME type without parameters: "audio/webm;codecs=opus" → "audio/webm". */
 export const baseContentType = (contentType: string) => contentType.split(";")[0].trim().toLowerCase();

@@ -186,7 +186,7 @@ test("answer a question sent to my address by uploading a recording, kept privat
   });
   await page.getByRole("button", { name: "Send this recording" }).click();
   await expect(page.getByRole("alert")).toHaveText(
-    "Submission failed: This file is not a voice recording we can use. Please use WebM, Ogg, M4A, MP3 or WAV.",
+    "Submission failed: This file is not a voice recording we can use. Please choose the recording your phone, tablet or computer made.",
   );
   expect(await answersFor(db, question.promptId)).toEqual([]);
 

@@ -458,7 +458,8 @@ const badFiles: {
       ),
     }),
     status: 422,
-    message: "This file is not a voice recording we can use. Please use WebM, Ogg, M4A, MP3 or WAV.",
+    message:
+      "This file is not a voice recording we can use. Please choose the recording your phone, tablet or computer made.",
   },
   {
     name: "an empty file",
