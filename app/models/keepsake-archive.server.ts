@@ -2,6 +2,7 @@ import type { AppContext } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
 import type { StorageService } from "~/services/storage.server";
 import { type ZipEntry, zipLength, zipStream } from "~/services/zip.server";
+import type { ExportSummary } from "~/utils/keep-schema";
 import type { DbOrTx } from "../../db/client";
 import type { Language } from "../../db/schema";
 import { type ExportScope, formatDate, keptAnswers, type KeptAnswer } from "./keepsake.server";
@@ -288,7 +289,7 @@ export function exportStream(storage: StorageService, plan: ExportPlan, onBytes?
 export const planBytes = (plan: ExportPlan) => plan.files.reduce((sum, file) => sum + file.size, 0);
 
 /** The summary a page shows before downloading: counts and size. */
-export async function exportSummary(db: DbOrTx, userId: string, scope: ExportScope) {
+export async function exportSummary(db: DbOrTx, userId: string, scope: ExportScope): Promise<ExportSummary | null> {
   const answers = await keptAnswers(db, userId, scope);
   if (!answers) return null;
   return {

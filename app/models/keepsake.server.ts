@@ -5,8 +5,9 @@ import { enqueueJob } from "~/services/jobs.server";
 import { queueEmail } from "~/services/outbox.server";
 import { signCapability, verifyCapability } from "~/services/tokens.server";
 import { isUuid } from "~/utils/ids";
+import type { KeepsakeView } from "~/utils/keep-schema";
 import { type DbOrTx, inTransaction } from "../../db/client";
-import type { KeepsakeKind, KeepsakeStatus, Language } from "../../db/schema";
+import type { Language } from "../../db/schema";
 import { visibleStorytellerIds } from "./access.server";
 import type { AnswerAudio } from "./share.server";
 
@@ -121,19 +122,6 @@ export async function keepStoryteller(db: DbOrTx, userId: string, storytellerId:
   );
 }
 
-export type KeepsakeView = {
-  id: string;
-  kind: KeepsakeKind;
-  storytellerId: string | null;
-  status: KeepsakeStatus;
-  progress: number;
-  byteSize: number | null;
-  error: string | null;
-  createdAt: string;
-  expiresAt: string | null;
-  /** Ready and not yet expired. */
-  downloadable: boolean;
-};
 
 /** The user's own keepsakes, newest first: all of them, or those of one Storyteller (null: "everything"). */
 export async function listKeepsakes(
