@@ -62,6 +62,8 @@ export type StorytellerOptions = {
   pausedAt?: Date | null;
   /** Its prompts, in queue order (default: one, not sent yet). */
   prompts?: StorytellerPrompt[];
+  /** The storage key of its photo (the caller puts the file). */
+  profilePicKey?: string | null;
 };
 
 /** A prompt's text, or its text and when it was sent. */
@@ -85,6 +87,7 @@ function storytellerRow(options: StorytellerOptions) {
     language: options.language ?? "en",
     sms_consent: options.smsConsent ?? (method === "sms" ? ("granted" as const) : ("none" as const)),
     unsubscribed_at: options.unsubscribedAt ?? null,
+    profile_pic_key: options.profilePicKey ?? null,
   };
 }
 
