@@ -12,7 +12,7 @@ import { titleFromLoader } from "~/utils/meta";
 import { readForm } from "~/utils/request-body.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { Intent, keepSchema, MAX_TITLE } from "./schema";
-import { keepPage, orderedAnswerIds, requestBook, revokeListenLink } from "./server";
+import { chromiumAvailable, keepPage, orderedAnswerIds, requestBook, revokeListenLink } from "./server";
 
 // Keeping it forever (decision 023): a Storyteller's export, keepsake book and listen links, for
 // their owner and collaborators (non-private answers only).
@@ -44,6 +44,9 @@ export async function action({ request, context, params }: ActionArgs) {
     if (!(await revokeListenLink(context.db, user.id, storytellerId, input.linkId))) throw notFound();
     return redirectWithToast(request, context, back, { type: "success", key: "keep:toast.linkRevoked" });
   }
+  // Without Chromium nothing is queued: the page already says why.
+  if (!(await chromiumAvailable(context.config.CHROMIUM_PATH)))
+    return redirectWithToast(request, context, back, { type: "error", key: "keep:toast.noChromium" });
   const result = await requestBook(context.db, user.id, storytellerId, {
     title: input.title,
     paper: input.paper,

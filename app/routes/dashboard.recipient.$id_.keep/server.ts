@@ -51,4 +51,4 @@ export function orderedAnswerIds(form: FormData, included: string[]) {
     .map(({ id }) => id);
 }
 
-export { requestBook, revokeListenLink };
+export { chromiumAvailable, requestBook, revokeListenLink };
