@@ -377,6 +377,52 @@ export async function createShareLink(
     .executeTakeFirstOrThrow();
 }
 
+/** A book's listen link for an answer (decision 023). */
+export async function createListenLink(
+  db: DbOrTx,
+  options: { answerId: string; createdBy?: string | null; revokedAt?: Date | null },
+) {
+  return db
+    .insertInto("listen_links")
+    .values({
+      answer_id: options.answerId,
+      created_by_user_id: options.createdBy ?? null,
+      revoked_at: options.revokedAt ?? null,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+}
+
+/** An export or book; with `storageKey` it is ready (for 7 days from now, unless `expiresAt`). */
+export async function createKeepsake(
+  db: DbOrTx,
+  options: {
+    userId: string;
+    storytellerId?: string | null;
+    kind?: "export" | "book";
+    storageKey?: string;
+    byteSize?: number;
+    expiresAt?: Date;
+  },
+) {
+  const ready = options.storageKey !== undefined;
+  return db
+    .insertInto("keepsakes")
+    .values({
+      user_id: options.userId,
+      storyteller_id: options.storytellerId ?? null,
+      kind: options.kind ?? "export",
+      status: ready ? "ready" : "queued",
+      progress: ready ? 100 : 0,
+      storage_key: options.storageKey ?? null,
+      byte_size: options.byteSize ?? null,
+      ready_at: ready ? new Date() : null,
+      expires_at: ready ? (options.expiresAt ?? new Date(Date.now() + 7 * 86_400_000)) : null,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+}
+
 /** A sign-in waiting for its code (the row only; the code itself is not recoverable from it). */
 export async function createAuthFlow(db: DbOrTx, options: { email?: string; expiresAt?: Date } = {}) {
   return db
