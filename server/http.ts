@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type Request } from "express";
 import expressStaticGzip from "express-static-gzip";
@@ -8,6 +7,7 @@ import type { ServerBuild } from "react-router";
 import type { AppContext, AppServices } from "~/context.server";
 import { log as defaultLog, type Logger, withLogBindings } from "~/services/logger.server";
 import { plainMessage } from "./plain-messages";
+import { createRequestHandler } from "./request-handler";
 import { cspNonce, csrfCheck, securityHeaders } from "./security";
 import { createUploadServer, UPLOADS_PATH } from "./uploads";
 
