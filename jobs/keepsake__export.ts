@@ -22,7 +22,9 @@ export const keepsakeExport =
       const plan = await planExport(
         { db, storage, config },
         { id: keepsake.user_id, language: keepsake.language },
-        keepsake.storyteller_id ? { kind: "storyteller", storytellerId: keepsake.storyteller_id } : { kind: "everything" },
+        keepsake.storyteller_id
+          ? { kind: "storyteller", storytellerId: keepsake.storyteller_id }
+          : { kind: "everything" },
       );
       if (!plan) {
         await failKeepsake(db, keepsakeId, "not-found");

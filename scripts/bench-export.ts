@@ -92,7 +92,12 @@ try {
   for (let i = 0; i < ANSWERS; i++) {
     const prompt = await db
       .insertInto("prompts")
-      .values({ storyteller_id: storyteller.id, text: `Question ${i + 1}?`, queue_position: i + 1, sent_at: new Date() })
+      .values({
+        storyteller_id: storyteller.id,
+        text: `Question ${i + 1}?`,
+        queue_position: i + 1,
+        sent_at: new Date(),
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     const id = crypto.randomUUID();
@@ -160,7 +165,9 @@ try {
   const growth = (peak - baseline) * 1024;
   console.log(`export of ${ANSWERS} answers (${mb(rawBytes)} of recordings), one zip through the server`);
   console.log(`  status        ${response.status} ${response.headers.get("Content-Type")}`);
-  console.log(`  bytes         ${received} received, Content-Length ${declared} (${received === declared ? "exact" : "MISMATCH"})`);
+  console.log(
+    `  bytes         ${received} received, Content-Length ${declared} (${received === declared ? "exact" : "MISMATCH"})`,
+  );
   console.log(`  first byte    ${firstByte.toFixed(2)} s (sizes read for the exact length)`);
   console.log(
     `  throughput    ${mb(received / seconds)}/s in ${seconds.toFixed(1)} s; raw disk read ${mb(rawBytes / rawSeconds)}/s: ratio ${(received / seconds / (rawBytes / rawSeconds)).toFixed(2)}`,

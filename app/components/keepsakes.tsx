@@ -38,7 +38,10 @@ export function ExportCard({
   const { t } = useTranslation("keep");
   const size = useSize();
   return (
-    <section aria-labelledby="export-heading" className="flex flex-col gap-3 rounded-xl border border-line bg-panel p-6">
+    <section
+      aria-labelledby="export-heading"
+      className="flex flex-col gap-3 rounded-xl border border-line bg-panel p-6"
+    >
       <h2 id="export-heading" className="text-lg font-semibold">
         {t("export.heading")}
       </h2>
@@ -97,7 +100,10 @@ export function KeepsakeList({ keepsakes }: { keepsakes: KeepsakeView[] }) {
     return () => clearInterval(timer);
   }, [busy, revalidator]);
   return (
-    <section aria-labelledby="keepsakes-heading" className="flex flex-col gap-3 rounded-xl border border-line bg-panel p-6">
+    <section
+      aria-labelledby="keepsakes-heading"
+      className="flex flex-col gap-3 rounded-xl border border-line bg-panel p-6"
+    >
       <h2 id="keepsakes-heading" className="text-lg font-semibold">
         {t("list.heading")}
       </h2>

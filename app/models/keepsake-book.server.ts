@@ -20,7 +20,12 @@ export const bookOptionsSchema = z.object({
   cover: z.enum(["none", "storyteller"]),
 });
 
-const PHOTO_TYPES: Record<string, string> = { jpg: "image/jpeg", jpeg: "image/jpeg", png: "image/png", gif: "image/gif" };
+const PHOTO_TYPES: Record<string, string> = {
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  png: "image/png",
+  gif: "image/gif",
+};
 
 function escapeHtml(value: string) {
   return value.replace(
@@ -58,7 +63,11 @@ export async function buildBook(
   if (!chosen.length) return { kind: "not-found" };
   await onProgress(10);
 
-  const urls = await listenUrlsFor(context, request.userId, chosen.map((answer) => answer.id));
+  const urls = await listenUrlsFor(
+    context,
+    request.userId,
+    chosen.map((answer) => answer.id),
+  );
   const codes = new Map<string, string>();
   for (const [index, answer] of chosen.entries()) {
     const url = urls.get(answer.id);

@@ -122,7 +122,6 @@ export async function keepStoryteller(db: DbOrTx, userId: string, storytellerId:
   );
 }
 
-
 /** The user's own keepsakes, newest first: all of them, or those of one Storyteller (null: "everything"). */
 export async function listKeepsakes(
   db: DbOrTx,

@@ -34,8 +34,8 @@ import {
 import { loader as notificationsPageLoader } from "./dashboard.notifications";
 import { action as viewAction, loader as viewLoader } from "./dashboard.recipient.$id/route";
 import { action as editAction, loader as editLoader } from "./dashboard.recipient.$id_.edit/route";
-import { action as addAction, loader as addLoader } from "./dashboard.recipient.$id_.prompts.new";
 import { action as keepAction, loader as keepLoader } from "./dashboard.recipient.$id_.keep/route";
+import { action as addAction, loader as addLoader } from "./dashboard.recipient.$id_.prompts.new";
 import { loader as timelineLoader } from "./dashboard.timeline/route";
 import { action as inviteSomeoneAction } from "./dashboard.user.new";
 import { loader as keepsakeDownloadLoader } from "./dashboard_.keep.$id.download";

@@ -18,7 +18,11 @@ export async function loader({ request, context, params }: LoaderArgs) {
   const answer = await answerForListenToken(context, params.token!);
   if (!answer) {
     return data(
-      { kind: "gone" as const, title: `${t("listen.goneTitle")} · ${context.config.APP_NAME}`, scripts: [] as string[] },
+      {
+        kind: "gone" as const,
+        title: `${t("listen.goneTitle")} · ${context.config.APP_NAME}`,
+        scripts: [] as string[],
+      },
       { status: 404, headers: capabilityPageHeaders },
     );
   }

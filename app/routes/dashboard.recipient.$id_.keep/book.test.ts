@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { loader as downloadLoader } from "~/routes/dashboard_.keep.$id.download";
 import { loader as listenPage } from "~/routes/l.$token";
 import { loader as listenAudio } from "~/routes/l.$token.audio";
+import { createTaskList } from "../../../jobs/task-list";
 import { silentWav } from "../../../tests/audio-fixtures";
 import { makeTestContext, routeArgs } from "../../../tests/context";
 import { get, outcome, post, signedInUser } from "../../../tests/dashboard-routes";
@@ -13,7 +14,6 @@ import { useTestDatabase } from "../../../tests/db";
 import { createAnswer, createPrompt, createStoryteller } from "../../../tests/factories";
 import { waitForJobsToSettle } from "../../../tests/jobs";
 import { m4aAudio, pngPhoto, run } from "../../../tests/keep-fixtures";
-import { createTaskList } from "../../../jobs/task-list";
 import { action, loader } from "./route";
 
 const database = useTestDatabase();
@@ -48,7 +48,12 @@ async function family() {
   const playable = await m4aAudio(1);
   const answers = [];
   for (const [index, text] of QUESTIONS.entries()) {
-    const prompt = await createPrompt(database.db, { storytellerId: st.id, text, sentAt: new Date(), createdBy: owner.id });
+    const prompt = await createPrompt(database.db, {
+      storytellerId: st.id,
+      text,
+      sentAt: new Date(),
+      createdBy: owner.id,
+    });
     answers.push(
       await createAnswer(database.db, {
         storytellerId: st.id,
@@ -214,7 +219,9 @@ describe("keepsake book", () => {
     expect(page.canPrint).toBe(false);
     const fields = { intent: "book", title: "किताब", paper: "letter", cover: "none", include: [answers[0].id] };
     expect(await act(owner, st.id, fields, missing)).toMatchObject({ status: 302 });
-    expect(await database.db.selectFrom("keepsakes").select("id").where("user_id", "=", owner.id).execute()).toEqual([]);
+    expect(await database.db.selectFrom("keepsakes").select("id").where("user_id", "=", owner.id).execute()).toEqual(
+      [],
+    );
 
     // Chromium gone after the book was asked for: the job marks it, the page explains it.
     expect(await act(owner, st.id, fields)).toMatchObject({ status: 302 });
@@ -235,6 +242,8 @@ describe("keepsake book", () => {
       title: ["keep:book.titleTooShort"],
       include: ["keep:book.pickOne"],
     });
-    expect(await database.db.selectFrom("keepsakes").select("id").where("user_id", "=", owner.id).execute()).toEqual([]);
+    expect(await database.db.selectFrom("keepsakes").select("id").where("user_id", "=", owner.id).execute()).toEqual(
+      [],
+    );
   });
 });

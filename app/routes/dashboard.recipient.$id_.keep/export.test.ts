@@ -7,6 +7,7 @@ import { chromium } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { loader as downloadLoader } from "~/routes/dashboard_.keep.$id.download";
 import { action as exportAction } from "~/routes/dashboard_.keep.export";
+import { createTaskList } from "../../../jobs/task-list";
 import { silentWav } from "../../../tests/audio-fixtures";
 import { makeTestContext, routeArgs } from "../../../tests/context";
 import { get, outcome, post, signedInUser } from "../../../tests/dashboard-routes";
@@ -14,7 +15,6 @@ import { useTestDatabase } from "../../../tests/db";
 import { createAnswer, createPrompt, createStoryteller } from "../../../tests/factories";
 import { waitForJobsToSettle } from "../../../tests/jobs";
 import { filesUnder, m4aAudio, pngPhoto, run } from "../../../tests/keep-fixtures";
-import { createTaskList } from "../../../jobs/task-list";
 
 const database = useTestDatabase();
 const scratch: string[] = [];
@@ -123,9 +123,7 @@ describe("export", () => {
         "answers/002/original.webm",
       ]),
     );
-    expect(await readFile(path.join(folder, "answers/001/transcript.txt"), "utf8")).toBe(
-      "हमारा घर नदी के किनारे था।\n",
-    );
+    expect(await readFile(path.join(folder, "answers/001/transcript.txt"), "utf8")).toBe("हमारा घर नदी के किनारे था।\n");
     const question = await readFile(path.join(folder, "answers/001/question.txt"), "utf8");
     expect(question).toContain("सवाल: आपका पहला घर कैसा था?");
     expect(question).toContain("किसने पूछा: आशा");
@@ -177,9 +175,9 @@ describe("export", () => {
     expect(owners.answers.map((answer) => answer.id).sort()).toEqual([spoken.id, second.id].sort());
     // A stranger asking for this Storyteller's export gets a 404.
     const stranger = await signedInUser(database);
-    expect(
-      (await outcome(() => requestExport(stranger, { scope: "storyteller", storytellerId: st.id }))).status,
-    ).toBe(404);
+    expect((await outcome(() => requestExport(stranger, { scope: "storyteller", storytellerId: st.id }))).status).toBe(
+      404,
+    );
   });
 
   it("builds a large export in a job, tells the user, and serves it for 7 days with resumable ranges", async () => {

@@ -77,7 +77,10 @@ export default function KeepStoryteller() {
 
       <ExportCard summary={summary} storytellerId={storyteller.id} limitMb={limitMb} />
 
-      <section aria-labelledby="book-heading" className="flex flex-col gap-3 rounded-xl border border-line bg-panel p-6">
+      <section
+        aria-labelledby="book-heading"
+        className="flex flex-col gap-3 rounded-xl border border-line bg-panel p-6"
+      >
         <h2 id="book-heading" className="text-lg font-semibold">
           {t("book.heading")}
         </h2>
@@ -170,7 +173,10 @@ export default function KeepStoryteller() {
         )}
       </section>
 
-      <section aria-labelledby="links-heading" className="flex flex-col gap-3 rounded-xl border border-line bg-panel p-6">
+      <section
+        aria-labelledby="links-heading"
+        className="flex flex-col gap-3 rounded-xl border border-line bg-panel p-6"
+      >
         <h2 id="links-heading" className="text-lg font-semibold">
           {t("links.heading")}
         </h2>

@@ -8,7 +8,11 @@ export const MAX_TITLE = 120;
 export const keepSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal(Intent.book),
-    title: z.string({ error: "keep:book.titleTooShort" }).trim().min(1, "keep:book.titleTooShort").max(MAX_TITLE, "keep:book.titleTooLong"),
+    title: z
+      .string({ error: "keep:book.titleTooShort" })
+      .trim()
+      .min(1, "keep:book.titleTooShort")
+      .max(MAX_TITLE, "keep:book.titleTooLong"),
     paper: z.enum(["a4", "letter"]),
     cover: z.enum(["none", "storyteller"]),
     // The ticked answers; each has a "position-<id>" number beside it (read by the server).
