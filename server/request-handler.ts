@@ -89,7 +89,7 @@ async function sendResponse(res: express.Response, response: Response) {
  * removed when it ends, so nothing outlives the chunk it was for. A client that goes away cancels
  * the body.
  */
-async function writeBody(body: ReadableStream<Uint8Array>, res: express.Response) {
+export async function writeBody(body: ReadableStream<Uint8Array>, res: express.Response) {
   const reader = body.getReader();
   const onClose = () => void reader.cancel().catch(() => {});
   res.on("close", onClose);
