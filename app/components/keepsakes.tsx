@@ -51,7 +51,7 @@ export function ExportCard({
         <li>{t("export.answers", { count: summary.answers })}</li>
         <li>{t("export.transcripts", { count: summary.withTranscript })}</li>
         <li>{t("export.questions")}</li>
-        <li>{t("export.photos", { count: summary.photos })}</li>
+        {summary.photos ? <li>{t("export.photos", { count: summary.photos })}</li> : null}
         <li>{t("export.index")}</li>
         <li>{t("export.manifest")}</li>
       </ul>
