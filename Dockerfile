@@ -13,12 +13,13 @@ RUN npm run build
 
 # Runtime: production dependencies only, the build, and the code that runs from source.
 FROM node:22-bookworm-slim
-# tini forwards SIGTERM so shutdown drains requests and jobs; ffmpeg makes answers playable on iOS.
+# tini forwards SIGTERM so shutdown drains requests and jobs; ffmpeg makes answers playable on iOS;
+# chromium prints keepsake books (CHROMIUM_PATH), with Noto fonts so Hindi is shaped (decision 023).
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends tini ffmpeg ca-certificates \
+  && apt-get install -y --no-install-recommends tini ffmpeg ca-certificates chromium fonts-noto-core \
   && rm -rf /var/lib/apt/lists/* \
   && mkdir -p /data && chown node:node /data
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data CHROMIUM_PATH=/usr/bin/chromium
 WORKDIR /app
 COPY --chown=node:node package.json package-lock.json ./
 # tsx is a runtime dependency: the server runs TypeScript through `node --import tsx`. Owned by

@@ -49,6 +49,8 @@ export default defineConfig({
       APP_URL: baseURL,
       DATA_DIR: E2E_DATA_DIR,
       EMBEDDED_PG_PORT: String(E2E_PG_PORT),
+      // Exports over 1 MB are built by a job, so the keep journey sees both paths (decision 023).
+      EXPORT_STREAM_MAX_MB: "1",
     },
   },
 });

@@ -59,6 +59,10 @@ const envSchema = z
     // Read by app/services/audio.server.ts; listed here so every variable is checked and documented.
     FFMPEG_PATH: optional(z.string().min(1)),
     FFPROBE_PATH: optional(z.string().min(1)),
+    // Keeping it forever (decision 023): books print through this Chromium; exports larger than
+    // EXPORT_STREAM_MAX_MB are built by a job instead of streamed straight to the browser.
+    CHROMIUM_PATH: z.string().min(1).default("/usr/bin/chromium"),
+    EXPORT_STREAM_MAX_MB: z.coerce.number().int().min(0).default(200),
   })
   .superRefine((env, ctx) => {
     const requireWith = (when: keyof typeof env, needs: (keyof typeof env)[]) => {

@@ -205,6 +205,34 @@ export interface ShareLinksTable {
   revoked_at: NullableTimestamp;
 }
 
+export type KeepsakeKind = "export" | "book";
+export type KeepsakeStatus = "queued" | "building" | "ready" | "failed";
+
+export interface KeepsakesTable {
+  id: Generated<string>;
+  user_id: string;
+  /** Null: the user's "everything I can hear" export. */
+  storyteller_id: string | null;
+  kind: KeepsakeKind;
+  status: Generated<KeepsakeStatus>;
+  progress: Generated<number>;
+  options: Json<Record<string, unknown>>;
+  storage_key: string | null;
+  byte_size: ColumnType<string | null, number | bigint | null | undefined, number | bigint | null>;
+  error: string | null;
+  created_at: Generated<Date>;
+  ready_at: NullableTimestamp;
+  expires_at: NullableTimestamp;
+}
+
+export interface ListenLinksTable {
+  id: Generated<string>;
+  answer_id: string;
+  created_by_user_id: string | null;
+  created_at: Generated<Date>;
+  revoked_at: NullableTimestamp;
+}
+
 export interface GroupDraftsTable {
   user_id: string;
   data: Json<Record<string, unknown>>;
@@ -291,6 +319,8 @@ export interface Database {
   group_invitations: GroupInvitationsTable;
   user_invitations: UserInvitationsTable;
   share_links: ShareLinksTable;
+  keepsakes: KeepsakesTable;
+  listen_links: ListenLinksTable;
   onboarding_drafts: OnboardingDraftsTable;
   group_drafts: GroupDraftsTable;
   outbox_messages: OutboxMessagesTable;

@@ -6,7 +6,7 @@ import { expect, it } from "vitest";
 import { createUploadStore } from "~/services/uploads.server";
 import { makeTestContext } from "../tests/context";
 import { useTestDatabase } from "../tests/db";
-import { createAuthFlow, createEmailChange, createSession, createUser } from "../tests/factories";
+import { createAuthFlow, createEmailChange, createKeepsake, createSession, createUser } from "../tests/factories";
 import { maintenanceCleanup } from "./maintenance__cleanup";
 
 const database = useTestDatabase();
@@ -41,4 +41,30 @@ it("removes expired sign-ins, sessions, email changes and week-old unfinished up
   ]);
   expect(existsSync(path.join(config.DATA_DIR, "uploads", "abandoned"))).toBe(false);
   expect(existsSync(path.join(config.DATA_DIR, "uploads", "recent"))).toBe(true);
+});
+
+it("removes the files of exports and books past their 7 days, and keeps live ones", async () => {
+  const { db } = database;
+  const context = makeTestContext(database);
+  const user = await createUser(db);
+  await context.storage.put("keepsakes/old/export.zip", new Uint8Array([1]), "application/zip");
+  await context.storage.put("keepsakes/live/book.pdf", new Uint8Array([2]), "application/pdf");
+  const old = await createKeepsake(db, {
+    userId: user.id,
+    storageKey: "keepsakes/old/export.zip",
+    expiresAt: new Date(Date.now() - 1000),
+  });
+  const live = await createKeepsake(db, { userId: user.id, kind: "book", storageKey: "keepsakes/live/book.pdf" });
+
+  await maintenanceCleanup(context)({}, {} as never);
+
+  expect(await context.storage.head("keepsakes/old/export.zip")).toBeNull();
+  expect(await context.storage.head("keepsakes/live/book.pdf")).toEqual({ size: 1 });
+  const rows = await db.selectFrom("keepsakes").select(["id", "storage_key"]).orderBy("created_at").execute();
+  expect(rows).toEqual(
+    expect.arrayContaining([
+      { id: old.id, storage_key: null },
+      { id: live.id, storage_key: "keepsakes/live/book.pdf" },
+    ]),
+  );
 });

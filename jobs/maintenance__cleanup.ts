@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { expiredKeepsakeFiles, forgetKeepsakeFile } from "~/models/keepsake.server";
 import type { JobTask } from "~/services/jobs.server";
 import { createUploadStore } from "~/services/uploads.server";
 import type { JobDeps } from "./task-list";
@@ -8,10 +9,15 @@ const IDLE_SESSION_DAYS = 14;
 /**
  * Hourly (jobs/crontab.ts): removes what has expired and is never read again: finished or abandoned
  * sign-ins, sessions past their idle or absolute limit, unconfirmed email changes, old rate-limit
- * counters, and uploads nobody finished within a week.
+ * counters, uploads nobody finished within a week, and exports and books past their 7 days (the
+ * file goes; the row stays, so the page can say "expired").
  */
 export const maintenanceCleanup =
-  ({ db, config }: Pick<JobDeps, "db" | "config">): JobTask<"maintenance__cleanup"> =>
+  ({
+    db,
+    config,
+    storage,
+  }: Pick<JobDeps, "db" | "config"> & Partial<Pick<JobDeps, "storage">>): JobTask<"maintenance__cleanup"> =>
   async () => {
     const now = new Date();
     await db.deleteFrom("auth_flows").where("expires_at", "<", now).execute();
@@ -30,4 +36,9 @@ export const maintenanceCleanup =
       .where("expire", "<", sql<string>`${now.getTime()}::bigint`)
       .execute();
     await createUploadStore(config).deleteExpired();
+    if (storage)
+      for (const keepsake of await expiredKeepsakeFiles(db, now)) {
+        await storage.delete(keepsake.storage_key!);
+        await forgetKeepsakeFile(db, keepsake.id);
+      }
   };

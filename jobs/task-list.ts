@@ -8,6 +8,8 @@ import type { Db } from "../db/client";
 import { answerTranscode } from "./answer__transcode";
 import { answerTranscribe } from "./answer__transcribe";
 import { deliverySend } from "./delivery__send";
+import { keepsakeBook } from "./keepsake__book";
+import { keepsakeExport } from "./keepsake__export";
 import { maintenanceCleanup } from "./maintenance__cleanup";
 import { outboxSend } from "./outbox__send";
 import { schedulerTick } from "./scheduler__tick";
@@ -31,5 +33,7 @@ export function createTaskList(deps: JobDeps): TaskList & Record<JobName, Task> 
     delivery__send: checked("delivery__send", deliverySend(deps)),
     answer__transcode: checked("answer__transcode", answerTranscode(deps)),
     answer__transcribe: checked("answer__transcribe", answerTranscribe(deps)),
+    keepsake__export: checked("keepsake__export", keepsakeExport(deps)),
+    keepsake__book: checked("keepsake__book", keepsakeBook(deps)),
   };
 }

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { createRequestHandler } from "@react-router/express";
 import type { Locker } from "@tus/server";
 import compression from "compression";
 import express, { type Request } from "express";
@@ -10,6 +9,7 @@ import type { AppContext, AppServices } from "~/context.server";
 import { log as defaultLog, type Logger, withLogBindings } from "~/services/logger.server";
 import { METRICS_PATH, type Metrics, metricsEndpoint } from "./metrics";
 import { plainMessage } from "./plain-messages";
+import { createRequestHandler } from "./request-handler";
 import { cspNonce, csrfCheck, securityHeaders } from "./security";
 import { createUploadServer, UPLOADS_PATH } from "./uploads";
 

@@ -62,6 +62,8 @@ export type StorytellerOptions = {
   pausedAt?: Date | null;
   /** Its prompts, in queue order (default: one, not sent yet). */
   prompts?: StorytellerPrompt[];
+  /** The storage key of its photo (the caller puts the file). */
+  profilePicKey?: string | null;
 };
 
 /** A prompt's text, or its text and when it was sent. */
@@ -85,6 +87,7 @@ function storytellerRow(options: StorytellerOptions) {
     language: options.language ?? "en",
     sms_consent: options.smsConsent ?? (method === "sms" ? ("granted" as const) : ("none" as const)),
     unsubscribed_at: options.unsubscribedAt ?? null,
+    profile_pic_key: options.profilePicKey ?? null,
   };
 }
 
@@ -369,6 +372,52 @@ export async function createShareLink(
       answer_id: options.answerId,
       created_by_user_id: options.createdBy ?? null,
       revoked_at: options.revokedAt ?? null,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+}
+
+/** A book's listen link for an answer (decision 023). */
+export async function createListenLink(
+  db: DbOrTx,
+  options: { answerId: string; createdBy?: string | null; revokedAt?: Date | null },
+) {
+  return db
+    .insertInto("listen_links")
+    .values({
+      answer_id: options.answerId,
+      created_by_user_id: options.createdBy ?? null,
+      revoked_at: options.revokedAt ?? null,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+}
+
+/** An export or book; with `storageKey` it is ready (for 7 days from now, unless `expiresAt`). */
+export async function createKeepsake(
+  db: DbOrTx,
+  options: {
+    userId: string;
+    storytellerId?: string | null;
+    kind?: "export" | "book";
+    storageKey?: string;
+    byteSize?: number;
+    expiresAt?: Date;
+  },
+) {
+  const ready = options.storageKey !== undefined;
+  return db
+    .insertInto("keepsakes")
+    .values({
+      user_id: options.userId,
+      storyteller_id: options.storytellerId ?? null,
+      kind: options.kind ?? "export",
+      status: ready ? "ready" : "queued",
+      progress: ready ? 100 : 0,
+      storage_key: options.storageKey ?? null,
+      byte_size: options.byteSize ?? null,
+      ready_at: ready ? new Date() : null,
+      expires_at: ready ? (options.expiresAt ?? new Date(Date.now() + 7 * 86_400_000)) : null,
     })
     .returning("id")
     .executeTakeFirstOrThrow();

@@ -6,10 +6,13 @@ import { useRootData } from "~/utils/root-data";
 import { useOpenUntilNavigate } from "~/utils/use-close-on-navigate";
 import { useHydrated } from "~/utils/use-hydrated";
 
-const KNOWN_TYPES = new Set(["new", "uploaded", "skipped", "listened", "queue_empty"]);
+const KNOWN_TYPES = new Set(["new", "uploaded", "skipped", "listened", "queue_empty", "export_ready", "book_ready"]);
 
 /** Where a notification leads: answers and openings to the Sent tab, a sent prompt to the queue, an empty queue to Add New Prompt; anything else nowhere. */
 function notificationTarget(item: Pick<NotificationView, "type" | "storytellerId">): string | null {
+  // A finished export or book: the page that lists it (the Storyteller's, or "everything").
+  if (item.type === "export_ready" || item.type === "book_ready")
+    return item.storytellerId ? `/dashboard/recipient/${item.storytellerId}/keep` : "/dashboard/keep";
   if (!item.storytellerId) return null;
   const storyteller = `/dashboard/recipient/${item.storytellerId}`;
   switch (item.type) {

@@ -8,7 +8,8 @@ import { type DbOrTx, inTransaction } from "../../db/client";
 import type { Database } from "../../db/schema";
 import { usersWhoMaySee, visibleStorytellerIds } from "./access.server";
 
-export type NotificationType = "new" | "uploaded" | "skipped" | "listened" | "queue_empty";
+export type NotificationType =
+  "new" | "uploaded" | "skipped" | "listened" | "queue_empty" | "export_ready" | "book_ready";
 
 /** What happened to one prompt of a Storyteller. "new" (a prompt was just sent) is accepted too. */
 export type StorytellerEvent = {

@@ -12,6 +12,8 @@ import {
   createAnswer,
   createGroup,
   createGroupInvitation,
+  createKeepsake,
+  createListenLink,
   createPrompt,
   createShareLink,
   createSignedInUser,
@@ -32,9 +34,14 @@ import {
 import { loader as notificationsPageLoader } from "./dashboard.notifications";
 import { action as viewAction, loader as viewLoader } from "./dashboard.recipient.$id/route";
 import { action as editAction, loader as editLoader } from "./dashboard.recipient.$id_.edit/route";
+import { action as keepAction, loader as keepLoader } from "./dashboard.recipient.$id_.keep/route";
 import { action as addAction, loader as addLoader } from "./dashboard.recipient.$id_.prompts.new";
 import { loader as timelineLoader } from "./dashboard.timeline/route";
 import { action as inviteSomeoneAction } from "./dashboard.user.new";
+import { loader as keepsakeDownloadLoader } from "./dashboard_.keep.$id.download";
+import { action as exportAction } from "./dashboard_.keep.export";
+import { loader as listenPageLoader } from "./l.$token";
+import { loader as listenAudioLoader } from "./l.$token.audio";
 import { loader as mediaLoader } from "./media.answer.$answerId";
 import { loader as bellLoader } from "./resources.notifications";
 import { loader as responsesLoader } from "./responses.$recipientId";
@@ -955,6 +962,149 @@ const matrix: Row[] = [
     },
     effect: async (w) => expect(await membersOf(w)).toContain(w.people.invited.id),
   },
+  // Keeping it forever (decision 023): export, book and listen links.
+  {
+    name: "open the keep page (export, book, listen links)",
+    may: FAMILY,
+    act: (w, a) =>
+      statusOf(() =>
+        keepLoader({
+          request: get(a, `${storytellerPath(w)}/keep`),
+          context: w.ctx,
+          params: { id: w.storytellerId },
+          ...routeArgs,
+        }),
+      ),
+  },
+  {
+    name: "download the Storyteller's export at once",
+    may: FAMILY,
+    act: (w, a) =>
+      statusOf(() =>
+        exportAction({
+          request: post(a, "/dashboard/keep/export", { scope: "storyteller", storytellerId: w.storytellerId }),
+          context: w.ctx,
+          params: {},
+          ...routeArgs,
+        }),
+      ),
+  },
+  {
+    name: "ask for the Storyteller's export to be built (a large one)",
+    may: FAMILY,
+    status: 302,
+    act: (w, a) =>
+      statusOf(() =>
+        exportAction({
+          request: post(a, "/dashboard/keep/export", { scope: "storyteller", storytellerId: w.storytellerId }),
+          context: makeTestContext(database, { EXPORT_STREAM_MAX_MB: "0" }),
+          params: {},
+          ...routeArgs,
+        }),
+      ),
+    effect: async (w, a) => {
+      const rows = await database.db.selectFrom("keepsakes").selectAll().where("user_id", "=", a.id).execute();
+      expect(rows).toEqual([expect.objectContaining({ kind: "export", storyteller_id: w.storytellerId })]);
+    },
+  },
+  {
+    name: "make a keepsake book",
+    may: FAMILY,
+    status: 302,
+    act: (w, a) =>
+      statusOf(() =>
+        keepAction({
+          request: post(a, `${storytellerPath(w)}/keep`, {
+            intent: "book",
+            title: "Nani's stories",
+            paper: "a4",
+            cover: "none",
+            include: w.answer.id,
+          }),
+          context: w.ctx,
+          params: { id: w.storytellerId },
+          ...routeArgs,
+        }),
+      ),
+    effect: async (w, a) => {
+      const rows = await database.db.selectFrom("keepsakes").selectAll().where("user_id", "=", a.id).execute();
+      expect(rows).toEqual([
+        expect.objectContaining({ kind: "book", options: expect.objectContaining({ answerIds: [w.answer.id] }) }),
+      ]);
+    },
+  },
+  {
+    name: "stop a book's listen link",
+    may: FAMILY,
+    status: 302,
+    arrange: async (w) => void (await createListenLink(database.db, { answerId: w.answer.id })),
+    act: async (w, a) => {
+      const link = await database.db.selectFrom("listen_links").select("id").executeTakeFirstOrThrow();
+      return statusOf(() =>
+        keepAction({
+          request: post(a, `${storytellerPath(w)}/keep`, { intent: "revoke-link", linkId: link.id }),
+          context: w.ctx,
+          params: { id: w.storytellerId },
+          ...routeArgs,
+        }),
+      );
+    },
+    effect: async () => {
+      const links = await database.db.selectFrom("listen_links").select("revoked_at").execute();
+      expect(links).toEqual([{ revoked_at: expect.any(Date) }]);
+    },
+  },
+  {
+    name: "open a listen link /l/{token} from a book (a capability: whoever holds the book)",
+    may: ALL,
+    act: async (w, a) => {
+      const link = await createListenLink(database.db, { answerId: w.answer.id });
+      const token = await signCapability(w.ctx.config, "listen", link.id);
+      const page = await statusOf(() =>
+        listenPageLoader({ request: get(a, `/l/${token}`), context: w.ctx, params: { token }, ...routeArgs }),
+      );
+      const audio = await statusOf(() =>
+        listenAudioLoader({ request: get(a, `/l/${token}/audio`), context: w.ctx, params: { token }, ...routeArgs }),
+      );
+      return page === audio ? page : 500;
+    },
+  },
+  {
+    name: "open a listen link to a private answer",
+    may: NOBODY,
+    arrange: async (w) => void (await createListenLink(database.db, { answerId: w.privateAnswer.id })),
+    act: async (w, a) => {
+      const link = await database.db.selectFrom("listen_links").select("id").executeTakeFirstOrThrow();
+      const token = await signCapability(w.ctx.config, "listen", link.id);
+      return statusOf(() =>
+        listenAudioLoader({ request: get(a, `/l/${token}/audio`), context: w.ctx, params: { token }, ...routeArgs }),
+      );
+    },
+  },
+  {
+    name: "download the owner's finished export (only who asked for it)",
+    may: OWNER,
+    arrange: async (w) => {
+      await w.ctx.storage.put("keepsakes/matrix/export.zip", new Uint8Array([0x50, 0x4b, 5, 6]), "application/zip");
+      await createKeepsake(database.db, {
+        userId: w.people.owner.id,
+        storytellerId: w.storytellerId,
+        storageKey: "keepsakes/matrix/export.zip",
+        byteSize: 4,
+      });
+    },
+    act: async (w, a) => {
+      const keepsake = await database.db.selectFrom("keepsakes").select("id").executeTakeFirstOrThrow();
+      return statusOf(() =>
+        keepsakeDownloadLoader({
+          request: get(a, `/dashboard/keep/${keepsake.id}/download`),
+          context: w.ctx,
+          params: { id: keepsake.id },
+          ...routeArgs,
+        }),
+      );
+    },
+  },
 ];
 
 /** Every row the people in the world could change, and whether the recordings are still stored. */
@@ -966,6 +1116,8 @@ async function snapshot(w: World) {
     db.selectFrom("prompts").selectAll().orderBy("id").execute(),
     db.selectFrom("answers").selectAll().orderBy("id").execute(),
     db.selectFrom("share_links").selectAll().orderBy("id").execute(),
+    db.selectFrom("keepsakes").selectAll().orderBy("id").execute(),
+    db.selectFrom("listen_links").selectAll().orderBy("id").execute(),
     db.selectFrom("deliveries").selectAll().orderBy("id").execute(),
     db.selectFrom("notifications").selectAll().orderBy("id").execute(),
     db.selectFrom("groups").selectAll().orderBy("id").execute(),

@@ -40,6 +40,17 @@ export const jobDefinitions = {
     maxAttempts: 5,
     jobKey: ({ answerId }) => `transcribe:${answerId}`,
   }),
+  // Keeping it forever (decision 023): one try each; a failure is shown on the page, and asking again is one click.
+  keepsake__export: define({
+    payload: ids("keepsakeId"),
+    maxAttempts: 1,
+    jobKey: ({ keepsakeId }) => `keepsake:${keepsakeId}`,
+  }),
+  keepsake__book: define({
+    payload: ids("keepsakeId"),
+    maxAttempts: 1,
+    jobKey: ({ keepsakeId }) => `keepsake:${keepsakeId}`,
+  }),
   // Cron tasks (jobs/crontab.ts): a failed tick is simply the next minute's work.
   scheduler__tick: define({ payload: z.object({}), maxAttempts: 1 }),
   maintenance__cleanup: define({ payload: z.object({}), maxAttempts: 3 }),

@@ -7,5 +7,8 @@ import { randomUUID } from "node:crypto";
 export const storageKeys = {
   answerOriginal: (promptId: string, extension: string) => `answers/${promptId}/${randomUUID()}.${extension}`,
   answerPlayable: (answerId: string) => `answers/${answerId}/playable.m4a`,
+  /** A built export (zip) or book (PDF); removed when its 7 days are over (decision 023). */
+  keepsakeFile: (keepsakeId: string, extension: "zip" | "pdf") =>
+    `keepsakes/${keepsakeId}/${randomUUID()}.${extension}`,
   profilePhoto: (userId: string, extension: string) => `profile/${userId}/${randomUUID()}.${extension}`,
 };

@@ -9,7 +9,7 @@ import { capabilityTokenKey } from "./keys.server";
  * it revokes the link. The signing key is derived from SESSION_SECRET (keys.server.ts): changing that
  * secret voids every link already sent.
  */
-export type CapabilityPurpose = "record" | "unsubscribe" | "share" | "register" | "group-invite";
+export type CapabilityPurpose = "record" | "unsubscribe" | "share" | "register" | "group-invite" | "listen";
 
 const ISSUER = "heirloom";
 
@@ -23,6 +23,8 @@ const LIFETIME_DAYS: Record<CapabilityPurpose, number | undefined> = {
   // A group invitation's own row holds its expiry (30 days, reset by Resend), so its page can say
   // "expired" instead of treating the link as unknown.
   "group-invite": undefined,
+  // A book's QR codes are printed: they never expire; revoking the link row stops them (decision 023).
+  listen: undefined,
 };
 
 export async function signCapability(

@@ -16,7 +16,7 @@ import { actionSchema, Intent } from "./schema";
 import { SentPrompts } from "./sent-tab";
 import { performIntent, storytellerPage, storytellerPageRole } from "./server";
 
-export const handle = { i18n: ["storytellers"] };
+export const handle = { i18n: ["storytellers", "keep"] };
 export const meta = titleFromLoader;
 
 const notFound = () => new Response(null, { status: 404 });
@@ -75,6 +75,9 @@ export default function StorytellerView() {
         </div>
         <div className="flex flex-wrap gap-2">
           <AddPromptButton storytellerId={storyteller.id} />
+          <Link to={`/dashboard/recipient/${storyteller.id}/keep`} className="btn-secondary">
+            {t("keep:keepLink")}
+          </Link>
           {canManage ? (
             <Link to={`/dashboard/recipient/${storyteller.id}/edit`} className="btn-secondary">
               {t("view.editStoryteller")}

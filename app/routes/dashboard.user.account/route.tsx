@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
-import { Form, useActionData, useLoaderData } from "react-router";
+import { Form, Link, useActionData, useLoaderData } from "react-router";
 import { pendingEmailChange } from "~/auth/email-change.server";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -21,7 +21,7 @@ import {
   savePreferences,
 } from "./server";
 
-export const handle = { i18n: ["account", "auth"] };
+export const handle = { i18n: ["account", "auth", "keep"] };
 export const meta = titleFromLoader;
 
 export async function loader({ request, context }: LoaderArgs) {
@@ -133,6 +133,16 @@ export default function AccountSettings() {
             {t("notifications.save")}
           </button>
         </Form>
+      </section>
+
+      <section aria-labelledby="keep-everything" className="rounded-xl border border-line bg-panel p-6">
+        <h2 id="keep-everything" className="mb-2 text-lg font-semibold">
+          {t("keep:account.heading")}
+        </h2>
+        <p className="mb-4 text-muted">{t("keep:account.lead")}</p>
+        <Link to="/dashboard/keep" className="btn-primary">
+          {t("keep:account.link")}
+        </Link>
       </section>
 
       <section aria-labelledby="delete" className="rounded-xl border border-danger p-6">

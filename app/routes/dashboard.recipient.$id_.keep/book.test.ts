@@ -1,0 +1,249 @@
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { runOnce } from "graphile-worker";
+import { afterAll, describe, expect, it } from "vitest";
+import { loader as downloadLoader } from "~/routes/dashboard_.keep.$id.download";
+import { loader as listenPage } from "~/routes/l.$token";
+import { loader as listenAudio } from "~/routes/l.$token.audio";
+import { createTaskList } from "../../../jobs/task-list";
+import { silentWav } from "../../../tests/audio-fixtures";
+import { makeTestContext, routeArgs } from "../../../tests/context";
+import { get, outcome, post, signedInUser } from "../../../tests/dashboard-routes";
+import { useTestDatabase } from "../../../tests/db";
+import { createAnswer, createPrompt, createStoryteller } from "../../../tests/factories";
+import { waitForJobsToSettle } from "../../../tests/jobs";
+import { m4aAudio, pngPhoto, run } from "../../../tests/keep-fixtures";
+import { action, loader } from "./route";
+
+const database = useTestDatabase();
+const scratch: string[] = [];
+
+afterAll(async () => {
+  await rm(path.join(os.tmpdir(), `heirloom-test-files-${database.name}`), { recursive: true, force: true });
+  for (const directory of scratch) await rm(directory, { recursive: true, force: true });
+});
+
+type User = Awaited<ReturnType<typeof signedInUser>>;
+
+const QUESTIONS = ["बचपन में आपका सबसे प्रिय त्योहार कौन सा था?", "आपकी शादी के दिन क्या हुआ था?"];
+const TRANSCRIPTS = [
+  "दिवाली पर हम मिट्टी के दिये जलाते थे और माँ खीर बनाती थीं।",
+  "उस दिन बारिश हुई थी, फिर भी पूरा गाँव आया था।",
+];
+
+async function family() {
+  const context = makeTestContext(database);
+  const owner = await signedInUser(database, { language: "hi", first_name: "आशा" });
+  const photoKey = `profile/${owner.id}/photo.png`;
+  await context.storage.put(photoKey, await pngPhoto(), "image/png");
+  const st = await createStoryteller(database.db, {
+    ownerId: owner.id,
+    firstName: "कमला",
+    language: "hi",
+    timeZone: "Asia/Kolkata",
+    profilePicKey: photoKey,
+    prompts: [],
+  });
+  const playable = await m4aAudio(1);
+  const answers = [];
+  for (const [index, text] of QUESTIONS.entries()) {
+    const prompt = await createPrompt(database.db, {
+      storytellerId: st.id,
+      text,
+      sentAt: new Date(),
+      createdBy: owner.id,
+    });
+    answers.push(
+      await createAnswer(database.db, {
+        storytellerId: st.id,
+        promptId: prompt.id,
+        storage: context.storage,
+        audio: silentWav(1, 16),
+        contentType: "audio/wav",
+        playable: { audio: playable },
+        transcript: TRANSCRIPTS[index],
+        transcriptStatus: "done",
+      }),
+    );
+  }
+  const secret = await createAnswer(database.db, {
+    storytellerId: st.id,
+    storage: context.storage,
+    isPrivate: true,
+    recordedForEmail: st.email,
+    transcript: "यह सिर्फ़ मेरे लिए है।",
+    transcriptStatus: "done",
+  });
+  return { context, owner, st, answers, secret };
+}
+
+const act = (user: User, storytellerId: string, fields: Record<string, string | string[]>, env = {}) =>
+  outcome(() =>
+    action({
+      request: post(user.jar, `/dashboard/recipient/${storytellerId}/keep`, fields),
+      context: makeTestContext(database, env),
+      params: { id: storytellerId },
+      ...routeArgs,
+    }),
+  );
+
+async function runJobs(env: Record<string, string> = {}) {
+  await runOnce({ pgPool: database.pool, taskList: createTaskList(makeTestContext(database, env)) });
+  await waitForJobsToSettle(database.db);
+}
+
+const tokenOf = (url: string) => new URL(url).pathname.split("/")[2];
+const openListen = (token: string) =>
+  outcome(() =>
+    listenPage({
+      request: new Request(`http://localhost:3000/l/${token}`),
+      context: makeTestContext(database),
+      params: { token },
+      ...routeArgs,
+    }),
+  );
+const openAudio = (token: string) =>
+  outcome(() =>
+    listenAudio({
+      request: new Request(`http://localhost:3000/l/${token}/audio`),
+      context: makeTestContext(database),
+      params: { token },
+      ...routeArgs,
+    }),
+  );
+
+describe("keepsake book", () => {
+  it("prints the chosen answers in order, in correctly ordered Hindi, with QR codes that play until revoked", async () => {
+    const { owner, st, answers, secret } = await family();
+    const [first, second] = answers;
+    // Both ticked (and the private one slipped in by hand), the second placed first.
+    const queued = await act(owner, st.id, {
+      intent: "book",
+      title: "कमला की कहानियाँ",
+      paper: "a4",
+      cover: "storyteller",
+      include: [first.id, second.id, secret.id],
+      [`position-${first.id}`]: "2",
+      [`position-${second.id}`]: "1",
+      [`position-${secret.id}`]: "3",
+    });
+    expect(queued).toMatchObject({ status: 302, location: `/dashboard/recipient/${st.id}/keep` });
+    const keepsake = await database.db
+      .selectFrom("keepsakes")
+      .selectAll()
+      .where("user_id", "=", owner.id)
+      .executeTakeFirstOrThrow();
+    expect(keepsake.options).toMatchObject({ answerIds: [second.id, first.id] });
+
+    await runJobs();
+    const built = await database.db
+      .selectFrom("keepsakes")
+      .selectAll()
+      .where("id", "=", keepsake.id)
+      .executeTakeFirstOrThrow();
+    expect(built).toMatchObject({ status: "ready", progress: 100, error: null });
+    const note = await database.db
+      .selectFrom("notifications")
+      .select("type")
+      .where("user_id", "=", owner.id)
+      .executeTakeFirstOrThrow();
+    expect(note.type).toBe("book_ready");
+
+    const response = (await downloadLoader({
+      request: get(owner.jar, `/dashboard/keep/${keepsake.id}/download`),
+      context: makeTestContext(database),
+      params: { id: keepsake.id },
+      ...routeArgs,
+    })) as Response;
+    expect(response.headers.get("Content-Type")).toBe("application/pdf");
+    const directory = await mkdtemp(path.join(os.tmpdir(), "keep-book-"));
+    scratch.push(directory);
+    const pdf = path.join(directory, "book.pdf");
+    await writeFile(pdf, new Uint8Array(await response.arrayBuffer()));
+
+    // The text copies out as written: every Hindi letter and vowel sign in its logical order.
+    const { stdout: text } = await run("pdftotext", ["-enc", "UTF-8", pdf, "-"]);
+    const flat = text.replace(/\s+/g, " ");
+    expect(flat).toContain("कमला की कहानियाँ");
+    for (const words of [...QUESTIONS, ...TRANSCRIPTS]) expect(flat).toContain(words);
+    expect(flat).not.toContain("यह सिर्फ़ मेरे लिए है");
+    // The chosen order: the second answer's page comes first (after the contents, which list both).
+    expect(flat.indexOf(TRANSCRIPTS[1])).toBeLessThan(flat.indexOf(TRANSCRIPTS[0]));
+    const { stdout: info } = await run("pdfinfo", [pdf]);
+    expect(info).toMatch(/Page size:.*\(A4\)/);
+
+    // The answers' pages (after the cover and contents) each carry a QR code for a listen link.
+    await run("pdftoppm", ["-r", "150", "-png", "-f", "3", pdf, path.join(directory, "page")]);
+    const pages = (await readdir(directory)).filter((name) => name.endsWith(".png")).sort();
+    const urls: string[] = [];
+    for (const page of pages) {
+      const { stdout } = await run("zbarimg", ["--quiet", "--raw", path.join(directory, page)]);
+      urls.push(...stdout.trim().split("\n").filter(Boolean));
+    }
+    expect(urls).toHaveLength(2);
+    for (const url of urls) expect(url).toMatch(/^http:\/\/localhost:3000\/l\/[^/]+$/);
+    const [secondUrl, firstUrl] = urls;
+
+    const page = await openListen(tokenOf(secondUrl));
+    expect(page.status).toBe(200);
+    expect(page.data).toMatchObject({ kind: "answer", prompt: QUESTIONS[1], firstName: "कमला" });
+    const audio = await openAudio(tokenOf(firstUrl));
+    expect(audio.status).toBe(200);
+
+    // The links are listed on the page; stopping one ends its code, and only that one.
+    const listed = (await loader({
+      request: get(owner.jar, `/dashboard/recipient/${st.id}/keep`),
+      context: makeTestContext(database),
+      params: { id: st.id },
+      ...routeArgs,
+    })) as { links: { id: string; question: string }[] };
+    expect(listed.links.map((link) => link.question).sort()).toEqual([...QUESTIONS].sort());
+    const stopped = listed.links.find((link) => link.question === QUESTIONS[1])!;
+    expect(await act(owner, st.id, { intent: "revoke-link", linkId: stopped.id })).toMatchObject({ status: 302 });
+    const gone = await openListen(tokenOf(secondUrl));
+    expect(gone).toMatchObject({ status: 404, data: { kind: "gone" } });
+    expect((await openAudio(tokenOf(secondUrl))).status).toBe(404);
+    expect((await openListen(tokenOf(firstUrl))).status).toBe(200);
+  });
+
+  it("says so instead of queueing, or fails the book plainly, when there is no Chromium", async () => {
+    const { owner, st, answers } = await family();
+    const missing = { CHROMIUM_PATH: "/nonexistent/chromium" };
+    const page = (await loader({
+      request: get(owner.jar, `/dashboard/recipient/${st.id}/keep`),
+      context: makeTestContext(database, missing),
+      params: { id: st.id },
+      ...routeArgs,
+    })) as { canPrint: boolean };
+    expect(page.canPrint).toBe(false);
+    const fields = { intent: "book", title: "किताब", paper: "letter", cover: "none", include: [answers[0].id] };
+    expect(await act(owner, st.id, fields, missing)).toMatchObject({ status: 302 });
+    expect(await database.db.selectFrom("keepsakes").select("id").where("user_id", "=", owner.id).execute()).toEqual(
+      [],
+    );
+
+    // Chromium gone after the book was asked for: the job marks it, the page explains it.
+    expect(await act(owner, st.id, fields)).toMatchObject({ status: 302 });
+    await runJobs(missing);
+    const book = await database.db
+      .selectFrom("keepsakes")
+      .selectAll()
+      .where("user_id", "=", owner.id)
+      .executeTakeFirstOrThrow();
+    expect(book).toMatchObject({ status: "failed", error: "no-chromium", storage_key: null });
+  });
+
+  it("refuses a book with nothing ticked or no title, on the field concerned", async () => {
+    const { owner, st } = await family();
+    const refused = await act(owner, st.id, { intent: "book", title: " ", paper: "a4", cover: "none" });
+    expect(refused.status).toBe(400);
+    expect((refused.data as { result: { error: Record<string, string[]> } }).result.error).toMatchObject({
+      title: ["keep:book.titleTooShort"],
+      include: ["keep:book.pickOne"],
+    });
+    expect(await database.db.selectFrom("keepsakes").select("id").where("user_id", "=", owner.id).execute()).toEqual(
+      [],
+    );
+  });
+});

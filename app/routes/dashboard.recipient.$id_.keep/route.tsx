@@ -1,0 +1,205 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { data, Form, useActionData, useLoaderData } from "react-router";
+import { requireUser } from "~/auth/session.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { FieldErrors } from "~/components/forms";
+import { ExportCard, KeepsakeList } from "~/components/keepsakes";
+import type { ActionArgs, LoaderArgs } from "~/context.server";
+import { getServerT } from "~/i18n/i18next.server";
+import { idParam } from "~/utils/ids";
+import { titleFromLoader } from "~/utils/meta";
+import { readForm } from "~/utils/request-body.server";
+import { redirectWithToast } from "~/utils/toast.server";
+import { Intent, keepSchema, MAX_TITLE } from "./schema";
+import { chromiumAvailable, keepPage, orderedAnswerIds, requestBook, revokeListenLink } from "./server";
+
+// Keeping it forever (decision 023): a Storyteller's export, keepsake book and listen links, for
+// their owner and collaborators (non-private answers only).
+export const handle = { i18n: ["keep"] };
+export const meta = titleFromLoader;
+
+const notFound = () => new Response(null, { status: 404 });
+
+export async function loader({ request, context, params }: LoaderArgs) {
+  const user = await requireUser(request, context);
+  const page = await keepPage(context, user.id, idParam(params.id));
+  if (!page) throw notFound();
+  const t = await getServerT(request, context, "keep");
+  return { title: `${t("title", { name: page.storyteller.firstName })} · ${context.config.APP_NAME}`, ...page };
+}
+
+export async function action({ request, context, params }: ActionArgs) {
+  const user = await requireUser(request, context);
+  const storytellerId = idParam(params.id);
+  const form = await readForm(request);
+  const submission = parseWithZod(form, { schema: keepSchema });
+  if (submission.status !== "success") {
+    if (submission.payload.intent !== Intent.book) throw new Response("Bad Request", { status: 400 });
+    return data({ result: submission.reply() }, { status: 400 });
+  }
+  const input = submission.value;
+  const back = `/dashboard/recipient/${storytellerId}/keep`;
+  if (input.intent === Intent.revokeLink) {
+    if (!(await revokeListenLink(context.db, user.id, storytellerId, input.linkId))) throw notFound();
+    return redirectWithToast(request, context, back, { type: "success", key: "keep:toast.linkRevoked" });
+  }
+  // Without Chromium nothing is queued: the page already says why.
+  if (!(await chromiumAvailable(context.config.CHROMIUM_PATH)))
+    return redirectWithToast(request, context, back, { type: "error", key: "keep:toast.noChromium" });
+  const result = await requestBook(context.db, user.id, storytellerId, {
+    title: input.title,
+    paper: input.paper,
+    cover: input.cover,
+    answerIds: orderedAnswerIds(form, input.include),
+  });
+  if (result.kind === "not-found") throw notFound();
+  if (result.kind === "no-answers")
+    return data({ result: submission.reply({ fieldErrors: { include: ["keep:book.pickOne"] } }) }, { status: 400 });
+  return redirectWithToast(request, context, back, { type: "success", key: "keep:toast.bookQueued" });
+}
+
+export default function KeepStoryteller() {
+  const { t } = useTranslation("keep");
+  const { storyteller, summary, answers, keepsakes, links, canPrint, limitMb } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>()?.result;
+  const errors = (field: string) =>
+    result?.error?.[field]?.filter((error): error is string => typeof error === "string");
+  const date = (iso: string) => new Date(iso).toISOString().slice(0, 10);
+  return (
+    <div className="flex flex-col gap-8">
+      <header>
+        <h1 className="text-2xl font-bold">{t("title", { name: storyteller.firstName })}</h1>
+        <p className="text-muted">{t("intro")}</p>
+      </header>
+
+      <KeepsakeList keepsakes={keepsakes} />
+
+      <ExportCard summary={summary} storytellerId={storyteller.id} limitMb={limitMb} />
+
+      <section
+        aria-labelledby="book-heading"
+        className="flex flex-col gap-3 rounded-xl border border-line bg-panel p-6"
+      >
+        <h2 id="book-heading" className="text-lg font-semibold">
+          {t("book.heading")}
+        </h2>
+        <p>{t("book.lead")}</p>
+        {!canPrint ? (
+          <p role="alert" className="text-danger">
+            {t("book.noChromium")}
+          </p>
+        ) : answers.length === 0 ? (
+          <p className="text-muted">{t("book.noAnswers")}</p>
+        ) : (
+          <Form method="post" className="flex flex-col gap-4">
+            <input type="hidden" name="intent" value={Intent.book} />
+            <div className="flex flex-col gap-1">
+              <label htmlFor="book-title" className="font-medium">
+                {t("book.titleLabel")}
+              </label>
+              <input
+                id="book-title"
+                name="title"
+                className="input"
+                required
+                maxLength={MAX_TITLE}
+                defaultValue={t("book.defaultTitle", { name: storyteller.firstName })}
+                aria-invalid={errors("title")?.length ? true : undefined}
+                aria-describedby={errors("title")?.length ? "book-title-error" : undefined}
+              />
+              <FieldErrors id="book-title-error" errors={errors("title")} />
+            </div>
+            <fieldset className="flex flex-wrap gap-4">
+              <legend className="font-medium">{t("book.paperLabel")}</legend>
+              {(["a4", "letter"] as const).map((paper) => (
+                <label key={paper} className="flex items-center gap-2">
+                  <input type="radio" name="paper" value={paper} defaultChecked={paper === "a4"} />
+                  {t(`book.paper.${paper}`)}
+                </label>
+              ))}
+            </fieldset>
+            <fieldset className="flex flex-wrap gap-4">
+              <legend className="font-medium">{t("book.coverLabel")}</legend>
+              {(storyteller.hasPhoto ? (["storyteller", "none"] as const) : (["none"] as const)).map((cover) => (
+                <label key={cover} className="flex items-center gap-2">
+                  <input
+                    type="radio"
+                    name="cover"
+                    value={cover}
+                    defaultChecked={cover === (storyteller.hasPhoto ? "storyteller" : "none")}
+                  />
+                  {t(`book.cover.${cover}`, { name: storyteller.firstName })}
+                </label>
+              ))}
+            </fieldset>
+            <fieldset className="flex flex-col gap-2" aria-describedby="book-answers-hint">
+              <legend className="font-medium">{t("book.answersLabel")}</legend>
+              <p id="book-answers-hint" className="text-sm text-muted">
+                {t("book.answersHint")}
+              </p>
+              <FieldErrors id="book-include-error" errors={errors("include")} />
+              <ol className="flex flex-col gap-2">
+                {answers.map((answer, index) => (
+                  <li key={answer.id} className="flex items-center gap-3">
+                    <input
+                      type="number"
+                      name={`position-${answer.id}`}
+                      defaultValue={index + 1}
+                      min={1}
+                      className="input w-20"
+                      aria-label={t("book.order", { question: answer.question })}
+                    />
+                    <label className="flex items-center gap-2">
+                      <input
+                        type="checkbox"
+                        name="include"
+                        value={answer.id}
+                        defaultChecked
+                        aria-label={t("book.include", { question: answer.question })}
+                      />
+                      <span>
+                        {answer.question} <span className="text-sm text-muted">({date(answer.answeredAt)})</span>
+                      </span>
+                    </label>
+                  </li>
+                ))}
+              </ol>
+            </fieldset>
+            <button type="submit" className="btn-primary self-start">
+              {t("book.submit")}
+            </button>
+          </Form>
+        )}
+      </section>
+
+      <section
+        aria-labelledby="links-heading"
+        className="flex flex-col gap-3 rounded-xl border border-line bg-panel p-6"
+      >
+        <h2 id="links-heading" className="text-lg font-semibold">
+          {t("links.heading")}
+        </h2>
+        <p>{t("links.lead")}</p>
+        {links.length === 0 ? <p className="text-muted">{t("links.none")}</p> : null}
+        <ul className="flex flex-col gap-2">
+          {links.map((link) => (
+            <li key={link.id} className="flex flex-wrap items-center gap-3">
+              <span>{link.question}</span>
+              <span className="text-sm text-muted">{t("links.made", { date: date(link.createdAt) })}</span>
+              <Form method="post">
+                <input type="hidden" name="intent" value={Intent.revokeLink} />
+                <input type="hidden" name="linkId" value={link.id} />
+                <button type="submit" className="btn-secondary">
+                  {t("links.revoke")}
+                </button>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;

@@ -1,0 +1,26 @@
+import { z } from "zod";
+
+/** The keep page's buttons (name="intent"); the export has its own route (EXPORT_ACTION). */
+export const Intent = { book: "book", revokeLink: "revoke-link" } as const;
+
+export const MAX_TITLE = 120;
+
+export const keepSchema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal(Intent.book),
+    title: z
+      .string({ error: "keep:book.titleTooShort" })
+      .trim()
+      .min(1, "keep:book.titleTooShort")
+      .max(MAX_TITLE, "keep:book.titleTooLong"),
+    paper: z.enum(["a4", "letter"]),
+    cover: z.enum(["none", "storyteller"]),
+    // The ticked answers; each has a "position-<id>" number beside it (read by the server).
+    include: z
+      .preprocess((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]), z.array(z.uuid()))
+      .pipe(z.array(z.uuid()).min(1, "keep:book.pickOne")),
+  }),
+  z.object({ intent: z.literal(Intent.revokeLink), linkId: z.uuid() }),
+]);
+
+export type KeepInput = z.infer<typeof keepSchema>;

@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+/** The export form (Storyteller page and "everything" page): a plain post to /dashboard/keep/export. */
+export const exportSchema = z.union([
+  z.object({ scope: z.literal("storyteller"), storytellerId: z.uuid() }),
+  z.object({ scope: z.literal("everything") }),
+]);
+
+/** Where an export form posts (a download, or a redirect back when the export is queued). */
+export const EXPORT_ACTION = "/dashboard/keep/export";
+
+/** A keepsake (export or book) as pages list it. */
+export type KeepsakeView = {
+  id: string;
+  kind: "export" | "book";
+  storytellerId: string | null;
+  status: "queued" | "building" | "ready" | "failed";
+  progress: number;
+  byteSize: number | null;
+  error: string | null;
+  createdAt: string;
+  expiresAt: string | null;
+  /** Ready and not yet expired. */
+  downloadable: boolean;
+};
+
+/** What an export holds, told before it is downloaded. */
+export type ExportSummary = {
+  answers: number;
+  withTranscript: number;
+  private: number;
+  storytellers: number;
+  photos: number;
+  estimatedBytes: number;
+};

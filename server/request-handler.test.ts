@@ -1,0 +1,83 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { afterEach, describe, expect, it } from "vitest";
+import { writeBody } from "./request-handler";
+
+// The body writer that replaces @react-router/node's (see request-handler.ts): it waits for the
+// socket (back-pressure), delivers every byte, and cancels the body when the client goes away.
+
+const CHUNK = 64 * 1024;
+const CHUNKS = 400; // 25 MB: far more than the socket and the client's buffers hold
+
+let server: http.Server | undefined;
+afterEach(
+  () =>
+    new Promise<void>((resolve) => {
+      if (!server) return resolve();
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+);
+
+function serveBody() {
+  const state = { pulled: 0, cancelled: false, finished: false };
+  const app = express();
+  app.get("/", async (_req, res) => {
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (state.pulled === CHUNKS) return controller.close();
+        state.pulled++;
+        controller.enqueue(new Uint8Array(CHUNK).fill(state.pulled % 251));
+      },
+      cancel() {
+        state.cancelled = true;
+      },
+    });
+    res.setHeader("Content-Type", "application/octet-stream");
+    await writeBody(body, res);
+    state.finished = true;
+  });
+  return new Promise<{ port: number; state: typeof state }>((resolve) => {
+    server = app.listen(0, "127.0.0.1", () => resolve({ port: (server!.address() as AddressInfo).port, state }));
+  });
+}
+
+const waitFor = async (check: () => boolean) => {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+};
+
+describe("writeBody", () => {
+  it("reads the body only as fast as the client takes it, and delivers every byte", async () => {
+    const { port, state } = await serveBody();
+    const response = await new Promise<http.IncomingMessage>((resolve) =>
+      http.get({ port, host: "127.0.0.1", path: "/" }, resolve),
+    );
+    response.pause();
+    // The client reads nothing: the writer stops once the socket's buffers are full.
+    let previous = -1;
+    await waitFor(() => {
+      const still = state.pulled === previous;
+      previous = state.pulled;
+      return still && state.pulled > 0;
+    });
+    expect(state.pulled).toBeLessThan(CHUNKS / 2);
+    let received = 0;
+    response.on("data", (chunk: Buffer) => (received += chunk.length));
+    response.resume();
+    await new Promise((resolve) => response.on("end", resolve));
+    expect(received).toBe(CHUNK * CHUNKS);
+    expect(state).toMatchObject({ pulled: CHUNKS, cancelled: false });
+  });
+
+  it("cancels the body when the client goes away", async () => {
+    const { port, state } = await serveBody();
+    const request = http.get({ port, host: "127.0.0.1", path: "/" }, (response) => {
+      response.once("data", () => request.destroy());
+    });
+    request.on("error", () => {});
+    await waitFor(() => state.cancelled && state.finished);
+    expect(state.cancelled).toBe(true);
+    expect(state.pulled).toBeLessThan(CHUNKS);
+  });
+});

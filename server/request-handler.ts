@@ -1,0 +1,125 @@
+import { createReadableStreamFromReadable } from "@react-router/node";
+import type express from "express";
+import { createRequestHandler as createReactRouterHandler, type ServerBuild } from "react-router";
+
+/**
+ * @react-router/express's request handler, with one change: response bodies are written by
+ * `writeBody` below. The adapter's own writer (`writeReadableStreamToWritable`
+ * in @react-router/node 7.18) races every read against one promise that settles only when the
+ * response fails, and so keeps every chunk it ever sent until the response ends: a 1 GB export
+ * held 1 GB in memory (react-router issue #15247; not fixed in 7.18.5). Requests are built exactly
+ * as the adapter builds them. Decision 023; `npm run bench:export` measures it.
+ */
+export function createRequestHandler<Context>({
+  build,
+  getLoadContext,
+  mode,
+}: {
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  getLoadContext: (req: express.Request, res: express.Response) => Context;
+  mode: string;
+}): express.RequestHandler {
+  const handleRequest = createReactRouterHandler(build, mode);
+  return async (req, res, next) => {
+    try {
+      const request = createRequest(req, res);
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- React Router's context type is the app's
+      const response = await handleRequest(request, getLoadContext(req, res) as any);
+      await sendResponse(res, response);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+function createHeaders(requestHeaders: express.Request["headers"]) {
+  const headers = new Headers();
+  for (const [key, values] of Object.entries(requestHeaders)) {
+    if (!values) continue;
+    if (Array.isArray(values)) for (const value of values) headers.append(key, value);
+    else headers.set(key, values);
+  }
+  return headers;
+}
+
+function createRequest(req: express.Request, res: express.Response) {
+  const [, forwardedPort] = req.app?.enabled("trust proxy") ? (req.get("X-Forwarded-Host")?.split(":") ?? []) : [];
+  const [, hostPort] = req.get("host")?.split(":") ?? [];
+  const forwarded = Number.parseInt(forwardedPort, 10);
+  const own = Number.parseInt(hostPort, 10);
+  const port = Number.isSafeInteger(forwarded) ? forwarded : Number.isSafeInteger(own) ? own : "";
+  const hostname = req.hostname.split(/[\\/?#@]/)[0] || "localhost";
+  const url = new URL(`${req.protocol}://${hostname}${port ? `:${port}` : ""}${req.originalUrl}`);
+  let controller: AbortController | null = new AbortController();
+  const init: RequestInit & { duplex?: "half" } = {
+    method: req.method,
+    headers: createHeaders(req.headers),
+    signal: controller.signal,
+  };
+  res.on("finish", () => (controller = null));
+  res.on("close", () => controller?.abort());
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    init.body = createReadableStreamFromReadable(req);
+    init.duplex = "half";
+  }
+  return new Request(url.href, init);
+}
+
+const isClosed = (res: express.Response) => res.destroyed || res.writableEnded;
+
+async function sendResponse(res: express.Response, response: Response) {
+  if (isClosed(res)) {
+    await response.body?.cancel();
+    return;
+  }
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [key, value] of response.headers.entries()) res.append(key, value);
+  if (response.headers.get("Content-Type")?.match(/text\/event-stream/i)) res.flushHeaders();
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  await writeBody(response.body, res);
+}
+
+/**
+ * Writes the body chunk by chunk, waiting for "drain" when the socket is full, flushing each chunk
+ * through compression (streamed HTML arrives as it is rendered). Each wait has its own listeners,
+ * removed when it ends, so nothing outlives the chunk it was for. A client that goes away cancels
+ * the body.
+ */
+export async function writeBody(body: ReadableStream<Uint8Array>, res: express.Response) {
+  const reader = body.getReader();
+  const onClose = () => void reader.cancel().catch(() => {});
+  res.on("close", onClose);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (isClosed(res)) return;
+      const more = res.write(value);
+      (res as unknown as { flush?: () => void }).flush?.();
+      if (!more) await drained(res);
+    }
+    if (!isClosed(res)) res.end();
+  } catch (error) {
+    // The client went away: nothing to answer.
+    if (isClosed(res)) return;
+    throw error;
+  } finally {
+    res.off("close", onClose);
+  }
+}
+
+function drained(res: express.Response) {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}
