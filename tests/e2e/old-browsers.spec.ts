@@ -56,7 +56,12 @@ async function oldBrowserGateway(target: string, browser: OldBrowser) {
   return {
     base: `http://127.0.0.1:${port}`,
     forwarded,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    // The browser keeps its connections open; close them too, or close() waits for them.
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
