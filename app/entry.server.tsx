@@ -9,8 +9,10 @@ import {
   ServerRouter,
   type AppLoadContext,
   type EntryContext,
+  type HandleDataRequestFunction,
   type HandleErrorFunction,
 } from "react-router";
+import { carriesSessionCookie } from "~/auth/session.server";
 import { i18nOptions } from "~/i18n/config";
 import { i18nServer, textVariables } from "~/i18n/i18next.server";
 import { resources } from "~/i18n/resources.server";
@@ -18,6 +20,8 @@ import { log } from "~/services/logger.server";
 import { NonceContext } from "~/utils/nonce";
 
 const ABORT_DELAY = 5_000;
+/** What a signed-in page (it can hold live share links) says to every cache, the browser's included. */
+const PRIVATE_PAGE = "private, no-store";
 export const streamTimeout = ABORT_DELAY;
 
 export default async function handleRequest(
@@ -32,6 +36,8 @@ export default async function handleRequest(
   const rootData = routerContext.staticHandlerContext.loaderData?.root as { locale?: string } | undefined;
   const lng = rootData?.locale ?? (await i18nServer.getLocale(request));
   await i18n.use(initReactI18next).init({ ...i18nOptions(textVariables(loadContext)), lng, resources });
+
+  if (await carriesSessionCookie(request, loadContext)) responseHeaders.set("Cache-Control", PRIVATE_PAGE);
 
   // Bots and no-JS crawlers get the whole document at once; browsers get it streamed.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || routerContext.isSpaMode;
@@ -76,6 +82,15 @@ export default async function handleRequest(
     setTimeout(abort, ABORT_DELAY + 1000);
   });
 }
+
+/** A page's data fetched by client-side navigation: as private as the page when signed in. */
+export const handleDataRequest: HandleDataRequestFunction = async (response, { request, context }) => {
+  if (!(await carriesSessionCookie(request, context))) return response;
+  // A redirect's headers are immutable; a copy's are not.
+  const headers = new Headers(response.headers);
+  headers.set("Cache-Control", PRIVATE_PAGE);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+};
 
 /**
  * Errors in loaders, actions and rendering, logged once with their stack (the error boundary shows

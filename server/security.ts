@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { Metadata } from "@tus/server";
 import type { NextFunction, Request, Response } from "express";
 import helmet from "helmet";
 import { plainMessage } from "./plain-messages";
+import { UPLOADS_PATH } from "./uploads";
 
 /** A fresh nonce per response; the CSP allows only scripts carrying it (plus our own files). */
 export function cspNonce(_req: Request, res: Response, next: NextFunction) {
@@ -41,15 +43,28 @@ export function securityHeaders(options: { production: boolean; https: boolean }
 const CSRF_EXEMPT = [/^\/webhooks\//, /^\/unsubscribe\/[^/]+$/];
 
 /**
+ * Paths whose one credential is in the request itself, never a cookie: a record link's token in the
+ * path, or an upload's random id (decision 019). Forging a post to them needs that token, so they
+ * also take the posts old browsers make from our own pages: no Sec-Fetch-Site (Safari before 16.4)
+ * with `Origin: null` (a page served with Referrer-Policy: no-referrer) or with no Origin at all.
+ * A browser that says the post comes from another site is still refused.
+ */
+const TOKEN_ONLY = [/^\/record\/[^/]+$/, new RegExp(`^${UPLOADS_PATH}/[^/]+$`)];
+
+/**
  * Refuses state-changing requests that a browser marks as coming from another site. Browsers send
  * Sec-Fetch-Site (modern) or Origin (older); requests with neither are not from a browser page.
+ * Session-authenticated routes accept only our own origin; see `TOKEN_ONLY` for the others.
  */
 export function csrfCheck(appOrigin: string, appName: string) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
-    if (CSRF_EXEMPT.some((pattern) => pattern.test(req.path)) || isSameSiteRequest(req, appOrigin)) {
-      // Pages sent with Referrer-Policy: no-referrer (capability links) make the browser post
-      // "Origin: null", which React Router's own origin check would refuse. This check has decided.
+    if (
+      CSRF_EXEMPT.some((pattern) => pattern.test(req.path)) ||
+      isSameSiteRequest(req, appOrigin) ||
+      (isTokenOnly(req) && isOpaqueOriginFromBrowserWithoutFetchMetadata(req))
+    ) {
+      // React Router's own origin check would refuse "Origin: null"; this check has decided.
       if (req.headers.origin === "null") delete req.headers.origin;
       return next();
     }
@@ -64,4 +79,25 @@ export function isSameSiteRequest(req: Pick<Request, "headers" | "protocol">, ap
   if (typeof origin !== "string") return true;
   const ownOrigin = `${req.protocol}://${req.headers.host}`;
   return origin === appOrigin || origin === ownOrigin;
+}
+
+/** No Fetch Metadata and an opaque origin: how Safari before 16.4 posts from a no-referrer page. */
+function isOpaqueOriginFromBrowserWithoutFetchMetadata(req: Pick<Request, "headers">): boolean {
+  return req.headers["sec-fetch-site"] === undefined && req.headers.origin === "null";
+}
+
+/**
+ * True for a post whose authority is a token it carries: a record page's own form, a PATCH to an
+ * upload, or the creation of an upload for a record link (its token in the tus metadata; an upload
+ * from My Stories names a prompt and rides on the session instead, so it is not one of these).
+ */
+export function isTokenOnly(req: Pick<Request, "headers" | "path" | "method">): boolean {
+  if (TOKEN_ONLY.some((pattern) => pattern.test(req.path))) return true;
+  if (req.path !== UPLOADS_PATH || req.method !== "POST") return false;
+  try {
+    // tus's own parser: the server reads the same token the check saw (it refuses duplicate keys).
+    return Boolean(Metadata.parse(String(req.headers["upload-metadata"] ?? "")).token);
+  } catch {
+    return false;
+  }
 }

@@ -54,6 +54,15 @@ export async function createUserSession(
   return sessionCookie(context.config).serialize(id);
 }
 
+/**
+ * True when the request carries a session cookie (live or not), read without the database: its
+ * pages may hold private things (live share links), so entry.server.tsx marks them not to be stored.
+ */
+export async function carriesSessionCookie(request: Request, context: Pick<AppContext, "config">): Promise<boolean> {
+  const id = await sessionCookie(context.config).parse(request.headers.get("Cookie"));
+  return typeof id === "string" && id.length > 0;
+}
+
 // Loaders of one request run in parallel and each checks the session; one lookup serves them all.
 const sessionLookups = new WeakMap<Request, Promise<SessionUser | null>>();
 

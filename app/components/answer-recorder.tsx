@@ -33,10 +33,17 @@ export function AnswerRecorder({
       <Form method="post" encType="multipart/form-data" className="flex flex-col gap-4" id="answer-form" reloadDocument>
         <label className="flex flex-col gap-2 font-medium" id="file-field">
           <span data-upload-heading>{t("fileLabel")}</span>
-          <input type="file" name="audio" accept="audio/*" capture="user" required className="text-base" />
+          <input
+            type="file"
+            name="audio"
+            accept="audio/*"
+            capture="user"
+            required
+            className="min-h-11 w-full text-base"
+          />
         </label>
-        <label className="flex items-start gap-3">
-          <input type="checkbox" name="private" className="mt-1 size-6" />
+        <label className="flex min-h-11 items-start gap-3 py-2">
+          <input type="checkbox" name="private" className="mt-1 size-6 shrink-0" />
           <span>
             {t("private")}
             <span className="block text-base text-muted">{t("privateHint")}</span>

@@ -1,6 +1,6 @@
-import { useEffect, useId, useRef } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useFetcher } from "react-router";
+import { Link, useRevalidator } from "react-router";
 import { BellIntent, type NotificationView } from "~/utils/notifications";
 import { useRootData } from "~/utils/root-data";
 import { useOpenUntilNavigate } from "~/utils/use-close-on-navigate";
@@ -124,18 +124,54 @@ function BellIcon({ unread }: { unread: number }) {
   );
 }
 
+const failedList = (): ListData => ({ ok: false, items: [], now: new Date().toISOString() });
+
+/**
+ * The popover's items, fetched as plain JSON when it opens, outside React Router: a router fetcher
+ * to a resource route waits for route discovery (/__manifest) and takes part in the router's
+ * navigations, and "See all" clicked meanwhile raced it (issue 11, item 7). A request still running
+ * when the popover closes (See all, a link, Escape) is aborted and its answer ignored.
+ */
+function useNotificationList(open: boolean) {
+  const [data, setData] = useState<ListData | null>(null);
+  const [loading, setLoading] = useState(false);
+  const request = useRef<AbortController | null>(null);
+  const load = useCallback(() => {
+    request.current?.abort();
+    const controller = new AbortController();
+    request.current = controller;
+    setLoading(true);
+    fetch(RESOURCE, { signal: controller.signal, headers: { Accept: "application/json" } })
+      .then((response) => (response.ok ? (response.json() as Promise<ListData>) : failedList()))
+      .catch(failedList)
+      .then((result) => {
+        if (controller.signal.aborted) return;
+        setData(result);
+        setLoading(false);
+      });
+  }, []);
+  // Closed, or gone: the answer would land on nothing.
+  useEffect(() => {
+    if (!open) request.current?.abort();
+  }, [open]);
+  useEffect(() => () => request.current?.abort(), []);
+  return { data, loading, load };
+}
+
 /**
  * The top bar's bell. Without JavaScript (and until hydration) a link to /dashboard/notifications;
  * with it, a disclosure button for a 360 px popover whose items are fetched only when it opens.
  * Opening marks the shown unread items read through a POST; the badge and counts change only when
- * the server has answered (the page's loaders revalidate after it), never optimistically.
+ * the server has answered (then the page's loaders revalidate and the list reloads), never optimistically.
  */
 export function NotificationBell({ unread }: { unread: number }) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
   const [open, setOpen] = useOpenUntilNavigate();
-  const list = useFetcher<ListData>();
-  const mark = useFetcher<MarkData>();
+  const list = useNotificationList(open);
+  const revalidator = useRevalidator();
+  const [marking, setMarking] = useState(false);
+  const [markFailed, setMarkFailed] = useState(false);
   const wrapper = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLElement>(null);
@@ -168,19 +204,38 @@ export function NotificationBell({ unread }: { unread: number }) {
     };
   }, [open, setOpen]);
 
+  // Marks read, then (answered either way) refreshes the badge and the list from the server.
+  const { load, data, loading } = list;
+  const { revalidate } = revalidator;
+  const markRead = useCallback(
+    (form: URLSearchParams) => {
+      setMarking(true);
+      setMarkFailed(false);
+      fetch(RESOURCE, { method: "POST", body: form, headers: { Accept: "application/json" } })
+        .then((response) => response.json() as Promise<MarkData>)
+        .then((result) => result.ok)
+        .catch(() => false)
+        .then((ok) => {
+          setMarking(false);
+          setMarkFailed(!ok);
+          void revalidate();
+          load();
+        });
+    },
+    [load, revalidate],
+  );
+
   // The shown unread items are marked read once they have loaded; the same set is never sent twice.
-  const data = list.data;
   useEffect(() => {
-    if (!open || list.state !== "idle" || !data?.ok) return;
+    if (!open || loading || !data?.ok) return;
     const ids = data.items.filter((item) => item.isNew).map((item) => item.id);
     const key = ids.join(",");
     if (!ids.length || key === lastMarked.current) return;
     lastMarked.current = key;
-    const form = new FormData();
-    form.set("intent", BellIntent.markShown);
+    const form = new URLSearchParams({ intent: BellIntent.markShown });
     for (const id of ids) form.append("id", id);
-    mark.submit(form, { method: "post", action: RESOURCE });
-  }, [open, list.state, data, mark]);
+    markRead(form);
+  }, [open, loading, data, markRead]);
 
   const close = (returnFocus = true) => {
     setOpen(false);
@@ -220,7 +275,7 @@ export function NotificationBell({ unread }: { unread: number }) {
         onClick={() => {
           if (open) return close();
           setOpen(true);
-          list.load(RESOURCE);
+          load();
         }}
       >
         <BellIcon unread={unread} />
@@ -245,18 +300,18 @@ export function NotificationBell({ unread }: { unread: number }) {
           <button
             type="button"
             className="link shrink-0 text-sm"
-            disabled={unread === 0 || mark.state !== "idle"}
-            onClick={() => mark.submit({ intent: BellIntent.markAll }, { method: "post", action: RESOURCE })}
+            disabled={unread === 0 || marking}
+            onClick={() => markRead(new URLSearchParams({ intent: BellIntent.markAll }))}
           >
             {t("notifications.markAllRead")}
           </button>
         </div>
-        {mark.data && !mark.data.ok ? (
+        {markFailed ? (
           <p role="alert" className="mt-2 px-1 text-sm text-danger">
             {t("notifications.markFailed")}
           </p>
         ) : null}
-        {!data || (list.state === "loading" && !data.ok) ? (
+        {!data || (loading && !data.ok) ? (
           <p role="status" className="px-1 py-3 text-sm text-muted">
             {t("notifications.loading")}
           </p>

@@ -3,8 +3,17 @@ import type { AppContext } from "~/context.server";
 import { verifyCapability } from "~/services/tokens.server";
 import { type DbOrTx, inTransaction } from "../../db/client";
 
-/** Pages opened from a capability link: never leak the token onward, never cached. */
-export const capabilityPageHeaders = { "Referrer-Policy": "no-referrer", "Cache-Control": "no-store" } as const;
+/**
+ * Pages opened from a capability link: never cached, and the token never in a Referer. `strict-origin`
+ * sends only our origin as the Referer (never the path, so never the token, not even to ourselves),
+ * and unlike `no-referrer` it lets the page's own posts carry our Origin rather than `Origin: null`,
+ * which old browsers without Fetch Metadata need (decision 019). A browser that does not know it
+ * falls back to `no-referrer`.
+ */
+export const capabilityPageHeaders = {
+  "Referrer-Policy": "no-referrer, strict-origin",
+  "Cache-Control": "no-store",
+} as const;
 
 /**
  * The prompt a record link points to, checked against the database on every use: a deleted

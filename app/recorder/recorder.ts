@@ -5,6 +5,8 @@
 import { Upload } from "tus-js-client";
 
 const MAX_MS = 5 * 60_000;
+/** Seconds left at which the countdown is said aloud to screen readers (it is not read every second). */
+const ANNOUNCE_AT = [240, 180, 120, 60, 30, 10];
 // Opus at 28 kbps mono (5 minutes ≈ 1 MB); Safari records AAC, with its bitrate set explicitly.
 const FORMATS: [mimeType: string, bitsPerSecond: number][] = [
   ["audio/webm;codecs=opus", 28_000],
@@ -114,7 +116,7 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
       });
       recorder.start(1000);
       ui.recording();
-      stopTimer = countdown(ui.timer, say, () => {
+      stopTimer = countdown(ui.timer, ui.announcer, say, () => {
         ui.showMessage(say("autoStopped"));
         recorder?.stop();
       });
@@ -205,18 +207,30 @@ function recorderProblem(): string | null {
   return null;
 }
 
+/** Shows the time left four times a second; says it in `announcer` (a live region) at ANNOUNCE_AT. */
 function countdown(
   timer: HTMLElement,
+  announcer: HTMLElement,
   say: (key: string, values?: Record<string, string | number>) => string,
   done: () => void,
 ) {
   const startedAt = Date.now();
+  let announced = 0;
   const tick = () => {
     const left = Math.max(0, MAX_MS - (Date.now() - startedAt));
     const seconds = Math.ceil(left / 1000);
     timer.textContent = say("timeLeft", {
       time: `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`,
     });
+    if (ANNOUNCE_AT.includes(seconds) && seconds !== announced) {
+      announced = seconds;
+      announcer.textContent =
+        seconds === 60
+          ? say("announceOneMinute")
+          : say(seconds > 60 ? "announceMinutes" : "announceSeconds", {
+              time: seconds > 60 ? seconds / 60 : seconds,
+            });
+    }
     if (left === 0) done();
   };
   tick();
@@ -237,6 +251,11 @@ function buildUi(mount: HTMLElement, say: (key: string, values?: Record<string, 
   const timer = document.createElement("p");
   timer.className = "text-3xl font-bold tabular-nums";
   timer.textContent = say("timeLeft", { time: "5:00" });
+  // A timer is not read out as it changes; the announcer says the time left now and then.
+  timer.setAttribute("role", "timer");
+  const announcer = document.createElement("p");
+  announcer.className = "sr-only";
+  announcer.setAttribute("aria-live", "polite");
   const recordButton = button(say("record"), "btn-primary px-8 py-5 text-2xl");
   const status = document.createElement("p");
   status.setAttribute("role", "status");
@@ -265,17 +284,18 @@ function buildUi(mount: HTMLElement, say: (key: string, values?: Record<string, 
   const failureText = document.createElement("p");
   const retryButton = button(say("retry"), "btn-primary px-6 py-3");
   const download = document.createElement("a");
-  download.className = "underline";
+  download.className = "inline-flex min-h-11 items-center underline";
   download.textContent = say("download");
   failure.append(failureText, retryButton, download);
   const leave = document.createElement("div");
   leave.className = "flex flex-col gap-3 rounded-lg border border-line p-3";
   leave.hidden = true;
-  mount.append(timer, recordButton, status, review, progress, failure, leave);
+  mount.append(timer, announcer, recordButton, status, review, progress, failure, leave);
 
   let audioUrl = "";
   return {
     timer,
+    announcer,
     recordButton,
     submitButton,
     rerecordButton,
@@ -322,7 +342,7 @@ function buildUi(mount: HTMLElement, say: (key: string, values?: Record<string, 
     },
     reset() {
       review.hidden = failure.hidden = progress.hidden = true;
-      status.textContent = "";
+      status.textContent = announcer.textContent = "";
       timer.textContent = say("timeLeft", { time: "5:00" });
     },
     leaveWarning(href: string, saveAndGo: () => void, leaveAnyway: () => void) {
@@ -333,7 +353,7 @@ function buildUi(mount: HTMLElement, say: (key: string, values?: Record<string, 
       go.addEventListener("click", saveAndGo);
       const away = document.createElement("a");
       away.href = href;
-      away.className = "underline";
+      away.className = "inline-flex min-h-11 items-center underline";
       away.textContent = say("leaveAnyway");
       away.addEventListener("click", leaveAnyway);
       leave.append(message, go, away);

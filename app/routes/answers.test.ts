@@ -184,7 +184,7 @@ function tamper(token: string) {
 }
 
 function expectCapabilityHeaders(headers: Headers) {
-  expect(headers.get("Referrer-Policy")).toBe("no-referrer");
+  expect(headers.get("Referrer-Policy")).toBe("no-referrer, strict-origin");
   expect(headers.get("Cache-Control")).toBe("no-store");
 }
 

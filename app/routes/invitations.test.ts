@@ -56,7 +56,7 @@ describe("an invitation link", () => {
     const { invitee, row, token, storyteller } = await invitation();
     const page = await open(invitee.jar, token);
     expect(page.status).toBe(200);
-    expect(page.headers.get("Referrer-Policy")).toBe("no-referrer");
+    expect(page.headers.get("Referrer-Policy")).toBe("no-referrer, strict-origin");
     expect(page.headers.get("Cache-Control")).toBe("no-store");
     expect(page.data).toMatchObject({
       found: true,

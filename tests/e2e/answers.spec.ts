@@ -152,7 +152,7 @@ test("an answer on the Sent tab: listen (seeking), transcript, download, share, 
   const visitor = await outsider.newPage();
   const shared = await visitor.goto(shareUrl);
   expect(shared?.status()).toBe(200);
-  expect(shared?.headers()["referrer-policy"]).toBe("no-referrer");
+  expect(shared?.headers()["referrer-policy"]).toBe("no-referrer, strict-origin");
   expect(shared?.headers()["cache-control"]).toBe("no-store");
   await expect(visitor.getByRole("heading", { level: 1 })).toHaveText(QUESTION);
   await expect(visitor.getByText("A story from Kamla, shared with you")).toBeVisible();
@@ -164,7 +164,7 @@ test("an answer on the Sent tab: listen (seeking), transcript, download, share, 
     headers: { Range: "bytes=0-99" },
   });
   expect(sharedRange.status()).toBe(206);
-  expect(sharedRange.headers()["referrer-policy"]).toBe("no-referrer");
+  expect(sharedRange.headers()["referrer-policy"]).toBe("no-referrer, strict-origin");
   if (javaScriptOn()) await expectAudioPlays(visitor);
   await expectNoAxeViolations(visitor);
 

@@ -160,7 +160,7 @@ test("the unsubscribe link from a sent email asks first, then stops email to the
     ).unsubscribed_at,
   ).toBeNull();
 
-  // Without JavaScript this post says "Origin: null" (the page's Referrer-Policy is no-referrer).
+  // The page's Referrer-Policy (strict-origin) makes this post carry our Origin, not "Origin: null".
   await page.getByRole("button", { name: "Unsubscribe" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Unsubscribed successfully" })).toBeVisible();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Unsubscribed successfully");

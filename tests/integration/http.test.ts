@@ -10,7 +10,7 @@ import { signCapability } from "~/services/tokens.server";
 import { createHttpApp } from "../../server/http";
 import { makeTestContext } from "../context";
 import { useTestDatabase } from "../db";
-import { createStoryteller, createUser } from "../factories";
+import { createSignedInUser, createStoryteller, createUser } from "../factories";
 
 // The production build served by the real Express app, on a test database.
 const database = useTestDatabase();
@@ -179,7 +179,7 @@ describe("HTTP server", () => {
       body: "List-Unsubscribe=One-Click",
     });
     expect(oneClick.status).toBe(200);
-    expect(oneClick.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(oneClick.headers.get("referrer-policy")).toBe("no-referrer, strict-origin");
     expect(await oneClick.text()).toContain("Unsubscribed successfully");
     expect(await unsubscribedAt(mailClient.id)).not.toBeNull();
 
@@ -188,7 +188,7 @@ describe("HTTP server", () => {
     const page = await make();
     const shown = await fetch(`${base}/unsubscribe/${page.token}`);
     expect(shown.status).toBe(200);
-    expect(shown.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(shown.headers.get("referrer-policy")).toBe("no-referrer, strict-origin");
     expect(shown.headers.get("cache-control")).toBe("no-store");
     const viaPage = await fetch(`${base}/unsubscribe/${page.token}`, {
       method: "POST",
@@ -249,6 +249,32 @@ describe("HTTP server", () => {
   it("sends /maintenance home while maintenance mode is off", async () => {
     const response = await fetch(`${base}/maintenance`, { redirect: "manual" });
     expect(response.status).toBe(302);
+  });
+
+  it("tells every cache to keep no signed-in page (they can hold live share links), nor its data", async () => {
+    const me = await createSignedInUser(makeTestContext(database), { first_name: "Priya" });
+    const { id: storytellerId } = await createStoryteller(database.db, { ownerId: me.id, timeZone: "UTC" });
+    const signedIn = { Cookie: me.cookie };
+    for (const pagePath of [
+      "/dashboard",
+      "/dashboard/notifications",
+      "/dashboard/user/account",
+      "/dashboard/user/profile",
+      "/dashboard/mystories",
+      "/dashboard/timeline",
+      `/dashboard/recipient/${storytellerId}`,
+      `/responses/${storytellerId}`,
+      "/dashboard/no-such-page",
+      "/faqs", // a public page still shows who is signed in
+      "/dashboard/notifications.data", // a client-side navigation's data
+      `/dashboard/recipient/${storytellerId}.data`,
+    ]) {
+      const response = await fetch(`${base}${pagePath}`, { headers: signedIn, redirect: "manual" });
+      expect(response.status, pagePath).toBeLessThan(500);
+      expect(response.headers.get("cache-control"), pagePath).toBe("private, no-store");
+    }
+    // Signed out, the public pages stay cacheable.
+    expect((await fetch(`${base}/faqs`)).headers.get("cache-control")).toBeNull();
   });
 
   it("sends signed-out dashboard visitors to log in, remembering where they were going", async () => {

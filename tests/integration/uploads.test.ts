@@ -233,7 +233,7 @@ describe("answering without JavaScript", () => {
     form.set("private", "on");
     const response = await post(token, form);
     expect(response.status).toBe(200);
-    expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(response.headers.get("referrer-policy")).toBe("no-referrer, strict-origin");
     expect(await response.text()).toContain("Submitted successfully");
     const [answer] = await answersFor(prompt.id);
     expect(answer).toMatchObject({ is_private: true, content_type: "audio/webm" });

@@ -160,11 +160,11 @@ export default function RecordPage() {
       ) : (
         <AnswerRecorder error={result?.error} recorderText={page.recorderText}>
           <details className="rounded-lg border border-line p-3">
-            <summary className="cursor-pointer">{t("skip")}</summary>
+            <summary className="min-h-11 cursor-pointer py-2">{t("skip")}</summary>
             <Form method="post" className="mt-3 flex flex-col gap-3" reloadDocument>
               <input type="hidden" name="intent" value={Intent.skip} />
-              <label className="flex items-start gap-3">
-                <input type="checkbox" name="confirm" required className="mt-1 size-6" />
+              <label className="flex min-h-11 items-start gap-3 py-2">
+                <input type="checkbox" name="confirm" required className="mt-1 size-6 shrink-0" />
                 <span>{t("skipConfirm")}</span>
               </label>
               <button type="submit" className="btn-secondary self-start px-5 py-3">
@@ -175,7 +175,7 @@ export default function RecordPage() {
         </AnswerRecorder>
       )}
       <p>
-        <a href={page.myStoriesUrl} className="underline" data-my-stories>
+        <a href={page.myStoriesUrl} className="inline-flex min-h-11 items-center underline" data-my-stories>
           {t("myStories")}
         </a>
       </p>
