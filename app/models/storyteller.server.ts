@@ -1,8 +1,8 @@
 import { type Expression, sql } from "kysely";
-import { IANAZone } from "luxon";
+import { DateTime, IANAZone } from "luxon";
 import type { Config } from "~/config.server";
 import { usOrCanadianE164 } from "~/utils/phone.server";
-import type { ScheduleInput, StorytellerInput } from "~/utils/storyteller-schema";
+import { firstPromptDateProblem, type ScheduleInput, type StorytellerInput } from "~/utils/storyteller-schema";
 import type { DbOrTx } from "../../db/client";
 import { inTransaction } from "../../db/client";
 import { ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
@@ -160,6 +160,22 @@ export function checkStorytellerFields(
   };
 }
 
+/** Today's date where the Storyteller lives (a known IANA zone): the first prompt date may not be earlier. */
+export const todayIn = (timeZone: string, now = new Date()) =>
+  DateTime.fromJSDate(now, { zone: timeZone }).toISODate()!;
+
+/**
+ * The first prompt date against today in the Storyteller's (checked) time zone: not past, at most a
+ * year ahead; the date they already had (`current`, when editing) stands. Null when it holds.
+ */
+export function checkFirstPromptDate(
+  input: { firstPromptDate: string; timeZone: string },
+  options: { now?: Date; current?: string } = {},
+): FieldErrors | null {
+  const problem = firstPromptDateProblem(input.firstPromptDate, todayIn(input.timeZone, options.now), options.current);
+  return problem ? { firstPromptDate: [problem] } : null;
+}
+
 export type SaveStorytellerResult =
   | { ok: true; storytellerId: string }
   | { ok: false; problem: "invalid"; fieldErrors: FieldErrors }
@@ -187,6 +203,8 @@ export async function saveStoryteller(
   const rule = { firstPromptDate: input.firstPromptDate, frequency: input.frequency, timeZone: columns.time_zone };
   return inTransaction(services.db, async (tx) => {
     if ("ownerId" in target) {
+      const dateErrors = checkFirstPromptDate(rule, { now });
+      if (dateErrors) return { ok: false, problem: "invalid", fieldErrors: dateErrors };
       const created = await tx
         .insertInto("storytellers")
         .values({
@@ -226,6 +244,8 @@ export async function saveStoryteller(
       .forUpdate()
       .executeTakeFirst();
     if (!current) return { ok: false, problem: "not-found" };
+    const dateErrors = checkFirstPromptDate(rule, { now, current: current.first_prompt_date });
+    if (dateErrors) return { ok: false, problem: "invalid", fieldErrors: dateErrors };
     const newEmail = (columns.email ?? "").toLowerCase() !== (current.email ?? "").toLowerCase();
     const needsSmsConsent =
       columns.delivery_method === "sms" &&

@@ -42,8 +42,11 @@ export type MultipartOptions = {
   maxFieldBytes?: number;
 };
 
+/** tooManyFiles: a file field sent twice (two recordings or photos in one post), told apart from a malformed body. */
+export type MultipartProblem = "tooLarge" | "tooManyFiles" | "malformed";
+
 export type MultipartResult =
-  { ok: true; form: FormData; files: MultipartFile[] } | { ok: false; problem: "tooLarge" | "malformed" };
+  { ok: true; form: FormData; files: MultipartFile[] } | { ok: false; problem: MultipartProblem };
 
 /**
  * A multipart form read part by part as it arrives: text fields (short), and the named file fields,
@@ -73,7 +76,7 @@ export function readMultipart(request: Request, options: MultipartOptions): Prom
 
   return new Promise((resolve) => {
     let settled = false;
-    const fail = (problem: "tooLarge" | "malformed") => {
+    const fail = (problem: MultipartProblem) => {
       if (settled) return;
       settled = true;
       body.unpipe(parser);
@@ -89,7 +92,7 @@ export function readMultipart(request: Request, options: MultipartOptions): Prom
     parser.on("file", (fieldName, stream, info) => {
       if (!options.fileFields.includes(fieldName) || files.some((file) => file.fieldName === fieldName)) {
         stream.resume();
-        return fail("malformed");
+        return fail(options.fileFields.includes(fieldName) ? "tooManyFiles" : "malformed");
       }
       const file: MultipartFile = { fieldName, filename: info.filename ?? "", size: 0, path: null };
       files.push(file);
@@ -115,7 +118,7 @@ export function readMultipart(request: Request, options: MultipartOptions): Prom
         ),
       );
     });
-    parser.on("filesLimit", () => fail("malformed"));
+    parser.on("filesLimit", () => fail("tooManyFiles"));
     parser.on("fieldsLimit", () => fail("malformed"));
     parser.on("error", () => fail("malformed"));
     parser.on("close", () => {
