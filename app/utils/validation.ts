@@ -82,3 +82,26 @@ export function addDays(date: string, days: number): string {
   const [year, month, day] = date.split("-").map(Number);
   return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
 }
+
+/** What a hidden field or a button's value that is not what the page sent gets: reload the page. */
+const OUT_OF_DATE = "validation.outOfDate";
+
+/**
+ * A form's intents (its buttons' values) as one discriminated union: an intent no button of the page
+ * sends now comes from a page open since before a change, and says so:
+ * `z.discriminatedUnion("intent", [...], unknownIntent)`.
+ */
+export const unknownIntent = { error: OUT_OF_DATE } as const;
+
+/** A row's id (a uuid) in a hidden field or a button's value; anything else is an out-of-date page's. */
+export const rowId = () => z.string({ error: OUT_OF_DATE }).pipe(z.uuid(OUT_OF_DATE));
+
+/** A hidden field's one value (where to go after signing in, …), if any. */
+export const hiddenText = () => z.string({ error: OUT_OF_DATE }).optional();
+
+// Control characters in what a provider sends (a webhook's fields): cleaned, not refused, since
+// refusing would only make the provider retry. Tabs and line breaks stay.
+const CONTROL_CHARACTERS = new RegExp(CONTROL_CHARACTER.source, "gu");
+
+/** Text from a provider with control characters and lone surrogates taken out (PostgreSQL refuses NUL). */
+export const withoutControlCharacters = (value: string) => value.replace(CONTROL_CHARACTERS, "");
