@@ -46,10 +46,7 @@ export async function libraryQueueItems(
  * Whether every id is a library question (ids already in int4's range: libraryPromptId). A stale
  * page or a hand-made post can name one that is not: its field's message, or null when all are.
  */
-export async function checkLibraryPromptIds(
-  db: DbOrTx,
-  ids: number[],
-): Promise<{ libraryPromptIds: string[] } | null> {
+export async function checkLibraryPromptIds(db: DbOrTx, ids: number[]): Promise<{ libraryPromptIds: string[] } | null> {
   const unique = [...new Set(ids)];
   if (!unique.length) return null;
   const found = await db

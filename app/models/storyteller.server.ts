@@ -166,12 +166,15 @@ export const todayIn = (timeZone: string, now = new Date()) =>
 
 /**
  * The first prompt date against today in the Storyteller's (checked) time zone: not past, at most a
- * year ahead; the date they already had (`current`, when editing) stands. Null when it holds.
+ * year ahead; the date they already had (`current`, when editing) stands. Null when it holds. The
+ * forms check it before anything is kept (onboarding's last step, Add Group's second, editing).
  */
 export function checkFirstPromptDate(
   input: { firstPromptDate: string; timeZone: string },
   options: { now?: Date; current?: string } = {},
 ): FieldErrors | null {
+  // An unknown zone has no today; checkStorytellerFields tells about the zone.
+  if (!isTimeZone(input.timeZone)) return null;
   const problem = firstPromptDateProblem(input.firstPromptDate, todayIn(input.timeZone, options.now), options.current);
   return problem ? { firstPromptDate: [problem] } : null;
 }
@@ -203,8 +206,6 @@ export async function saveStoryteller(
   const rule = { firstPromptDate: input.firstPromptDate, frequency: input.frequency, timeZone: columns.time_zone };
   return inTransaction(services.db, async (tx) => {
     if ("ownerId" in target) {
-      const dateErrors = checkFirstPromptDate(rule, { now });
-      if (dateErrors) return { ok: false, problem: "invalid", fieldErrors: dateErrors };
       const created = await tx
         .insertInto("storytellers")
         .values({
@@ -244,8 +245,6 @@ export async function saveStoryteller(
       .forUpdate()
       .executeTakeFirst();
     if (!current) return { ok: false, problem: "not-found" };
-    const dateErrors = checkFirstPromptDate(rule, { now, current: current.first_prompt_date });
-    if (dateErrors) return { ok: false, problem: "invalid", fieldErrors: dateErrors };
     const newEmail = (columns.email ?? "").toLowerCase() !== (current.email ?? "").toLowerCase();
     const needsSmsConsent =
       columns.delivery_method === "sms" &&

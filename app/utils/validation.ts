@@ -36,8 +36,10 @@ export const email = () =>
  * One of a fixed set of values (a select, radio buttons, a hidden field): anything else, from a
  * stale page or a hand-made post, is told on the field, not a bare 400.
  */
-export const choice = <const T extends readonly [string, ...string[]]>(values: T, message = "validation.invalidChoice") =>
-  z.enum(values, { error: (issue) => (issue.input === undefined ? "validation.required" : message) });
+export const choice = <const T extends readonly [string, ...string[]]>(
+  values: T,
+  message = "validation.invalidChoice",
+) => z.enum(values, { error: (issue) => (issue.input === undefined ? "validation.required" : message) });
 
 /** PostgreSQL's integer (int4): a serial id past it is no row, and must not reach a query as one. */
 export const INT4_MAX = 2_147_483_647;
@@ -51,7 +53,7 @@ export const serialId = (message: string, required = message) =>
   z
     .string({ error: required })
     .trim()
-    .min(1, required)
+    .min(1, { error: required, abort: true })
     .regex(/^\d{1,10}$/, message)
     .transform(Number)
     .pipe(z.number().int().min(1, message).max(INT4_MAX, message));
@@ -74,8 +76,11 @@ export const calendarDate = () =>
   z
     .string({ error: "validation.required" })
     .trim()
-    .min(1, "validation.required")
-    .refine((value) => isCalendarDate(value) && value >= "1900-01-01" && value <= "2999-12-31", "validation.dateInvalid");
+    .min(1, { error: "validation.required", abort: true })
+    .refine(
+      (value) => isCalendarDate(value) && value >= "1900-01-01" && value <= "2999-12-31",
+      "validation.dateInvalid",
+    );
 
 /** `yyyy-mm-dd` plus `days` (negative for earlier). */
 export function addDays(date: string, days: number): string {

@@ -110,7 +110,10 @@ export function PromptsStepForm({
   return (
     <Form method="post" action="?step=2" {...getFormProps(form)} className="flex flex-col gap-5">
       <p className="text-muted">{t("onboarding.promptsIntro")}</p>
-      <FieldErrors id={`${fields.libraryPromptIds.id}-error`} errors={libraryErrors.length ? libraryErrors : undefined} />
+      <FieldErrors
+        id={`${fields.libraryPromptIds.id}-error`}
+        errors={libraryErrors.length ? libraryErrors : undefined}
+      />
       {library.map((category) => (
         <details
           key={category.id}
