@@ -81,7 +81,11 @@ export function StorytellerFields({
       >
         <TimeZoneOptions zones={timeZones} />
       </SelectField>
-      <SelectField label={t("fields.language")} selectProps={getSelectProps(fields.language)}>
+      <SelectField
+        label={t("fields.language")}
+        selectProps={getSelectProps(fields.language)}
+        errors={fields.language.errors}
+      >
         <LanguageOptions />
       </SelectField>
     </>
@@ -120,6 +124,7 @@ export function ScheduleFields({ fields, minDate }: { fields: ScheduleFieldsMeta
             {t(`frequency.${frequency}`)}
           </label>
         ))}
+        <FieldErrors id={`${fields.frequency.id}-error`} errors={fields.frequency.errors} />
       </fieldset>
     </>
   );

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { AppContext } from "~/context.server";
 import { watchLogs } from "~/services/logger.server";
 import { signCapability } from "~/services/tokens.server";
+import { silentWav } from "../../tests/audio-fixtures";
 import { makeTestContext, routeArgs } from "../../tests/context";
 import { CookieJar } from "../../tests/cookie-jar";
 import { get, outcome, signedInUser } from "../../tests/dashboard-routes";
@@ -156,8 +157,12 @@ type Prepared = {
   jar?: CookieJar;
   /** Builds the request itself (webhooks: JSON, signed). */
   request?: (url: string, fields: Fields) => Promise<Request>;
+  /** A file the form sends (then multipart, as a browser posts it); the target "file" changes it. */
+  file?: UploadedFile;
   context?: () => AppContext;
 };
+
+type UploadedFile = { field: string; bytes: Uint8Array; name: string; type: string };
 
 type FormCase = {
   name: string;
@@ -282,6 +287,12 @@ async function twilioRequest(url: string, fields: Fields) {
     body,
   });
 }
+
+/** A 1×1 PNG, for the profile photo. */
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 const recordToken = async (promptId: string) => signCapability(context().config, "record", promptId);
 
@@ -592,6 +603,34 @@ const routes: Record<string, Entry> = {
         params: ["promptId"],
         namespace: "record",
       },
+      {
+        name: "a recording without JavaScript",
+        prepare: async () => {
+          const f = await family();
+          // A question sent to the owner's own address is one they answer from My Stories.
+          const me = await database.db
+            .selectFrom("users")
+            .select("email")
+            .where("id", "=", f.owner.id)
+            .executeTakeFirstOrThrow();
+          await database.db
+            .updateTable("storytellers")
+            .set({ email: me.email })
+            .where("id", "=", f.storyteller.id)
+            .execute();
+          const prompt = await createPrompt(database.db, { storytellerId: f.storyteller.id, sentAt: new Date() });
+          const file = { field: "audio", bytes: silentWav(1), name: "story.wav", type: "audio/wav" };
+          return {
+            path: `/dashboard/mystories/record/${prompt.id}`,
+            params: { promptId: prompt.id },
+            fields: {},
+            file,
+            jar: f.owner.jar,
+          };
+        },
+        typed: ["file"],
+        namespace: "record",
+      },
     ],
     loader: {
       prepare: async () => {
@@ -848,6 +887,25 @@ const routes: Record<string, Entry> = {
         hidden: ["intent"],
       },
       {
+        name: "general settings with a photo",
+        prepare: async () => ({
+          path: "/dashboard/user/account",
+          fields: {
+            intent: "general",
+            firstName: "Asha",
+            lastName: "Rao",
+            nickname: "asha",
+            email: `photo-${Date.now()}-${Math.random()}@example.com`,
+            language: "hi",
+            phone: "",
+          },
+          file: { field: "photo", bytes: PNG, name: "me.png", type: "image/png" },
+          jar: (await signedInUser(database)).jar,
+        }),
+        typed: ["file", "firstName", "language"],
+        hidden: ["intent"],
+      },
+      {
         name: "confirm a new email",
         prepare: async () => ({
           path: "/dashboard/user/account",
@@ -952,6 +1010,18 @@ const routes: Record<string, Entry> = {
         typed: ["to"],
         hidden: ["intent"],
         params: ["token"],
+        namespace: "record",
+      },
+      {
+        name: "a recording without JavaScript",
+        prepare: async () => {
+          const f = await family();
+          const token = await recordToken(f.sent.id);
+          const file = { field: "audio", bytes: silentWav(1), name: "answer.wav", type: "audio/wav" };
+          return { path: `/record/${token}`, params: { token }, fields: { private: "on" }, file };
+        },
+        typed: ["file"],
+        hidden: ["private"],
         namespace: "record",
       },
       {
@@ -1251,6 +1321,33 @@ function mutate(fields: Fields, name: string, change: Mutation): Fields {
   return next;
 }
 
+/** The file as hostile input: a hostile file name, none at all, or the field sent twice. */
+function mutateFile(file: UploadedFile, change: Mutation): UploadedFile[] {
+  if (change.kind === "remove") return [];
+  if (change.kind === "repeat") return [file, { ...file, name: change.value }];
+  return [{ ...file, name: change.value }];
+}
+
+/** A multipart post with its Content-Length, as a browser sends a form with a file. */
+async function multipartRequestOf(url: string, fields: Fields, files: UploadedFile[], jar?: CookieJar) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) for (const one of [value].flat()) form.append(name, one);
+  for (const file of files)
+    form.append(file.field, new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
+  const encoded = new Response(form);
+  const body = new Uint8Array(await encoded.arrayBuffer());
+  return new Request(url, {
+    method: "POST",
+    headers: {
+      "Content-Type": encoded.headers.get("content-type")!,
+      "Content-Length": String(body.byteLength),
+      "Sec-Fetch-Site": "same-origin",
+      ...(jar ? { Cookie: jar.header() } : {}),
+    },
+    body,
+  });
+}
+
 function formRequestOf(url: string, fields: Fields, jar?: CookieJar) {
   const body = new URLSearchParams();
   for (const [name, value] of Object.entries(fields)) for (const one of [value].flat()) body.append(name, one);
@@ -1279,7 +1376,8 @@ async function errorLogsDuring<T>(run: () => Promise<T>): Promise<{ value: T; er
   }
 }
 
-const RUNS = Number(process.env.BAD_INPUT_RUNS ?? 12);
+// A modest number per form keeps the file near a minute; BAD_INPUT_RUNS=100 searches harder.
+const RUNS = Number(process.env.BAD_INPUT_RUNS ?? 10);
 
 describe("every route module is in the table", () => {
   it("has an entry for each form and each loader, so a new one is not left out", () => {
@@ -1321,11 +1419,18 @@ describe("every form, with one hostile field at a time", () => {
               encodeURIComponent(prepared.params?.[name] ?? "") || "\u0000",
               encodeURIComponent(params[name]),
             );
-          } else fields = mutate(fields, target, change);
+          } else if (target !== "file") fields = mutate(fields, target, change);
           const url = new URL(pathname, APP_URL).href;
+          const files = prepared.file
+            ? target === "file"
+              ? mutateFile(prepared.file, change)
+              : [prepared.file]
+            : null;
           const request = prepared.request
             ? await prepared.request(url, fields)
-            : formRequestOf(url, fields, prepared.jar);
+            : files
+              ? await multipartRequestOf(url, fields, files, prepared.jar)
+              : formRequestOf(url, fields, prepared.jar);
           const before = await fingerprint();
           const { value: answer, errors } = await errorLogsDuring(() =>
             outcome(() =>

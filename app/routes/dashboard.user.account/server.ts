@@ -30,8 +30,8 @@ type Input<I extends AccountInput["intent"]> = Extract<AccountInput, { intent: I
 export const refuse = (result: SubmissionResult<string[]>) => data({ result }, { status: 400 });
 
 /**
- * The form, with a photo of at most 5 MB held in memory; a larger one, or a second one, is refused
- * while it streams in (the photo field's message instead of the form).
+ * The form, with a photo of at most 5 MB held in memory; a larger one, a second one or an unreadable
+ * body is refused while it streams in (the photo field's message instead of the form).
  */
 export async function readAccountForm(request: Request): Promise<FormData | { photoError: string }> {
   if (!request.headers.get("Content-Type")?.startsWith("multipart/form-data")) return readForm(request);
@@ -44,7 +44,8 @@ export async function readAccountForm(request: Request): Promise<FormData | { ph
   });
   if (!body.ok && body.problem === "tooLarge") return tooLarge;
   if (!body.ok && body.problem === "tooManyFiles") return { photoError: "account:errors.onePhoto" };
-  if (!body.ok) throw new Response("Bad Request", { status: 400 });
+  // Only this form posts a file: a body that cannot be read is its photo's (a name with a NUL, …).
+  if (!body.ok) return { photoError: "account:errors.photoUnreadable" };
   return body.form;
 }
 
