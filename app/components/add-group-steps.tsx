@@ -261,6 +261,7 @@ function InviteStepForm({
     <Form method="post" action={actionFor(3)} {...getFormProps(form)} className="flex flex-col gap-5">
       <p className="text-muted">{t("new.inviteIntro")}</p>
       <FieldErrors id={form.errorId} errors={form.errors} />
+      <FieldErrors id={`${fields.emails.id}-error`} errors={fields.emails.errors} />
       {fields.emails.getFieldList().map((slot, index) => (
         <Field
           key={slot.key}

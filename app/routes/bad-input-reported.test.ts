@@ -430,3 +430,23 @@ describe("two recordings in one upload", () => {
     expect(afterStart.answers).toBe(before.answers);
   });
 });
+
+describe("more of a list than any page offers", () => {
+  it("is told as too many, and nothing is kept", async () => {
+    const user = await signedInUser(database);
+    const emails = Array.from({ length: 60 }, (_, i) => `guest${i}@example.com`);
+    const invite = await as(user, newGroup, "/dashboard/groups/new?step=3", { intent: "more", emails });
+    expect(invite).toMatchObject({ status: 400, data: { form: "invite" } });
+    expect(replyErrorsOf(invite.data)).toEqual({ emails: ["validation.tooMany"] });
+
+    const onboardee = await onboardingAt(2);
+    const draft = await draftOf(onboardee.id);
+    const ids = Array.from({ length: 501 }, (_, i) => String(i + 1));
+    const picked = await as(onboardee, onboarding, "/dashboard/onboarding?step=2", {
+      intent: "next",
+      libraryPromptIds: ids,
+    });
+    expect(replyErrorsOf(picked.data)).toEqual({ libraryPromptIds: ["validation.tooMany"] });
+    expect(await draftOf(onboardee.id)).toEqual(draft);
+  });
+});

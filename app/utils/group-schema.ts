@@ -10,10 +10,14 @@ export const groupDetailsShape = { name: text(2, 50), description: text(10, 60) 
 export const groupDetailsSchema = z.object(groupDetailsShape);
 export type GroupDetailsInput = z.infer<typeof groupDetailsSchema>;
 
-/** The people to invite: any number of addresses (blank slots left out), each valid, none twice. */
+/** More slots than a person fills one More at a time is not a form's doing. */
+export const MAX_INVITATION_SLOTS = 50;
+
+/** The people to invite: up to 50 addresses (blank slots left out), each valid, none twice. */
 export const invitationEmailsShape = {
   emails: z
     .array(z.preprocess((value) => (value === "" ? undefined : value), email().optional()))
+    .max(MAX_INVITATION_SLOTS, "validation.tooMany")
     .default([])
     .superRefine((emails, ctx) => {
       const seen = new Set<string>();
