@@ -1,15 +1,15 @@
 import { z } from "zod";
-import { email, text } from "~/utils/validation";
+import { email, hiddenText, text } from "~/utils/validation";
 
 // One schema per form, used by conform in the browser and by the action on the server.
-export const loginSchema = z.object({ email: email(), redirectTo: z.string().optional() });
+export const loginSchema = z.object({ email: email(), redirectTo: hiddenText() });
 
 export const registerSchema = z.object({
   firstName: text(1, 50),
   lastName: text(1, 50),
   nickname: text(2, 30),
   email: email(),
-  redirectTo: z.string().optional(),
+  redirectTo: hiddenText(),
 });
 
 export const verifySchema = z.object({

@@ -71,7 +71,11 @@ export function ProfileForm({
         inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
         errors={fields.email.errors}
       />
-      <SelectField label={t("general.language")} selectProps={getSelectProps(fields.language)}>
+      <SelectField
+        label={t("general.language")}
+        selectProps={getSelectProps(fields.language)}
+        errors={fields.language.errors}
+      >
         <LanguageOptions />
       </SelectField>
       <Field

@@ -2,7 +2,8 @@ import { type FieldMetadata, getInputProps, getSelectProps } from "@conform-to/r
 import type { Ref } from "react";
 import { useTranslation } from "react-i18next";
 import { Field, FieldErrors, LanguageOptions, SelectField, TimeZoneOptions } from "~/components/forms";
-import { deliveryMethods, frequencies } from "~/utils/storyteller-schema";
+import { deliveryMethods, FIRST_PROMPT_MAX_DAYS_AHEAD, frequencies } from "~/utils/storyteller-schema";
+import { addDays } from "~/utils/validation";
 
 // The Storyteller form's parts, for any conform form whose schema includes storytellerShape and/or
 // scheduleShape (~/utils/storyteller-schema): adding a Storyteller, editing one, Add Group. They
@@ -80,7 +81,11 @@ export function StorytellerFields({
       >
         <TimeZoneOptions zones={timeZones} />
       </SelectField>
-      <SelectField label={t("fields.language")} selectProps={getSelectProps(fields.language)}>
+      <SelectField
+        label={t("fields.language")}
+        selectProps={getSelectProps(fields.language)}
+        errors={fields.language.errors}
+      >
         <LanguageOptions />
       </SelectField>
     </>
@@ -89,14 +94,21 @@ export function StorytellerFields({
 
 export type ScheduleFieldsMeta = Record<"firstPromptDate" | "frequency", Meta>;
 
-/** When the first question goes (not before `minDate`, when given) and how often the next ones follow. */
+/**
+ * When the first question goes (from `minDate`, when given, to a year after it, as the server holds
+ * it: firstPromptDateProblem) and how often the next ones follow.
+ */
 export function ScheduleFields({ fields, minDate }: { fields: ScheduleFieldsMeta; minDate?: string }) {
   const { t } = useTranslation("storytellers");
   return (
     <>
       <Field
         label={t("fields.firstPromptDate")}
-        inputProps={{ ...getInputProps(fields.firstPromptDate, { type: "date" }), min: minDate }}
+        inputProps={{
+          ...getInputProps(fields.firstPromptDate, { type: "date" }),
+          min: minDate,
+          max: minDate ? addDays(minDate, FIRST_PROMPT_MAX_DAYS_AHEAD) : undefined,
+        }}
         errors={fields.firstPromptDate.errors}
       />
       <fieldset className="flex flex-col gap-2">
@@ -112,6 +124,7 @@ export function ScheduleFields({ fields, minDate }: { fields: ScheduleFieldsMeta
             {t(`frequency.${frequency}`)}
           </label>
         ))}
+        <FieldErrors id={`${fields.frequency.id}-error`} errors={fields.frequency.errors} />
       </fieldset>
     </>
   );

@@ -1,4 +1,3 @@
-import { DateTime } from "luxon";
 import type { Config } from "~/config.server";
 import type { PromptsInput } from "~/utils/prompt-schema";
 import type { ScheduleInput, StorytellerInput } from "~/utils/storyteller-schema";
@@ -30,9 +29,6 @@ export async function saveDraftStep<K extends keyof OnboardingDraft>(
     .onConflict((oc) => oc.column("user_id").doUpdateSet({ data: JSON.stringify(draft), updated_at: new Date() }))
     .execute();
 }
-
-/** Today's date where the Storyteller lives: the first prompt date may not be earlier. */
-export const todayIn = (timeZone: string) => DateTime.now().setZone(timeZone).toISODate()!;
 
 /**
  * Creates the Storyteller (through saveStoryteller, as every new Storyteller is made), their

@@ -41,3 +41,18 @@ export async function libraryQueueItems(
     .execute();
   return rows.map((p) => ({ text: language === "hi" ? p.text_hi : p.text_en, libraryPromptId: p.id }));
 }
+
+/**
+ * Whether every id is a library question (ids already in int4's range: libraryPromptId). A stale
+ * page or a hand-made post can name one that is not: its field's message, or null when all are.
+ */
+export async function checkLibraryPromptIds(db: DbOrTx, ids: number[]): Promise<{ libraryPromptIds: string[] } | null> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return null;
+  const found = await db
+    .selectFrom("library_prompts")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("id", "in", unique)
+    .executeTakeFirstOrThrow();
+  return Number(found.n) === unique.length ? null : { libraryPromptIds: ["storytellers:errors.libraryPromptUnknown"] };
+}

@@ -1,8 +1,8 @@
 import { type Expression, sql } from "kysely";
-import { IANAZone } from "luxon";
+import { DateTime, IANAZone } from "luxon";
 import type { Config } from "~/config.server";
 import { usOrCanadianE164 } from "~/utils/phone.server";
-import type { ScheduleInput, StorytellerInput } from "~/utils/storyteller-schema";
+import { firstPromptDateProblem, type ScheduleInput, type StorytellerInput } from "~/utils/storyteller-schema";
 import type { DbOrTx } from "../../db/client";
 import { inTransaction } from "../../db/client";
 import { askedStorytellerIds, ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
@@ -160,6 +160,25 @@ export function checkStorytellerFields(
       language: input.language,
     },
   };
+}
+
+/** Today's date where the Storyteller lives (a known IANA zone): the first prompt date may not be earlier. */
+export const todayIn = (timeZone: string, now = new Date()) =>
+  DateTime.fromJSDate(now, { zone: timeZone }).toISODate()!;
+
+/**
+ * The first prompt date against today in the Storyteller's (checked) time zone: not past, at most a
+ * year ahead; the date they already had (`current`, when editing) stands. Null when it holds. The
+ * forms check it before anything is kept (onboarding's last step, Add Group's second, editing).
+ */
+export function checkFirstPromptDate(
+  input: { firstPromptDate: string; timeZone: string },
+  options: { now?: Date; current?: string } = {},
+): FieldErrors | null {
+  // An unknown zone has no today; checkStorytellerFields tells about the zone.
+  if (!isTimeZone(input.timeZone)) return null;
+  const problem = firstPromptDateProblem(input.firstPromptDate, todayIn(input.timeZone, options.now), options.current);
+  return problem ? { firstPromptDate: [problem] } : null;
 }
 
 export type SaveStorytellerResult =

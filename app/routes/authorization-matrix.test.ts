@@ -48,6 +48,9 @@ import { loader as responsesLoader } from "./responses.$recipientId";
 import { loader as sharePageLoader } from "./s.$token";
 import { loader as shareAudioLoader } from "./s.$token.audio";
 
+// First prompt dates are at most a year ahead (firstPromptDateProblem).
+const inAMonth = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+
 /*
  * The authorization matrix (ENGINEERING.md "A role × action matrix drives the authorization tests";
  * decision 018): every route and action that touches a Storyteller, tried by each role. One entry
@@ -306,7 +309,7 @@ const validStorytellerFields = {
   email: "kamla@example.com",
   timeZone: "Asia/Kolkata",
   language: "en",
-  firstPromptDate: "2031-01-01",
+  firstPromptDate: inAMonth,
   frequency: "weekly",
 };
 

@@ -12,6 +12,7 @@ import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { readForm } from "~/utils/request-body.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { unknownIntent } from "~/utils/validation";
 
 export const meta = titleFromLoader;
 
@@ -20,7 +21,7 @@ const SELF = "/dashboard/notifications";
 
 /** The page's one button ("Mark all as read"). */
 const Intent = { markAllRead: "markAllRead" } as const;
-const schema = z.discriminatedUnion("intent", [z.object({ intent: z.literal(Intent.markAllRead) })]);
+const schema = z.discriminatedUnion("intent", [z.object({ intent: z.literal(Intent.markAllRead) })], unknownIntent);
 
 /** The bell's page: the newest 50 notifications with their links, reachable and usable without JavaScript. */
 export async function loader({ request, context }: LoaderArgs) {

@@ -6,7 +6,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FieldErrors, replyErrors } from "~/components/forms";
 import { PromptPicker } from "~/components/prompt-picker";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
-import { getPromptLibrary, libraryQueueItems } from "~/models/prompt-library.server";
+import { checkLibraryPromptIds, getPromptLibrary, libraryQueueItems } from "~/models/prompt-library.server";
 import { addPrompts } from "~/models/prompt.server";
 import { getVisibleStoryteller } from "~/models/storyteller.server";
 import { log } from "~/services/logger.server";
@@ -46,6 +46,8 @@ export async function action({ request, context, params }: ActionArgs) {
   if (!libraryPromptIds.length && !customPrompts.length)
     return data({ result: submission.reply({ formErrors: ["storytellers:toast.noneSelected"] }) }, { status: 400 });
 
+  const unknown = await checkLibraryPromptIds(context.db, libraryPromptIds);
+  if (unknown) return data({ result: submission.reply({ fieldErrors: unknown }) }, { status: 400 });
   const items = [
     ...(await libraryQueueItems(context.db, libraryPromptIds, storyteller.language)),
     ...customPrompts.map((text) => ({ text, libraryPromptId: null })),

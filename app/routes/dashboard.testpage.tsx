@@ -14,6 +14,7 @@ import { pageTitle } from "~/utils/page-title.server";
 import { usOrCanadianE164 } from "~/utils/phone.server";
 import { readForm } from "~/utils/request-body.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { choice, plainText } from "~/utils/validation";
 
 export const meta = titleFromLoader;
 
@@ -23,15 +24,15 @@ export async function loader({ request, context }: LoaderArgs) {
   return { title: await pageTitle(request, context, "testPage.title"), email: user.email, phone: phone_e164 ?? "" };
 }
 
-const formSchema = z.object({ channel: z.enum(["email", "sms"]), phone: z.string().trim().max(30).optional() });
+const formSchema = z.object({ channel: choice(["email", "sms"]), phone: plainText(30).optional() });
 
-/** Validated on the server only: two fields, no client validation code to ship. Every refusal is about the number. */
+/** Validated on the server only: two fields, no client validation code to ship. Each refusal is told on its field. */
 export async function action({ request, context }: ActionArgs) {
   const user = await requireUser(request, context);
   const submission = parseWithZod(await readForm(request), { schema: formSchema });
   const refuse = (key: string) =>
     data({ result: submission.reply({ fieldErrors: { phone: [key] } }) }, { status: 400 });
-  if (submission.status !== "success") return refuse("testPage.phoneRequired");
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const { channel, phone } = submission.value;
   const phoneE164 = channel === "sms" ? usOrCanadianE164(phone ?? "") : null;
   if (channel === "sms" && !phoneE164) return refuse("testPage.phoneRequired");
@@ -57,8 +58,9 @@ export default function TestPage() {
       <h1 className="text-2xl font-bold">{t("testPage.title")}</h1>
       <p>{t("testPage.lead")}</p>
       <Form method="post" className="flex flex-col gap-4 rounded-xl border border-line bg-panel p-4">
-        <fieldset className="flex flex-col gap-2">
+        <fieldset className="flex flex-col gap-2" aria-describedby={errors?.channel ? "test-channel-error" : undefined}>
           <legend className="font-medium">{t("testPage.channel")}</legend>
+          <FieldErrors id="test-channel-error" errors={errors?.channel ?? undefined} />
           <label className="flex items-center gap-2">
             <input type="radio" name="channel" value="email" defaultChecked /> {t("testPage.email", { address: email })}
           </label>

@@ -6,6 +6,7 @@ import { listNotifications, markRead } from "~/models/notification.server";
 import { log } from "~/services/logger.server";
 import { BellIntent } from "~/utils/notifications";
 import { readForm } from "~/utils/request-body.server";
+import { unknownIntent } from "~/utils/validation";
 
 /** What the bell's popover shows (PRODUCT.md: at most 5 items). */
 const POPOVER_ITEMS = 5;
@@ -15,16 +16,20 @@ const MAX_IDS = 50;
 const noStore = { "Cache-Control": "private, no-store" };
 
 // The bell posts its shown ids with intent "shown"; a post of ids alone (no intent) means the same.
-const schema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal(BellIntent.markAll) }),
-  z.object({
-    intent: z.literal(BellIntent.markShown).optional(),
-    id: z
-      .array(z.string())
-      .default([])
-      .transform((ids) => ids.slice(0, MAX_IDS)),
-  }),
-]);
+const schema = z.discriminatedUnion(
+  "intent",
+  [
+    z.object({ intent: z.literal(BellIntent.markAll) }),
+    z.object({
+      intent: z.literal(BellIntent.markShown).optional(),
+      id: z
+        .array(z.string())
+        .default([])
+        .transform((ids) => ids.slice(0, MAX_IDS)),
+    }),
+  ],
+  unknownIntent,
+);
 
 // Plain JSON responses (not turbo-stream data): a resource route is also fetched from outside React Router.
 

@@ -11,6 +11,9 @@ import { CookieJar } from "../../tests/cookie-jar";
 import { useTestDatabase } from "../../tests/db";
 import { createSignedInUser, createStoryteller } from "../../tests/factories";
 
+// First prompt dates are at most a year ahead (firstPromptDateProblem).
+const inAMonth = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+
 const database = useTestDatabase();
 
 async function userWithStorytellers(storytellers: number, promptsEach: number) {
@@ -124,7 +127,7 @@ describe("authorization: another user's Storyteller", () => {
               email: "x@example.com",
               timeZone: "UTC",
               language: "en",
-              firstPromptDate: "2031-01-01",
+              firstPromptDate: inAMonth,
               frequency: "daily",
             }),
             context,

@@ -4,15 +4,18 @@ import { markEmailUndeliverable } from "~/models/email-bounces.server";
 import { applyProviderStatus } from "~/services/outbox.server";
 import { verifyPostmarkWebhook } from "~/services/webhooks.server";
 import { readJson } from "~/utils/request-body.server";
+import { withoutControlCharacters } from "~/utils/validation";
 
+// Control characters are taken out of what is kept or looked up (PostgreSQL refuses NUL in text).
+const providerText = z.string().transform(withoutControlCharacters);
 const eventSchema = z.object({
-  RecordType: z.string(),
-  Type: z.string().optional(),
-  Email: z.string().optional(),
-  Recipient: z.string().optional(),
-  MessageID: z.string().optional(),
+  RecordType: providerText,
+  Type: providerText.optional(),
+  Email: providerText.optional(),
+  Recipient: providerText.optional(),
+  MessageID: providerText.optional(),
   Inactive: z.boolean().optional(),
-  Description: z.string().optional(),
+  Description: providerText.optional(),
 });
 
 // Bounces that mean the address will never take mail (Postmark's bounce types).

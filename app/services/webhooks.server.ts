@@ -1,12 +1,14 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import twilio from "twilio";
 import type { Config } from "~/config.server";
+import { withoutControlCharacters } from "~/utils/validation";
 
 const refuse = (status: number) => new Response(null, { status });
 
 /**
  * A Twilio webhook's form fields, once its X-Twilio-Signature checks out against the URL Twilio was
- * given (built from APP_URL, never from the Host header). Forged or unsigned → 403.
+ * given (built from APP_URL, never from the Host header), control characters taken out. Forged or
+ * unsigned → 403.
  */
 export async function verifiedTwilioParams(request: Request, config: Config): Promise<Record<string, string>> {
   if (config.smsUsesOutbox || !config.TWILIO_AUTH_TOKEN) throw refuse(404);
@@ -22,7 +24,8 @@ export async function verifiedTwilioParams(request: Request, config: Config): Pr
   ) {
     throw refuse(403);
   }
-  return params;
+  // Signed as sent; what we keep or look up has no NUL (PostgreSQL refuses it in text).
+  return Object.fromEntries(Object.entries(params).map(([name, value]) => [name, withoutControlCharacters(value)]));
 }
 
 /** Postmark sends the webhook's basic-auth credentials we gave it; the password is the shared secret. */

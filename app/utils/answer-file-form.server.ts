@@ -38,7 +38,12 @@ export async function receiveAnswerFile(request: Request, accept: Accept): Promi
     if (!body.ok)
       return body.problem === "tooLarge"
         ? { ok: false, error: "upload.tooLarge", status: 413, close: true }
-        : { ok: false, error: "upload.missing", status: 400, close: true };
+        : {
+            ok: false,
+            error: body.problem === "tooManyFiles" ? "upload.oneFile" : "upload.missing",
+            status: 400,
+            close: true,
+          };
     // An empty part with no file name is what a browser sends when no file was chosen.
     const audio = body.files.find((file) => file.size > 0);
     if (!audio?.path)

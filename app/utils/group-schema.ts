@@ -17,10 +17,14 @@ export type GroupDetailsInput = z.infer<typeof groupDetailsSchema>;
  */
 export const MAX_INVITATIONS_PER_POST = 20;
 
+/** More slots than a person fills one More at a time is not a form's doing. */
+export const MAX_INVITATION_SLOTS = 50;
+
 /** The people to invite: up to MAX_INVITATIONS_PER_POST addresses (blank slots left out), each valid, none twice. */
 export const invitationEmailsShape = {
   emails: z
     .array(z.preprocess((value) => (value === "" ? undefined : value), email().optional()))
+    .max(MAX_INVITATION_SLOTS, "validation.tooMany")
     .default([])
     .superRefine((emails, ctx) => {
       const seen = new Set<string>();

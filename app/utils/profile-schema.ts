@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { email, text } from "~/utils/validation";
+import { supportedLanguages } from "~/i18n/config";
+import { choice, email, plainText, text } from "~/utils/validation";
 
 // General settings (app/components/profile-form.tsx), in the browser and on the server. The form is
 // shown on the account page and on /dashboard/user/{nickname}/edit, and always posts to the account
@@ -14,7 +15,7 @@ export const profileSchema = z.object({
   lastName: text(1, 50),
   nickname: text(2, 30),
   email: email(),
-  language: z.enum(["en", "hi"]),
-  phone: z.string().trim().max(30, "validation.tooLong").optional(),
+  language: choice(supportedLanguages),
+  phone: plainText(30).optional(),
   photo: z.instanceof(File).optional(),
 });

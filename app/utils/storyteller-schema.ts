@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { email, plainText, text } from "~/utils/validation";
+import { supportedLanguages } from "~/i18n/config";
+import { addDays, calendarDate, choice, email, plainText, text } from "~/utils/validation";
 
 // A Storyteller's fields, as adding one (onboarding step 1), editing one and Add Group ask for them:
 // one schema for the browser and the server. Two checks only the server makes, in
@@ -17,20 +18,33 @@ export const storytellerShape = {
   nickname: text(2, 30),
   firstName: text(1, 50),
   relationship: optionalText(50),
-  deliveryMethod: z.enum(deliveryMethods, { error: "validation.required" }),
+  deliveryMethod: choice(deliveryMethods),
   email: z.preprocess((value) => (value === "" ? undefined : value), email().optional()),
   phone: optionalText(30),
   timeZone: z.string({ error: "validation.required" }).min(1, "validation.required"),
-  language: z.enum(["en", "hi"]),
+  language: choice(supportedLanguages),
 };
 
 /** When the first question goes and how often the next ones follow. */
 export const scheduleShape = {
-  firstPromptDate: z
-    .string({ error: "validation.required" })
-    .regex(/^\d{4}-\d{2}-\d{2}$/, "storytellers:errors.dateInvalid"),
-  frequency: z.enum(frequencies, { error: "validation.required" }),
+  firstPromptDate: calendarDate(),
+  frequency: choice(frequencies),
 };
+
+/** How far ahead the first question may be planned: a year (and a day, for a leap year). */
+export const FIRST_PROMPT_MAX_DAYS_AHEAD = 366;
+
+/**
+ * What is wrong with a first prompt date, given today where the Storyteller lives, or null: not
+ * before today, not more than a year ahead. A date left as it was (`current`, when editing) stands
+ * even once it has passed, so an older Storyteller's other fields can still be changed.
+ */
+export function firstPromptDateProblem(date: string, today: string, current?: string): string | null {
+  if (date === current) return null;
+  if (date < today) return "storytellers:errors.dateInPast";
+  if (date > addDays(today, FIRST_PROMPT_MAX_DAYS_AHEAD)) return "storytellers:errors.dateTooFar";
+  return null;
+}
 
 /** Email delivery needs an address, texts need a number (a cross-field rule, so not in the shape). */
 export function requireAddressForDelivery(

@@ -8,6 +8,9 @@ import { createSelfStoryteller, createStoryteller } from "../../../tests/factori
 import { allowConsoleErrors } from "../../../tests/setup/fail-on-console-error";
 import { action, loader } from "./route";
 
+// First prompt dates are at most a year ahead (firstPromptDateProblem).
+const inAMonth = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+
 // The outbox is real, except when a test makes an invitation's email fail.
 const outbox = vi.hoisted(() => ({ fail: false }));
 vi.mock("~/services/outbox.server", async (importOriginal) => {
@@ -57,7 +60,7 @@ const newStoryteller = {
   email: "savitri.new-group@example.com",
   timeZone: "Asia/Kolkata",
   language: "hi",
-  firstPromptDate: "2099-01-01",
+  firstPromptDate: inAMonth,
   frequency: "weekly",
 };
 

@@ -17,8 +17,7 @@ import {
   groupableStorytellers,
   saveGroupDraftStep,
 } from "~/models/group.server";
-import { todayIn } from "~/models/onboarding.server";
-import { checkStorytellerFields } from "~/models/storyteller.server";
+import { checkFirstPromptDate, checkStorytellerFields, todayIn } from "~/models/storyteller.server";
 import { log } from "~/services/logger.server";
 import { MAX_INVITATIONS_PER_POST } from "~/utils/group-schema";
 import { timeZoneNames } from "~/utils/time-zones";
@@ -98,8 +97,8 @@ async function storyteller(args: StepArgs) {
   const { intent: _create, ...newStoryteller } = value;
   const checked = checkStorytellerFields(newStoryteller);
   if (!checked.ok) return refuse("create", submission.reply({ fieldErrors: checked.fieldErrors }));
-  if (newStoryteller.firstPromptDate < todayIn(newStoryteller.timeZone))
-    return refuse("create", submission.reply({ fieldErrors: { firstPromptDate: ["storytellers:errors.dateInPast"] } }));
+  const dateErrors = checkFirstPromptDate(newStoryteller);
+  if (dateErrors) return refuse("create", submission.reply({ fieldErrors: dateErrors }));
   await saveGroupDraftStep(context.db, user.id, "storyteller", { newStoryteller });
   return go(3);
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { promptsSchema } from "~/utils/prompt-schema";
 import { requireAddressForDelivery, scheduleShape, storytellerShape } from "~/utils/storyteller-schema";
+import { unknownIntent } from "~/utils/validation";
 
 /** The wizard's buttons (name="intent"). Back never needs the step to be valid; Next and Submit carry its fields. */
 export const Intent = { back: "back", next: "next", submit: "submit" } as const;
@@ -13,12 +14,17 @@ const back = z.object({ intent: z.literal(Intent.back) });
  * scheduleSchema).
  */
 export const stepSchemas = {
-  1: z.discriminatedUnion("intent", [
-    back,
-    z.object({ intent: z.literal(Intent.next), ...storytellerShape }).superRefine(requireAddressForDelivery),
-  ]),
-  2: z.discriminatedUnion("intent", [back, promptsSchema.extend({ intent: z.literal(Intent.next) })]),
-  3: z.discriminatedUnion("intent", [back, z.object({ intent: z.literal(Intent.submit), ...scheduleShape })]),
+  1: z.discriminatedUnion(
+    "intent",
+    [back, z.object({ intent: z.literal(Intent.next), ...storytellerShape }).superRefine(requireAddressForDelivery)],
+    unknownIntent,
+  ),
+  2: z.discriminatedUnion("intent", [back, promptsSchema.extend({ intent: z.literal(Intent.next) })], unknownIntent),
+  3: z.discriminatedUnion(
+    "intent",
+    [back, z.object({ intent: z.literal(Intent.submit), ...scheduleShape })],
+    unknownIntent,
+  ),
 };
 
 export type Step = keyof typeof stepSchemas;

@@ -2,8 +2,9 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import type { AppContext } from "~/context.server";
-import { createStorytellerFromDraft, getDraft, saveDraftStep, todayIn } from "~/models/onboarding.server";
-import { checkStorytellerFields } from "~/models/storyteller.server";
+import { createStorytellerFromDraft, getDraft, saveDraftStep } from "~/models/onboarding.server";
+import { checkLibraryPromptIds } from "~/models/prompt-library.server";
+import { checkFirstPromptDate, checkStorytellerFields } from "~/models/storyteller.server";
 import { log } from "~/services/logger.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { Intent, type Step, stepSchemas } from "./schema";
@@ -32,6 +33,8 @@ async function prompts({ context, userId, formData }: StepArgs) {
   if (submission.status !== "success") return refuse(submission.reply());
   if (submission.value.intent === Intent.back) return redirect(stepUrl(1));
   const { intent: _next, ...prompts } = submission.value;
+  const unknown = await checkLibraryPromptIds(context.db, prompts.libraryPromptIds);
+  if (unknown) return refuse(submission.reply({ fieldErrors: unknown }));
   await saveDraftStep(context.db, userId, "prompts", prompts);
   return redirect(stepUrl(3));
 }
@@ -43,9 +46,8 @@ async function schedule({ request, context, userId, formData }: StepArgs) {
   const { intent: _submit, ...schedule } = submission.value;
   const draft = await getDraft(context.db, userId);
   if (!draft.who) return redirect(stepUrl(1));
-  if (schedule.firstPromptDate < todayIn(draft.who.timeZone)) {
-    return refuse(submission.reply({ fieldErrors: { firstPromptDate: ["storytellers:errors.dateInPast"] } }));
-  }
+  const dateErrors = checkFirstPromptDate({ ...schedule, timeZone: draft.who.timeZone });
+  if (dateErrors) return refuse(submission.reply({ fieldErrors: dateErrors }));
   await saveDraftStep(context.db, userId, "schedule", schedule);
   let created: Awaited<ReturnType<typeof createStorytellerFromDraft>>;
   try {

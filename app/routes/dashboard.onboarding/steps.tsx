@@ -98,12 +98,22 @@ export function PromptsStepForm({
   });
   // After a refused submission, the boxes ticked in it (not only the saved ones) stay ticked.
   const picked = new Set([fields.libraryPromptIds.initialValue ?? []].flat().map(Number));
-  const customErrors = Object.entries(form.allErrors)
-    .filter(([name]) => name.startsWith("customPrompts"))
-    .flatMap(([, errors]) => errors);
+  const errorsOf = (field: string) => [
+    ...new Set(
+      Object.entries(form.allErrors)
+        .filter(([name]) => name.startsWith(field))
+        .flatMap(([, errors]) => errors),
+    ),
+  ];
+  const customErrors = errorsOf("customPrompts");
+  const libraryErrors = errorsOf("libraryPromptIds");
   return (
     <Form method="post" action="?step=2" {...getFormProps(form)} className="flex flex-col gap-5">
       <p className="text-muted">{t("onboarding.promptsIntro")}</p>
+      <FieldErrors
+        id={`${fields.libraryPromptIds.id}-error`}
+        errors={libraryErrors.length ? libraryErrors : undefined}
+      />
       {library.map((category) => (
         <details
           key={category.id}

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
-import { Link, useLoaderData, useSearchParams } from "react-router";
+import { data, Link, useLoaderData, useSearchParams } from "react-router";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
@@ -8,11 +8,10 @@ import { idParam } from "~/utils/ids";
 import { titleFromLoader } from "~/utils/meta";
 import { readForm } from "~/utils/request-body.server";
 import { useRootData } from "~/utils/root-data";
-import { redirectWithToast } from "~/utils/toast.server";
 import { AddPromptButton } from "./add-prompt-dialog";
 import { DeliveryState } from "./delivery-state";
 import { PromptQueue } from "./scheduled-tab";
-import { actionSchema, Intent } from "./schema";
+import { actionSchema, type EditRefusal, Intent } from "./schema";
 import { SentPrompts } from "./sent-tab";
 import { performIntent, storytellerPage, storytellerPageRole } from "./server";
 
@@ -37,13 +36,11 @@ export async function action({ request, context, params }: ActionArgs) {
   if (!(await storytellerPageRole(context, user.id, storytellerId))) throw notFound();
   const submission = parseWithZod(await readForm(request), { schema: actionSchema });
   if (submission.status !== "success") {
-    // The one field typed here is an edited question: its problem is told like the edit's other outcomes.
-    if (submission.payload.intent === Intent.edit && submission.error?.text) {
-      return redirectWithToast(request, context, `/dashboard/recipient/${storytellerId}`, {
-        type: "error",
-        key: "storytellers:toast.editFailed",
-      });
-    }
+    // The one field typed here is an edited question: its problem is told beside it (the edit form
+    // stays open, as the post went to ?edit=…), with what was typed.
+    const promptId = submission.payload.promptId;
+    if (submission.payload.intent === Intent.edit && submission.error?.text && typeof promptId === "string")
+      return data({ form: Intent.edit, promptId, result: submission.reply() } satisfies EditRefusal, { status: 400 });
     // Buttons only, nothing to show beside a field: an unknown intent or a malformed post is a plain 400.
     throw new Response("Bad Request", { status: 400 });
   }

@@ -1,8 +1,9 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Form, Link, useFetcher, useSearchParams } from "react-router";
+import { Form, Link, useActionData, useFetcher, useSearchParams } from "react-router";
+import { FieldErrors } from "~/components/forms";
 import { useHydrated } from "~/utils/use-hydrated";
-import { Intent } from "./schema";
+import { type EditRefusal, Intent } from "./schema";
 
 /** `editable`: this user may reword, move and delete it (the owner: every prompt; a collaborator: those they added). */
 type QueuedPrompt = { id: string; text: string; editable: boolean };
@@ -54,6 +55,9 @@ export function PromptQueue({
   const editing = params.get("edit");
   const deleting = params.get("delete");
   const { prompts, draggable, dragProps } = useDragToReorder(saved);
+  // A refused edit: its errors and what was typed, shown in the still-open edit form.
+  const refusedEdit = useActionData<EditRefusal | undefined>();
+  const refused = refusedEdit?.form === Intent.edit ? refusedEdit : undefined;
   if (!prompts.length) return <p className="text-muted">{t("view.emptyQueue")}</p>;
   return (
     <>
@@ -76,11 +80,21 @@ export function PromptQueue({
                 <textarea
                   id={`edit-${prompt.id}`}
                   name="text"
-                  defaultValue={prompt.text}
+                  defaultValue={
+                    refused?.promptId === prompt.id
+                      ? String(refused.result.initialValue?.text ?? prompt.text)
+                      : prompt.text
+                  }
                   required
                   minLength={5}
                   maxLength={300}
                   className="input"
+                  aria-invalid={refused?.promptId === prompt.id ? true : undefined}
+                  aria-describedby={refused?.promptId === prompt.id ? `edit-${prompt.id}-error` : undefined}
+                />
+                <FieldErrors
+                  id={`edit-${prompt.id}-error`}
+                  errors={refused?.promptId === prompt.id ? (refused.result.error?.text ?? undefined) : undefined}
                 />
                 <div className="flex gap-2">
                   <button type="submit" name="intent" value={Intent.edit} className="btn-primary">

@@ -64,11 +64,12 @@ describe("the Storyteller view's buttons", () => {
     expect(await queueOf(st.id)).toEqual(["Second question?", "First question?"]);
   });
 
-  it("tell a too-short edit with a toast, like the edit's other outcomes", async () => {
+  it("tell a too-short edit beside its text, and keep the question", async () => {
     const owner = await signedInUser(database);
     const st = await createStoryteller(database.db, { ownerId: owner.id, prompts: ["First question?"] });
     const refused = await act(owner, st.id, { intent: "edit", promptId: st.prompts[0].id, text: "Hm" });
-    expect(refused).toMatchObject({ status: 302, location: `/dashboard/recipient/${st.id}` });
+    expect(refused).toMatchObject({ status: 400, data: { form: "edit", promptId: st.prompts[0].id } });
+    expect(replyErrorsOf(refused.data)).toEqual({ text: ["validation.tooShort"] });
     expect(await queueOf(st.id)).toEqual(["First question?"]);
   });
 });

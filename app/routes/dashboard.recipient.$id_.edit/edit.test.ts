@@ -5,6 +5,9 @@ import { useTestDatabase } from "../../../tests/db";
 import { createGroup, createStoryteller } from "../../../tests/factories";
 import { action } from "./route";
 
+// First prompt dates are at most a year ahead (firstPromptDateProblem).
+const inAMonth = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+
 const database = useTestDatabase();
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
@@ -28,7 +31,7 @@ const form = {
   email: "nana@example.com",
   timeZone: "Asia/Kolkata",
   language: "en",
-  firstPromptDate: "2031-01-01",
+  firstPromptDate: inAMonth,
   frequency: "bimonthly",
 };
 

@@ -8,6 +8,7 @@ import { FieldErrors } from "~/components/forms";
 import { ScheduleFields, StorytellerFields } from "~/components/storyteller-fields";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
 import {
+  checkFirstPromptDate,
   deleteStoryteller,
   getOwnedStoryteller,
   saveStoryteller,
@@ -56,6 +57,9 @@ export async function action({ request, context, params }: ActionArgs) {
     });
   }
   const { intent: _update, ...fields } = submission.value;
+  // A new first date as onboarding takes one; the one they have stands, even once it has passed.
+  const dateErrors = checkFirstPromptDate(fields, { current: current.first_prompt_date });
+  if (dateErrors) return data({ form, result: submission.reply({ fieldErrors: dateErrors }) }, { status: 400 });
   const back = `/dashboard/recipient/${current.id}`;
   let saved: SaveStorytellerResult;
   try {

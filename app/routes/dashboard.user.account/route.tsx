@@ -14,7 +14,7 @@ import { accountSchema, Intent } from "./schema";
 import {
   confirmEmail,
   deleteAccount,
-  photoTooLarge,
+  photoRefused,
   readAccountForm,
   refuse,
   saveProfile,
@@ -37,7 +37,7 @@ export async function loader({ request, context }: LoaderArgs) {
 export async function action({ request, context }: ActionArgs) {
   const user = await requireUser(request, context);
   const formData = await readAccountForm(request);
-  if (!formData) return photoTooLarge();
+  if (!(formData instanceof FormData)) return photoRefused(formData.photoError);
   const submission = parseWithZod(formData, { schema: accountSchema });
   if (submission.status !== "success") {
     // No form of this page posts that intent (or none).

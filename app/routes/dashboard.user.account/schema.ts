@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PROFILE_INTENT, profileSchema } from "~/utils/profile-schema";
+import { unknownIntent } from "~/utils/validation";
 
 // The account page's forms, in the browser and on the server. General settings are a shared
 // component (also on /dashboard/user/{nickname}/edit), so their schema is in app/utils.
@@ -23,8 +24,9 @@ const confirmEmailSchema = z.object({
 
 const preferencesSchema = z.object({
   intent: z.literal(Intent.notifications),
-  activity: z.boolean().default(false),
-  application: z.boolean().default(false),
+  // A ticked box posts "on" (conform reads it as true); anything else is no box of this page.
+  activity: z.boolean({ error: "validation.invalidChoice" }).default(false),
+  application: z.boolean({ error: "validation.invalidChoice" }).default(false),
 });
 
 const deleteAccountSchema = z.object({
@@ -33,10 +35,9 @@ const deleteAccountSchema = z.object({
 });
 
 /** Everything the action takes, parsed once; an unknown intent fails on `intent`. */
-export const accountSchema = z.discriminatedUnion("intent", [
-  profileSchema,
-  confirmEmailSchema,
-  preferencesSchema,
-  deleteAccountSchema,
-]);
+export const accountSchema = z.discriminatedUnion(
+  "intent",
+  [profileSchema, confirmEmailSchema, preferencesSchema, deleteAccountSchema],
+  unknownIntent,
+);
 export type AccountInput = z.infer<typeof accountSchema>;

@@ -29,26 +29,32 @@ type Input<I extends AccountInput["intent"]> = Extract<AccountInput, { intent: I
 /** A refused form: its errors go back to the form that sent it. */
 export const refuse = (result: SubmissionResult<string[]>) => data({ result }, { status: 400 });
 
-/** The form, with a photo of at most 5 MB held in memory; a larger one is refused while it streams in (null). */
-export async function readAccountForm(request: Request): Promise<FormData | null> {
+/**
+ * The form, with a photo of at most 5 MB held in memory; a larger one, a second one or an unreadable
+ * body is refused while it streams in (the photo field's message instead of the form).
+ */
+export async function readAccountForm(request: Request): Promise<FormData | { photoError: string }> {
   if (!request.headers.get("Content-Type")?.startsWith("multipart/form-data")) return readForm(request);
-  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_PHOTO_BYTES + 64 * 1024) return null;
+  const tooLarge = { photoError: "account:errors.photoTooLarge" };
+  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_PHOTO_BYTES + 64 * 1024) return tooLarge;
   const body = await readMultipart(request, {
     fileFields: ["photo"],
     maxFileBytes: MAX_PHOTO_BYTES,
     maxFieldBytes: 10_000,
   });
-  if (!body.ok && body.problem === "tooLarge") return null;
-  if (!body.ok) throw new Response("Bad Request", { status: 400 });
+  if (!body.ok && body.problem === "tooLarge") return tooLarge;
+  if (!body.ok && body.problem === "tooManyFiles") return { photoError: "account:errors.onePhoto" };
+  // Only this form posts a file: a body that cannot be read is its photo's (a name with a NUL, …).
+  if (!body.ok) return { photoError: "account:errors.photoUnreadable" };
   return body.form;
 }
 
 /** The general form's reply when its photo was refused unread: only multipart posts carry one, and only that form sends them. */
-export function photoTooLarge() {
+export function photoRefused(message: string) {
   const generalOnly = new FormData();
   generalOnly.set("intent", Intent.general);
   const submission = parseWithZod(generalOnly, { schema: z.object({ intent: z.literal(Intent.general) }) });
-  return refuse(submission.reply({ fieldErrors: { photo: ["account:errors.photoTooLarge"] } }));
+  return refuse(submission.reply({ fieldErrors: { photo: [message] } }));
 }
 
 export async function saveProfile(
