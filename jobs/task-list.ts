@@ -10,6 +10,7 @@ import { answerTranscribe } from "./answer__transcribe";
 import { deliverySend } from "./delivery__send";
 import { maintenanceCleanup } from "./maintenance__cleanup";
 import { outboxSend } from "./outbox__send";
+import { phoneRecording } from "./phone__recording";
 import { schedulerTick } from "./scheduler__tick";
 
 /** Jobs run at once in the server process (sends wait on providers, so a few overlap usefully). */
@@ -31,5 +32,6 @@ export function createTaskList(deps: JobDeps): TaskList & Record<JobName, Task> 
     delivery__send: checked("delivery__send", deliverySend(deps)),
     answer__transcode: checked("answer__transcode", answerTranscode(deps)),
     answer__transcribe: checked("answer__transcribe", answerTranscribe(deps)),
+    phone__recording: checked("phone__recording", phoneRecording(deps)),
   };
 }

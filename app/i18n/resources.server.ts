@@ -8,6 +8,7 @@ import enEmails from "../../locales/en/emails.json";
 import enFaqs from "../../locales/en/faqs.json";
 import enGroups from "../../locales/en/groups.json";
 import enHome from "../../locales/en/home.json";
+import enPhone from "../../locales/en/phone.json";
 import enPrivacy from "../../locales/en/privacy.json";
 import enRecord from "../../locales/en/record.json";
 import enRegisteredTexts from "../../locales/en/registered-texts.json";
@@ -27,6 +28,7 @@ import hiEmails from "../../locales/hi/emails.json";
 import hiFaqs from "../../locales/hi/faqs.json";
 import hiGroups from "../../locales/hi/groups.json";
 import hiHome from "../../locales/hi/home.json";
+import hiPhone from "../../locales/hi/phone.json";
 import hiPrivacy from "../../locales/hi/privacy.json";
 import hiRecord from "../../locales/hi/record.json";
 import hiRegisteredTexts from "../../locales/hi/registered-texts.json";
@@ -60,6 +62,7 @@ export const resources = {
     stories: enStories,
     timeline: enTimeline,
     groups: enGroups,
+    phone: enPhone,
   },
   hi: {
     common: hiCommon,
@@ -81,6 +84,7 @@ export const resources = {
     stories: hiStories,
     timeline: hiTimeline,
     groups: hiGroups,
+    phone: hiPhone,
   },
 } as const;
 

@@ -7,5 +7,7 @@ import { randomUUID } from "node:crypto";
 export const storageKeys = {
   answerOriginal: (promptId: string, extension: string) => `answers/${promptId}/${randomUUID()}.${extension}`,
   answerPlayable: (answerId: string) => `answers/${answerId}/playable.m4a`,
+  /** The phone simulator's stand-in for a recording Twilio holds (by its RE… id). */
+  phoneSimulatorRecording: (recordingSid: string) => `phone-simulator/${recordingSid.toLowerCase()}.wav`,
   profilePhoto: (userId: string, extension: string) => `profile/${userId}/${randomUUID()}.${extension}`,
 };
