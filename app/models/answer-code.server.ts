@@ -30,11 +30,19 @@ const answeredPromptIds = sql<string>`(select a.prompt_id from answers a join pr
 /** The prompt's code, made on first use (when it is sent, or shown). Run it in the caller's transaction. */
 export async function ensureAnswerCode(tx: DbOrTx, config: Keys, promptId: string): Promise<string> {
   for (let salt = 0; salt < 50; salt++) {
-    const held = await tx.selectFrom("answer_codes").select("salt").where("prompt_id", "=", promptId).executeTakeFirst();
+    const held = await tx
+      .selectFrom("answer_codes")
+      .select("salt")
+      .where("prompt_id", "=", promptId)
+      .executeTakeFirst();
     if (held) return deriveCode(config, promptId, held.salt);
     const code = deriveCode(config, promptId, salt);
     const hmac = lookupHmac(config, code);
-    await tx.deleteFrom("answer_codes").where("code_hmac", "=", hmac).where("prompt_id", "in", answeredPromptIds).execute();
+    await tx
+      .deleteFrom("answer_codes")
+      .where("code_hmac", "=", hmac)
+      .where("prompt_id", "in", answeredPromptIds)
+      .execute();
     const inserted = await tx
       .insertInto("answer_codes")
       .values({ prompt_id: promptId, salt, code_hmac: hmac })

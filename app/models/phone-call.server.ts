@@ -8,8 +8,8 @@ import { enqueueJob } from "~/services/jobs.server";
 import { CALL_SID, RECORDING_SID, type VoiceService } from "~/services/voice.server";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import type { Language } from "../../db/schema";
-import { type AnswerServices, skipPrompt } from "./answer.server";
 import { ensureAnswerCode, findOpenPromptByCode, formatAnswerCode } from "./answer-code.server";
+import { type AnswerServices, skipPrompt } from "./answer.server";
 
 /**
  * Answering by phone (decision 022): every Twilio voice webhook, and the simulator in /dev/outbox,

@@ -7,7 +7,11 @@ import { type AnswerServices, acceptRecording } from "./answer.server";
 
 export type PhoneRecordingOutcome = "stored" | "discarded" | "rejected" | "waiting" | "nothing-to-do";
 
-const setStatus = (services: AnswerServices, id: string, values: { status: "stored" | "done" | "rejected"; answer_id?: string; error?: string }) =>
+const setStatus = (
+  services: AnswerServices,
+  id: string,
+  values: { status: "stored" | "done" | "rejected"; answer_id?: string; error?: string },
+) =>
   services.db
     .updateTable("phone_recordings")
     .set({ ...values, updated_at: new Date() })
@@ -55,7 +59,11 @@ export async function processPhoneRecording(
           await setStatus(services, recording.id, { status: "rejected", error: result.problem });
           return "rejected";
         }
-        await setStatus(services, recording.id, result.ok ? { status: "stored", answer_id: result.answerId } : { status: "stored", error: "gone" });
+        await setStatus(
+          services,
+          recording.id,
+          result.ok ? { status: "stored", answer_id: result.answerId } : { status: "stored", error: "gone" },
+        );
       } finally {
         await rm(folder, { recursive: true, force: true });
       }

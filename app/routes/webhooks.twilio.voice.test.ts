@@ -4,14 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureAnswerCode } from "~/models/answer-code.server";
 import { recordOutboundCall } from "~/models/phone-call.server";
 import { processPhoneRecording } from "~/models/phone-recording.server";
+import { createTwilioVoice } from "~/services/voice.server";
 import { inTransaction } from "../../db/client";
 import { silentWav } from "../../tests/audio-fixtures";
 import { makeTestContext, routeArgs } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
-import { type RecordedRequest, sendJson, startFakeApi } from "../../tests/fake-http-server";
 import { createAnswer, createPrompt, createStoryteller, createUser } from "../../tests/factories";
+import { type RecordedRequest, sendJson, startFakeApi } from "../../tests/fake-http-server";
 import { jobsFor } from "../../tests/jobs";
-import { createTwilioVoice } from "~/services/voice.server";
 import { action as voiceAction } from "./webhooks.twilio.voice";
 
 const database = useTestDatabase();
@@ -67,7 +67,8 @@ const newPhone = () => `+1555${String(2_000_000 + phoneCounter++ * 7919 + Math.f
 
 function signedRequest(path: string, params: Record<string, string>, signature?: string | null) {
   const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded" };
-  const sig = signature === undefined ? twilio.getExpectedTwilioSignature(AUTH_TOKEN, `${APP_URL}${path}`, params) : signature;
+  const sig =
+    signature === undefined ? twilio.getExpectedTwilioSignature(AUTH_TOKEN, `${APP_URL}${path}`, params) : signature;
   if (sig !== null) headers["X-Twilio-Signature"] = sig;
   return new Request(`http://localhost:3000${path}`, { method: "POST", headers, body: new URLSearchParams(params) });
 }
@@ -114,10 +115,16 @@ const said = (xml: string) => [...xml.matchAll(/<Say[^>]*>([^<]*)<\/Say>/g)].map
 async function sentPromptFor(storytellerId: string, text: string, sentAt = new Date()) {
   return createPrompt(database.db, { storytellerId, text, sentAt });
 }
-const codeFor = (promptId: string) => inTransaction(database.db, (tx) => ensureAnswerCode(tx, context().config, promptId));
+const codeFor = (promptId: string) =>
+  inTransaction(database.db, (tx) => ensureAnswerCode(tx, context().config, promptId));
 
 const recordingRows = (callSid: string) =>
-  database.db.selectFrom("phone_recordings").selectAll().where("call_sid", "=", callSid).orderBy("created_at").execute();
+  database.db
+    .selectFrom("phone_recordings")
+    .selectAll()
+    .where("call_sid", "=", callSid)
+    .orderBy("created_at")
+    .execute();
 
 const runRecordingJob = (recordingId: string) => {
   const ctx = context();
@@ -129,12 +136,24 @@ describe("voice webhook security", () => {
     const params = { CallSid: newCallSid(), From: newPhone(), To: VOICE_NUMBER, AccountSid: ACCOUNT_SID };
     expect((await post("incoming", params, null)).status).toBe(403);
     expect((await post("incoming", params, "bm90IGEgcmVhbCBzaWduYXR1cmU=")).status).toBe(403);
-    const otherUrl = twilio.getExpectedTwilioSignature(AUTH_TOKEN, "http://localhost:3000/webhooks/twilio/voice?step=incoming", params);
+    const otherUrl = twilio.getExpectedTwilioSignature(
+      AUTH_TOKEN,
+      "http://localhost:3000/webhooks/twilio/voice?step=incoming",
+      params,
+    );
     expect((await post("incoming", params, otherUrl)).status).toBe(403);
     // Signed for another step: the query is part of what is signed.
-    const otherStep = twilio.getExpectedTwilioSignature(AUTH_TOKEN, `${APP_URL}/webhooks/twilio/voice?step=code`, params);
+    const otherStep = twilio.getExpectedTwilioSignature(
+      AUTH_TOKEN,
+      `${APP_URL}/webhooks/twilio/voice?step=code`,
+      params,
+    );
     expect((await post("incoming", params, otherStep)).status).toBe(403);
-    const calls = await database.db.selectFrom("phone_calls").select("call_sid").where("call_sid", "=", params.CallSid).execute();
+    const calls = await database.db
+      .selectFrom("phone_calls")
+      .select("call_sid")
+      .where("call_sid", "=", params.CallSid)
+      .execute();
     expect(calls).toHaveLength(0);
   });
 
@@ -162,11 +181,15 @@ describe("calling in", () => {
     expect(xml).toContain('<Say voice="Polly.Aditi" language="hi-IN">नमस्ते Kamla जी, यह Heirloom है।</Say>');
     expect(said(xml)).toContain("Ravi पूछ रहे हैं:");
     expect(said(xml)).toContain("आपका पहला घर कैसा था?");
-    expect(xml).toMatch(/<Gather input="dtmf" numDigits="1" timeout="2" action="https:\/\/heirloom.example\/webhooks\/twilio\/voice\?step=key"/);
+    expect(xml).toMatch(
+      /<Gather input="dtmf" numDigits="1" timeout="2" action="https:\/\/heirloom.example\/webhooks\/twilio\/voice\?step=key"/,
+    );
     expect(xml).toMatch(
       /<Record action="https:\/\/heirloom.example\/webhooks\/twilio\/voice\?step=recorded" method="POST" maxLength="300" timeout="8" trim="trim-silence" finishOnKey="#" playBeep="true"\/>/,
     );
-    expect(xml).toContain('<Redirect method="POST">https://heirloom.example/webhooks/twilio/voice?step=silence</Redirect>');
+    expect(xml).toContain(
+      '<Redirect method="POST">https://heirloom.example/webhooks/twilio/voice?step=silence</Redirect>',
+    );
   });
 
   it("lists several open questions, newest first, and reads the one chosen", async () => {
@@ -194,13 +217,18 @@ describe("calling in", () => {
     const owner = await createUser(database.db);
     const shared = newPhone();
     for (const name of ["A", "B"]) {
-      const s = await createStoryteller(database.db, { ownerId: owner.id, nickname: `Nani ${name}`, phone: shared, prompts: [] });
+      const s = await createStoryteller(database.db, {
+        ownerId: owner.id,
+        nickname: `Nani ${name}`,
+        phone: shared,
+        prompts: [],
+      });
       await sentPromptFor(s.id, `Question for ${name}?`);
     }
     for (const from of [shared, newPhone()]) {
       const { xml } = await call(from).start();
       expect(xml).toContain('numDigits="6"');
-      expect(xml).toContain("action=\"https://heirloom.example/webhooks/twilio/voice?step=code\"");
+      expect(xml).toContain('action="https://heirloom.example/webhooks/twilio/voice?step=code"');
       expect(said(xml)).toContain("Please enter the six-digit answer code that came with your question.");
       expect(said(xml)).toContain("कृपया वह छह अंकों का जवाब कोड दबाइए जो आपको सवाल के साथ मिला है।");
       expect(xml).not.toContain("Question for");
@@ -213,7 +241,11 @@ describe("calling in", () => {
     const open = await sentPromptFor(storyteller.id, "What games did you play?");
     const answered = await sentPromptFor(storyteller.id, "Where did you grow up?");
     const deleted = await sentPromptFor(storyteller.id, "Who taught you to cook?");
-    const [openCode, answeredCode, deletedCode] = [await codeFor(open.id), await codeFor(answered.id), await codeFor(deleted.id)];
+    const [openCode, answeredCode, deletedCode] = [
+      await codeFor(open.id),
+      await codeFor(answered.id),
+      await codeFor(deleted.id),
+    ];
     expect(new Set([openCode, answeredCode, deletedCode]).size).toBe(3);
     expect(openCode).toMatch(/^\d{6}$/);
     // The code is made once and stays the same.
@@ -230,7 +262,11 @@ describe("calling in", () => {
     expect(said(opened)).toEqual(
       expect.arrayContaining(["Hello Kamla, this is Heirloom.", "Meera asks:", "What games did you play?"]),
     );
-    const row = await database.db.selectFrom("phone_calls").selectAll().where("call_sid", "=", c.sid).executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom("phone_calls")
+      .selectAll()
+      .where("call_sid", "=", c.sid)
+      .executeTakeFirstOrThrow();
     expect(row.prompt_id).toBe(open.id);
     expect(row.storyteller_id).toBe(storyteller.id);
   });
@@ -283,7 +319,12 @@ describe("calling in", () => {
     const number = "+15555550199";
     await database.db
       .insertInto("phone_code_failures")
-      .values(Array.from({ length: 50 }, (_, i) => ({ caller_e164: `+1555700${String(i).padStart(4, "0")}`, called_e164: number })))
+      .values(
+        Array.from({ length: 50 }, (_, i) => ({
+          caller_e164: `+1555700${String(i).padStart(4, "0")}`,
+          called_e164: number,
+        })),
+      )
       .execute();
     const sid = newCallSid();
     const base = { CallSid: sid, AccountSid: ACCOUNT_SID, From: newPhone(), To: number };
@@ -300,9 +341,17 @@ describe("calling in", () => {
     await c.start();
     const { xml } = await c.press("key", "9");
     expect(said(xml)).toEqual(["We have skipped this question. Goodbye."]);
-    const row = await database.db.selectFrom("prompts").select("skipped_at").where("id", "=", prompt.id).executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom("prompts")
+      .select("skipped_at")
+      .where("id", "=", prompt.id)
+      .executeTakeFirstOrThrow();
     expect(row.skipped_at).not.toBeNull();
-    const notes = await database.db.selectFrom("notifications").select("type").where("prompt_id", "=", prompt.id).execute();
+    const notes = await database.db
+      .selectFrom("notifications")
+      .select("type")
+      .where("prompt_id", "=", prompt.id)
+      .execute();
     expect(notes.map((n) => n.type)).toContain("skipped");
   });
 });
@@ -322,7 +371,9 @@ describe("recording", () => {
     const { owner, prompt, c } = await callingStoryteller();
     const first = newRecordingSid();
     const review = (await c.recorded(first)).xml;
-    expect(said(review)).toEqual(["To keep your answer, press 1. To listen to it, press 2. To record it again, press 3."]);
+    expect(said(review)).toEqual([
+      "To keep your answer, press 1. To listen to it, press 2. To record it again, press 3.",
+    ]);
     expect(review).toContain('action="https://heirloom.example/webhooks/twilio/voice?step=review"');
     const listen = (await c.press("review", "2")).xml;
     expect(listen).toContain(`<Play>${fake.url}/2010-04-01/Accounts/${ACCOUNT_SID}/Recordings/${first}.mp3</Play>`);
@@ -390,7 +441,11 @@ describe("recording", () => {
     const [row] = await recordingRows(c.sid);
     expect(row.status).toBe("kept");
     expect(await runRecordingJob(row.id)).toBe("stored");
-    const answers = await database.db.selectFrom("answers").select("via_phone").where("prompt_id", "=", prompt.id).execute();
+    const answers = await database.db
+      .selectFrom("answers")
+      .select("via_phone")
+      .where("prompt_id", "=", prompt.id)
+      .execute();
     expect(answers).toEqual([{ via_phone: true }]);
   });
 
@@ -415,12 +470,16 @@ describe("recording", () => {
     failFetches = 2;
     await expect(runRecordingJob(row.id)).rejects.toThrow(/HTTP 503/);
     await expect(runRecordingJob(row.id)).rejects.toThrow(/HTTP 503/);
-    expect(await database.db.selectFrom("answers").select("id").where("prompt_id", "=", prompt.id).execute()).toHaveLength(0);
+    expect(
+      await database.db.selectFrom("answers").select("id").where("prompt_id", "=", prompt.id).execute(),
+    ).toHaveLength(0);
     expect((await recordingRows(c.sid))[0].status).toBe("kept");
     expect(await runRecordingJob(row.id)).toBe("stored");
     // A stray extra run (a retry after a crash) changes nothing.
     expect(await runRecordingJob(row.id)).toBe("nothing-to-do");
-    expect(await database.db.selectFrom("answers").select("id").where("prompt_id", "=", prompt.id).execute()).toHaveLength(1);
+    expect(
+      await database.db.selectFrom("answers").select("id").where("prompt_id", "=", prompt.id).execute(),
+    ).toHaveLength(1);
   });
 });
 
@@ -436,7 +495,9 @@ describe("call-out", () => {
     expect(sid).toBe("CA" + "c".repeat(32));
     const [request] = fake.requests.slice(before);
     expect(request.method).toBe("POST");
-    expect(request.headers.authorization).toBe(`Basic ${Buffer.from(`${ACCOUNT_SID}:${AUTH_TOKEN}`).toString("base64")}`);
+    expect(request.headers.authorization).toBe(
+      `Basic ${Buffer.from(`${ACCOUNT_SID}:${AUTH_TOKEN}`).toString("base64")}`,
+    );
     expect(Object.fromEntries(new URLSearchParams(request.body))).toMatchObject({
       To: "+15555550142",
       From: VOICE_NUMBER,
@@ -460,7 +521,12 @@ describe("call-out", () => {
       promptId: prompt.id,
       language: "en",
     });
-    const machine = await post("outbound", { CallSid: machineSid, From: VOICE_NUMBER, To: phone, AnsweredBy: "machine_start" });
+    const machine = await post("outbound", {
+      CallSid: machineSid,
+      From: VOICE_NUMBER,
+      To: phone,
+      AnsweredBy: "machine_start",
+    });
     const code = await codeFor(prompt.id);
     expect(said(machine.xml)).toEqual([
       `Hello, this is Heirloom with a question from Ravi. To answer it, call 5 5 5, 5 5 5, 0 1 0 0 and enter the code ${code.slice(0, 3).split("").join(" ")}, ${code.slice(3).split("").join(" ")}. Goodbye.`,

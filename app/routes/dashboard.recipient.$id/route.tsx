@@ -16,7 +16,7 @@ import { actionSchema, Intent } from "./schema";
 import { SentPrompts } from "./sent-tab";
 import { performIntent, storytellerPage } from "./server";
 
-export const handle = { i18n: ["storytellers"] };
+export const handle = { i18n: ["storytellers", "phone"] };
 export const meta = titleFromLoader;
 
 const notFound = () => new Response(null, { status: 404 });
