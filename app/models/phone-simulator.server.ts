@@ -25,7 +25,10 @@ export type SimulatedTurn = {
 const hex = (bytes: number) => randomBytes(bytes).toString("hex");
 
 const decode = (text: string) =>
-  text.replace(/&(lt|gt|quot|apos|amp);/g, (_m, name: string) => ({ lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" })[name]!);
+  text.replace(
+    /&(lt|gt|quot|apos|amp);/g,
+    (_m, name: string) => ({ lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" })[name]!,
+  );
 
 const attribute = (attributes: string, name: string) => {
   const match = new RegExp(`\\b${name}="([^"]*)"`).exec(attributes);
@@ -40,7 +43,9 @@ const stepOf = (url: string | null): VoiceStep | null => {
 
 /** Our own TwiML (VoiceResponse's output: Say, Play, Gather, Record, Redirect, Hangup) read back. */
 export function readTwiml(xml: string) {
-  const heard = [...xml.matchAll(/<(Say|Play)\b[^>]*>([^<]*)<\/\1>/g)].map((m) => (m[1] === "Say" ? decode(m[2]) : null));
+  const heard = [...xml.matchAll(/<(Say|Play)\b[^>]*>([^<]*)<\/\1>/g)].map((m) =>
+    m[1] === "Say" ? decode(m[2]) : null,
+  );
   const gatherTag = /<Gather\b([^>]*)>/.exec(xml);
   const recordTag = /<Record\b([^>]*)\/>/.exec(xml);
   const redirect = /<Redirect\b[^>]*>([^<]*)<\/Redirect>/.exec(xml);
@@ -57,7 +62,8 @@ export function readTwiml(xml: string) {
           }
         : null,
     record: recordStep ? { step: recordStep, silenceStep: redirect ? stepOf(decode(redirect[1])) : null } : null,
-    ended: xml.includes("<Hangup/>") || (!gatherTag && !recordTag && !redirect),
+    // A <Hangup/> after a <Gather> is only what happens if no key is pressed.
+    ended: !gatherTag && !recordTag,
   };
 }
 
@@ -81,14 +87,27 @@ export function simulateCall(services: VoiceServices, from: string) {
 }
 
 /** Keys pressed (or none) for the step a <Gather>, or the silence after a <Record>, goes to. */
-export function simulateKeys(services: VoiceServices, call: { callSid: string; from: string; step: VoiceStep; digits: string }) {
+export function simulateKeys(
+  services: VoiceServices,
+  call: { callSid: string; from: string; step: VoiceStep; digits: string },
+) {
   return turn(services, call.step, { ...callParams(services, call.callSid, call.from), Digits: call.digits });
 }
 
 /** Hanging up: Twilio's status callback. */
 export async function simulateHangUp(services: VoiceServices, call: { callSid: string; from: string }) {
-  await handleVoiceStep(services, "status", { ...callParams(services, call.callSid, call.from), CallStatus: "completed" });
-  return { callSid: call.callSid, from: call.from, heard: [], gather: null, record: null, ended: true } satisfies SimulatedTurn;
+  await handleVoiceStep(services, "status", {
+    ...callParams(services, call.callSid, call.from),
+    CallStatus: "completed",
+  });
+  return {
+    callSid: call.callSid,
+    from: call.from,
+    heard: [],
+    gather: null,
+    record: null,
+    ended: true,
+  } satisfies SimulatedTurn;
 }
 
 /**

@@ -98,7 +98,13 @@ async function phoneAction(request: Request, context: ActionArgs["context"]): Pr
       return turn
         ? { phone: turn }
         : {
-            phone: { ...fields.data, heard: [], gather: null, record: { step: fields.data.step, silenceStep: null }, ended: false },
+            phone: {
+              ...fields.data,
+              heard: [],
+              gather: null,
+              record: { step: fields.data.step, silenceStep: null },
+              ended: false,
+            },
             phoneError: "simulator.notRecorded",
           };
     } finally {
@@ -173,7 +179,11 @@ function PhoneSimulator({ number }: { number: string }) {
   const result = useActionData<PhoneResult>();
   const turn = result?.phone ?? null;
   return (
-    <section aria-labelledby="phone-heading" className="mb-8 rounded-lg border border-line bg-panel p-4" data-testid="phone-simulator">
+    <section
+      aria-labelledby="phone-heading"
+      className="mb-8 rounded-lg border border-line bg-panel p-4"
+      data-testid="phone-simulator"
+    >
       <h2 id="phone-heading" className="text-xl font-semibold">
         {t("simulator.title")}
       </h2>

@@ -74,17 +74,20 @@ test("a Storyteller answers by phone through the simulator; the owner is told an
   await expect(page.getByTestId("call-in")).toContainText("Answer by phone: Call +1 555 555 0100 and enter");
   await page.goto("/dev/outbox");
   await expect(
-    page.getByTestId("outbox-message").filter({ hasText: storyteller.email! }).filter({ hasText: `and enter ${code}` }),
+    page
+      .getByTestId("outbox-message")
+      .filter({ hasText: storyteller.email! })
+      .filter({ hasText: `and enter ${code}` }),
   ).toHaveCount(1);
 
   // Call from a number Heirloom does not know: the code opens the question.
   const phone = simulator(page);
   await phone.getByLabel("Call from").fill(`+1555${String(Math.floor(Math.random() * 9_000_000) + 1_000_000)}`);
-  await phone.getByRole("button", { name: "Call" }).click();
+  await phone.getByRole("button", { name: "Call", exact: true }).click();
   await expect(heard(page)).toContainText("Please enter the six-digit answer code that came with your question.");
   await expectNoAxeViolations(page);
   await phone.getByLabel("Press keys").fill(code.replace(" ", ""));
-  await phone.getByRole("button", { name: "Press" }).click();
+  await phone.getByRole("button", { name: "Press", exact: true }).click();
   await expect(heard(page)).toContainText("Hello Savitri, this is Heirloom.");
   await expect(heard(page)).toContainText("Meera asks:");
   await expect(heard(page)).toContainText("What did your village sound like in the morning?");
@@ -97,9 +100,11 @@ test("a Storyteller answers by phone through the simulator; the owner is told an
     buffer: await spokenWav(),
   });
   await phone.getByRole("button", { name: "Speak" }).click();
-  await expect(heard(page)).toHaveText("To keep your answer, press 1. To listen to it, press 2. To record it again, press 3.");
+  await expect(heard(page)).toHaveText(
+    "To keep your answer, press 1. To listen to it, press 2. To record it again, press 3.",
+  );
   await phone.getByLabel("Press keys").fill("1");
-  await phone.getByRole("button", { name: "Press" }).click();
+  await phone.getByRole("button", { name: "Press", exact: true }).click();
   await expect(heard(page)).toHaveText("Thank you. Your story is saved, and Meera will hear it soon. Goodbye.");
   await expect(phone.getByRole("status")).toHaveText("The call has ended.");
 
