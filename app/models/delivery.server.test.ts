@@ -4,6 +4,7 @@ import { DateTime } from "luxon";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPostmarkMail } from "~/services/mail.server";
 import { verifyCapability } from "~/services/tokens.server";
+import { inTransaction } from "../../db/client";
 import { createTaskList } from "../../jobs/task-list";
 import { makeTestContext } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
@@ -11,7 +12,6 @@ import { createDelivery, createStoryteller, createUser } from "../../tests/facto
 import { sendJson, startFakeApi } from "../../tests/fake-http-server";
 import { jobsFor, makeJobsDue, waitForJobsToSettle } from "../../tests/jobs";
 import { allowConsoleErrors } from "../../tests/setup/fail-on-console-error";
-import { inTransaction } from "../../db/client";
 import { ensureAnswerCode } from "./answer-code.server";
 import { queueSendNow, sendDelivery } from "./delivery.server";
 import { getStorytellerView } from "./prompt.server";
