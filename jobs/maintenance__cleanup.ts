@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { sweepPhoneCalls } from "~/models/phone-call.server";
 import type { JobTask } from "~/services/jobs.server";
 import { createUploadStore } from "~/services/uploads.server";
 import type { JobDeps } from "./task-list";
@@ -8,7 +9,7 @@ const IDLE_SESSION_DAYS = 14;
 /**
  * Hourly (jobs/crontab.ts): removes what has expired and is never read again: finished or abandoned
  * sign-ins, sessions past their idle or absolute limit, unconfirmed email changes, old rate-limit
- * counters, and uploads nobody finished within a week.
+ * counters, uploads nobody finished within a week, and answering by phone's leftovers (sweepPhoneCalls).
  */
 export const maintenanceCleanup =
   ({ db, config }: Pick<JobDeps, "db" | "config">): JobTask<"maintenance__cleanup"> =>
@@ -30,4 +31,5 @@ export const maintenanceCleanup =
       .where("expire", "<", sql<string>`${now.getTime()}::bigint`)
       .execute();
     await createUploadStore(config).deleteExpired();
+    await sweepPhoneCalls(db, now);
   };

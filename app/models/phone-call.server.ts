@@ -502,3 +502,38 @@ export async function recordOutboundCall(
 }
 
 export { formatAnswerCode };
+
+/**
+ * Hourly upkeep (maintenance__cleanup): a recording still waiting for a key an hour on belongs to a
+ * call that ended without Twilio's status callback reaching us, so it is kept, as a hang-up would;
+ * wrong codes older than a day and finished calls older than 30 days are forgotten.
+ */
+export async function sweepPhoneCalls(db: DbOrTx, now = new Date()) {
+  const stale = await db
+    .selectFrom("phone_recordings")
+    .select("call_sid")
+    .distinct()
+    .where("status", "=", "pending")
+    .where("created_at", "<", new Date(now.getTime() - LOCK_MS))
+    .execute();
+  for (const { call_sid } of stale) await decide(db, { callSid: call_sid }, "kept");
+  await db
+    .deleteFrom("phone_code_failures")
+    .where("created_at", "<", new Date(now.getTime() - 24 * LOCK_MS))
+    .execute();
+  await db
+    .deleteFrom("phone_calls")
+    .where("created_at", "<", new Date(now.getTime() - 30 * 24 * LOCK_MS))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("phone_recordings as r")
+            .select("r.id")
+            .whereRef("r.call_sid", "=", "phone_calls.call_sid")
+            .where("r.status", "not in", ["done"]),
+        ),
+      ),
+    )
+    .execute();
+}

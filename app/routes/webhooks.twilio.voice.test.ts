@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import twilio from "twilio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureAnswerCode } from "~/models/answer-code.server";
-import { recordOutboundCall } from "~/models/phone-call.server";
+import { recordOutboundCall, sweepPhoneCalls } from "~/models/phone-call.server";
 import { processPhoneRecording } from "~/models/phone-recording.server";
 import { createTwilioVoice } from "~/services/voice.server";
 import { inTransaction } from "../../db/client";
@@ -447,6 +447,17 @@ describe("recording", () => {
       .where("prompt_id", "=", prompt.id)
       .execute();
     expect(answers).toEqual([{ via_phone: true }]);
+  });
+
+  it("keeps a recording left waiting an hour when Twilio's status callback never came", async () => {
+    const { c } = await callingStoryteller("What was your first bicycle?");
+    await c.recorded(newRecordingSid());
+    await sweepPhoneCalls(database.db);
+    expect((await recordingRows(c.sid))[0].status).toBe("pending");
+    await sweepPhoneCalls(database.db, new Date(Date.now() + 61 * 60 * 1000));
+    const [row] = await recordingRows(c.sid);
+    expect(row.status).toBe("kept");
+    expect((await jobsFor(database.db, "phone__recording")).map((j) => j.payload.recordingId)).toContain(row.id);
   });
 
   it("says it heard nothing and tries once more, then says goodbye", async () => {
