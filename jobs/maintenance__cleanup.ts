@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { sweepPhoneCalls } from "~/models/phone-call.server";
+import { sweepPhoneCalls } from "~/models/phone-upkeep.server";
 import type { JobTask } from "~/services/jobs.server";
 import { createUploadStore } from "~/services/uploads.server";
 import type { JobDeps } from "./task-list";

@@ -5,7 +5,7 @@ import { enqueueJob } from "~/services/jobs.server";
 import { type SendDeps, queueEmail, queueSms, sendOutboxMessage } from "~/services/outbox.server";
 import { composePromptEmail, composePromptSms } from "~/services/prompt-messages.server";
 import { signCapability } from "~/services/tokens.server";
-import { displayPhoneNumber } from "~/utils/phone.server";
+import { displayPhoneNumber } from "~/utils/phone-display";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import { ensureAnswerCode, formatAnswerCode } from "./answer-code.server";
 import { notifyStorytellerEvent } from "./notification.server";

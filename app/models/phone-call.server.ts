@@ -4,12 +4,12 @@ import type VoiceResponse from "twilio/lib/twiml/VoiceResponse";
 import { z } from "zod";
 import type { Config } from "~/config.server";
 import { getServerT } from "~/i18n/i18next.server";
-import { enqueueJob } from "~/services/jobs.server";
 import { CALL_SID, RECORDING_SID, type VoiceService } from "~/services/voice.server";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import type { Language } from "../../db/schema";
 import { ensureAnswerCode, findOpenPromptByCode, formatAnswerCode } from "./answer-code.server";
 import { type AnswerServices, skipPrompt } from "./answer.server";
+import { decidePhoneRecordings } from "./phone-upkeep.server";
 
 /**
  * Answering by phone (decision 022): every Twilio voice webhook, and the simulator in /dev/outbox,
@@ -379,19 +379,6 @@ const pendingRecording = (db: DbOrTx, callSid: string) =>
     .orderBy("created_at", "desc")
     .executeTakeFirst();
 
-/** Hands recordings to the recording job: "kept" ones become the answer, "discarded" ones are only deleted. */
-async function decide(db: DbOrTx, where: { callSid: string } | { id: string }, status: "kept" | "discarded") {
-  await inTransaction(db, async (tx) => {
-    let query = tx
-      .updateTable("phone_recordings")
-      .set({ status, updated_at: new Date() })
-      .where("status", "=", "pending");
-    query = "id" in where ? query.where("id", "=", where.id) : query.where("call_sid", "=", where.callSid);
-    const rows = await query.returning("id").execute();
-    for (const row of rows) await enqueueJob(tx, "phone__recording", { recordingId: row.id });
-  });
-}
-
 /** 1 keeps, 2 plays it back, 3 records again; no key at all keeps it too. */
 async function review(services: VoiceServices, call: Call, digits: string) {
   const pending = await pendingRecording(services.db, call.call_sid);
@@ -402,14 +389,14 @@ async function review(services: VoiceServices, call: Call, digits: string) {
       before.response.play(services.voice.playUrl(pending.recording_sid));
     });
   if (digits === "3") {
-    await decide(services.db, { id: pending.id }, "discarded");
+    await decidePhoneRecordings(services.db, { id: pending.id }, "discarded");
     await updateCall(services.db, call.call_sid, { silent_tries: 0 });
     s.say("review.again");
     s.record();
     return s.toString();
   }
   if (digits !== "1" && digits !== "") return reviewMenu(services, call);
-  await decide(services.db, { id: pending.id }, "kept");
+  await decidePhoneRecordings(services.db, { id: pending.id }, "kept");
   const prompt = await promptForCall(services.db, call.prompt_id);
   return s.goodbye("review.kept", { asker: prompt?.asker ?? "" });
 }
@@ -417,7 +404,7 @@ async function review(services: VoiceServices, call: Call, digits: string) {
 /** The call ended (Twilio's status callback): a recording nobody pressed a key for is the answer. */
 async function ended(services: VoiceServices, call: Call) {
   await updateCall(services.db, call.call_sid, { ended_at: new Date() });
-  await decide(services.db, { callSid: call.call_sid }, "kept");
+  await decidePhoneRecordings(services.db, { callSid: call.call_sid }, "kept");
 }
 
 /**
@@ -502,38 +489,3 @@ export async function recordOutboundCall(
 }
 
 export { formatAnswerCode };
-
-/**
- * Hourly upkeep (maintenance__cleanup): a recording still waiting for a key an hour on belongs to a
- * call that ended without Twilio's status callback reaching us, so it is kept, as a hang-up would;
- * wrong codes older than a day and finished calls older than 30 days are forgotten.
- */
-export async function sweepPhoneCalls(db: DbOrTx, now = new Date()) {
-  const stale = await db
-    .selectFrom("phone_recordings")
-    .select("call_sid")
-    .distinct()
-    .where("status", "=", "pending")
-    .where("created_at", "<", new Date(now.getTime() - LOCK_MS))
-    .execute();
-  for (const { call_sid } of stale) await decide(db, { callSid: call_sid }, "kept");
-  await db
-    .deleteFrom("phone_code_failures")
-    .where("created_at", "<", new Date(now.getTime() - 24 * LOCK_MS))
-    .execute();
-  await db
-    .deleteFrom("phone_calls")
-    .where("created_at", "<", new Date(now.getTime() - 30 * 24 * LOCK_MS))
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom("phone_recordings as r")
-            .select("r.id")
-            .whereRef("r.call_sid", "=", "phone_calls.call_sid")
-            .where("r.status", "not in", ["done"]),
-        ),
-      ),
-    )
-    .execute();
-}

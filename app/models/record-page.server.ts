@@ -1,7 +1,7 @@
 import type { AppContext } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
 import { signCapability } from "~/services/tokens.server";
-import { displayPhoneNumber } from "~/utils/phone.server";
+import { displayPhoneNumber } from "~/utils/phone-display";
 import { answerCodesFor } from "./answer-code.server";
 import { promptForRecordToken } from "./capability-links.server";
 

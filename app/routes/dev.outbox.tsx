@@ -22,7 +22,7 @@ import { MAX_UPLOAD_BYTES } from "~/services/audio-check.server";
 import { listOutboxMessages, queueSms } from "~/services/outbox.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
-import { displayPhoneNumber } from "~/utils/phone.server";
+import { displayPhoneNumber } from "~/utils/phone-display";
 import { readForm, readMultipart } from "~/utils/request-body.server";
 
 export const handle = { i18n: ["common", "phone"] };

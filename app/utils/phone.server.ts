@@ -6,8 +6,3 @@ export function usOrCanadianE164(input: string): string | null {
   if (!parsed?.isValid() || !["US", "CA"].includes(parsed.country ?? "")) return null;
   return parsed.number;
 }
-
-/** An E.164 number as people read it ("+1 555 555 0100"). */
-export function displayPhoneNumber(e164: string): string {
-  return parsePhoneNumberFromString(e164)?.formatInternational() ?? e164;
-}

@@ -13,7 +13,7 @@ import {
 import { deleteAnswer, requestRerecord, shareAnswer, shareUrlFor, stopSharingAnswer } from "~/models/share.server";
 import { setPaused } from "~/models/storyteller.server";
 import { log } from "~/services/logger.server";
-import { displayPhoneNumber } from "~/utils/phone.server";
+import { displayPhoneNumber } from "~/utils/phone-display";
 import { redirectWithToast } from "~/utils/toast.server";
 import { type ActionInput, Intent } from "./schema";
 
