@@ -66,6 +66,7 @@ type Call = {
   prompt_id: string | null;
   language: Language;
   silent_tries: number;
+  ended_at: Date | null;
 };
 
 class Script {
@@ -163,6 +164,7 @@ async function loadCall(db: DbOrTx, callSid: string): Promise<Call | null> {
         "prompt_id",
         "language",
         "silent_tries",
+        "ended_at",
       ])
       .where("call_sid", "=", callSid)
       .executeTakeFirst()) ?? null
@@ -367,6 +369,8 @@ async function recorded(services: VoiceServices, call: Call, params: Record<stri
     .onConflict((oc) => oc.column("recording_sid").doNothing())
     .execute();
   await updateCall(services.db, call.call_sid, { silent_tries: 0 });
+  // The call already ended (its status callback came first): the recording is the answer.
+  if (call.ended_at) await decidePhoneRecordings(services.db, { callSid: call.call_sid }, "kept");
   return reviewMenu(services, call);
 }
 

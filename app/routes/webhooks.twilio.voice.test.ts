@@ -450,6 +450,15 @@ describe("recording", () => {
     expect(answers).toEqual([{ via_phone: true }]);
   });
 
+  it("keeps the recording when the hang-up is reported before the recording", async () => {
+    const { c } = await callingStoryteller("What did you do on rainy days?");
+    expect((await c.hangUp()).status).toBe(204);
+    await c.recorded(newRecordingSid());
+    const [row] = await recordingRows(c.sid);
+    expect(row.status).toBe("kept");
+    expect((await jobsFor(database.db, "phone__recording")).map((j) => j.payload.recordingId)).toContain(row.id);
+  });
+
   it("keeps a recording left waiting an hour when Twilio's status callback never came", async () => {
     const { c } = await callingStoryteller("What was your first bicycle?");
     await c.recorded(newRecordingSid());

@@ -20,7 +20,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       direction text NOT NULL CHECK (direction IN ('inbound', 'outbound')),
       caller_e164 text NOT NULL,
       called_e164 text NOT NULL,
-      storyteller_id uuid REFERENCES storytellers(id) ON DELETE CASCADE,
+      storyteller_id uuid REFERENCES storytellers(id) ON DELETE SET NULL,
       prompt_id uuid REFERENCES prompts(id) ON DELETE SET NULL,
       language text NOT NULL DEFAULT 'en' CHECK (language IN ('en', 'hi')),
       silent_tries integer NOT NULL DEFAULT 0,
