@@ -4,6 +4,7 @@ import { jobDefinitions, type JobName, type JobPayload, type JobTask } from "~/s
 import type { MailService } from "~/services/mail.server";
 import type { SmsService } from "~/services/sms.server";
 import type { StorageService } from "~/services/storage.server";
+import type { VoiceService } from "~/services/voice-simulator.server";
 import type { Db } from "../db/client";
 import { answerTranscode } from "./answer__transcode";
 import { answerTranscribe } from "./answer__transcribe";
@@ -17,7 +18,15 @@ import { schedulerTick } from "./scheduler__tick";
 export const WORKER_CONCURRENCY = 4;
 
 /** What tasks may use: created once at boot and shared by every job. */
-export type JobDeps = { db: Db; config: Config; mail: MailService; sms: SmsService; storage: StorageService };
+export type JobDeps = {
+  db: Db;
+  config: Config;
+  mail: MailService;
+  sms: SmsService;
+  storage: StorageService;
+  /** Twilio Voice (answering by phone); without it the phone simulator's, when that is on. */
+  voice?: VoiceService;
+};
 
 /** A task that runs only on a payload its registry schema accepts (a malformed one fails the job). */
 function checked<K extends JobName>(name: K, run: JobTask<K>): Task {
