@@ -42,6 +42,8 @@ const envSchema = z
     TWILIO_AUTH_TOKEN: optional(z.string().min(16)),
     TWILIO_FROM_NUMBER: optional(z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 number like +15551234567")),
     TWILIO_API_URL: optional(z.url()),
+    // The number Storytellers call to answer by phone (may be the SMS number); with Twilio, voice is on only when set.
+    TWILIO_VOICE_NUMBER: optional(z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 number like +15551234567")),
 
     GOOGLE_CLIENT_ID: optional(z.string().min(1)),
     GOOGLE_CLIENT_SECRET: optional(z.string().min(1)),
@@ -103,7 +105,16 @@ export type Config = Env & {
   /** true while mail and SMS go to the built-in outbox (no provider configured). */
   mailUsesOutbox: boolean;
   smsUsesOutbox: boolean;
+  /**
+   * The number to call to answer by phone, or null when answering by phone is off. Without Twilio it
+   * is the phone simulator's (in /dev/outbox), so the whole flow works on the embedded default.
+   */
+  voiceNumber: string | null;
+  voiceUsesSimulator: boolean;
 };
+
+/** The simulator's number when TWILIO_VOICE_NUMBER is not set (555-01xx numbers are fictional). */
+export const SIMULATOR_VOICE_NUMBER = "+15555550100";
 
 export class ConfigError extends Error {}
 
@@ -136,5 +147,9 @@ export function completeConfig(env: Env, secrets: { SESSION_SECRET: string }): C
     MAIL_POSTAL_ADDRESS: env.MAIL_POSTAL_ADDRESS ?? "(postal address not configured)",
     mailUsesOutbox: !env.POSTMARK_SERVER_TOKEN,
     smsUsesOutbox: !env.TWILIO_ACCOUNT_SID,
+    voiceNumber: env.TWILIO_ACCOUNT_SID
+      ? (env.TWILIO_VOICE_NUMBER ?? null)
+      : (env.TWILIO_VOICE_NUMBER ?? SIMULATOR_VOICE_NUMBER),
+    voiceUsesSimulator: !env.TWILIO_ACCOUNT_SID,
   };
 }

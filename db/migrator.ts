@@ -13,6 +13,7 @@ import * as authFlowsHashed from "./migrations/0009_auth_flows_hashed";
 import * as selfStoryteller from "./migrations/0010_self_storyteller";
 import * as groupDrafts from "./migrations/0011_group_drafts";
 import * as answerTimelineOrder from "./migrations/0012_answer_timeline_order";
+import * as phoneAnswers from "./migrations/0013_phone_answers";
 import * as keepsakes from "./migrations/0014_keepsakes";
 
 // Listed by hand (not read from the folder) so the same list works under tsx, vitest and bundlers.
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   "0010_self_storyteller": selfStoryteller,
   "0011_group_drafts": groupDrafts,
   "0012_answer_timeline_order": answerTimelineOrder,
+  "0013_phone_answers": phoneAnswers,
   "0014_keepsakes": keepsakes,
 };
 

@@ -118,7 +118,53 @@ export interface AnswersTable {
   upload_id: string | null;
   /** Lower-cased address the record link went to (email Storytellers): who may hear it as its Storyteller. */
   recorded_for_email: string | null;
+  /** The Storyteller answered by calling in (or being called): the recording came from Twilio. */
+  via_phone: Generated<boolean>;
   created_at: Generated<Date>;
+}
+
+/** A prompt's 6-digit answer code: derived from the prompt id and `salt`, looked up by its HMAC. */
+export interface AnswerCodesTable {
+  prompt_id: string;
+  salt: number;
+  code_hmac: string;
+  created_at: Generated<Date>;
+}
+
+export interface PhoneCallsTable {
+  call_sid: string;
+  direction: "inbound" | "outbound";
+  caller_e164: string;
+  called_e164: string;
+  storyteller_id: string | null;
+  prompt_id: string | null;
+  language: Generated<Language>;
+  silent_tries: Generated<number>;
+  ended_at: NullableTimestamp;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface PhoneCodeFailuresTable {
+  id: Generated<string>;
+  caller_e164: string;
+  called_e164: string;
+  created_at: Generated<Date>;
+}
+
+export type PhoneRecordingStatus = "pending" | "kept" | "discarded" | "stored" | "done" | "rejected";
+
+export interface PhoneRecordingsTable {
+  id: Generated<string>;
+  recording_sid: string;
+  call_sid: string;
+  prompt_id: string | null;
+  status: Generated<PhoneRecordingStatus>;
+  duration_seconds: number;
+  answer_id: string | null;
+  error: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
 }
 
 export type Channel = "email" | "sms";
@@ -329,6 +375,10 @@ export interface Database {
   rate_limits: RateLimitsTable;
   auth_flows: AuthFlowsTable;
   email_changes: EmailChangesTable;
+  answer_codes: AnswerCodesTable;
+  phone_calls: PhoneCallsTable;
+  phone_code_failures: PhoneCodeFailuresTable;
+  phone_recordings: PhoneRecordingsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { expiredKeepsakeFiles, forgetKeepsakeFile } from "~/models/keepsake.server";
+import { sweepPhoneCalls } from "~/models/phone-upkeep.server";
 import type { JobTask } from "~/services/jobs.server";
 import { createUploadStore } from "~/services/uploads.server";
 import type { JobDeps } from "./task-list";
@@ -9,8 +10,8 @@ const IDLE_SESSION_DAYS = 14;
 /**
  * Hourly (jobs/crontab.ts): removes what has expired and is never read again: finished or abandoned
  * sign-ins, sessions past their idle or absolute limit, unconfirmed email changes, old rate-limit
- * counters, uploads nobody finished within a week, and exports and books past their 7 days (the
- * file goes; the row stays, so the page can say "expired").
+ * counters, uploads nobody finished within a week, answering by phone's leftovers (sweepPhoneCalls),
+ * and exports and books past their 7 days (the file goes; the row stays, so the page can say "expired").
  */
 export const maintenanceCleanup =
   ({
@@ -41,4 +42,5 @@ export const maintenanceCleanup =
         await storage.delete(keepsake.storage_key!);
         await forgetKeepsakeFile(db, keepsake.id);
       }
+    await sweepPhoneCalls(db, now);
   };

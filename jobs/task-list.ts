@@ -4,6 +4,7 @@ import { jobDefinitions, type JobName, type JobPayload, type JobTask } from "~/s
 import type { MailService } from "~/services/mail.server";
 import type { SmsService } from "~/services/sms.server";
 import type { StorageService } from "~/services/storage.server";
+import type { VoiceService } from "~/services/voice-simulator.server";
 import type { Db } from "../db/client";
 import { answerTranscode } from "./answer__transcode";
 import { answerTranscribe } from "./answer__transcribe";
@@ -12,13 +13,22 @@ import { keepsakeBook } from "./keepsake__book";
 import { keepsakeExport } from "./keepsake__export";
 import { maintenanceCleanup } from "./maintenance__cleanup";
 import { outboxSend } from "./outbox__send";
+import { phoneRecording } from "./phone__recording";
 import { schedulerTick } from "./scheduler__tick";
 
 /** Jobs run at once in the server process (sends wait on providers, so a few overlap usefully). */
 export const WORKER_CONCURRENCY = 4;
 
 /** What tasks may use: created once at boot and shared by every job. */
-export type JobDeps = { db: Db; config: Config; mail: MailService; sms: SmsService; storage: StorageService };
+export type JobDeps = {
+  db: Db;
+  config: Config;
+  mail: MailService;
+  sms: SmsService;
+  storage: StorageService;
+  /** Twilio Voice (answering by phone); without it the phone simulator's, when that is on. */
+  voice?: VoiceService;
+};
 
 /** A task that runs only on a payload its registry schema accepts (a malformed one fails the job). */
 function checked<K extends JobName>(name: K, run: JobTask<K>): Task {
@@ -35,5 +45,6 @@ export function createTaskList(deps: JobDeps): TaskList & Record<JobName, Task> 
     answer__transcribe: checked("answer__transcribe", answerTranscribe(deps)),
     keepsake__export: checked("keepsake__export", keepsakeExport(deps)),
     keepsake__book: checked("keepsake__book", keepsakeBook(deps)),
+    phone__recording: checked("phone__recording", phoneRecording(deps)),
   };
 }

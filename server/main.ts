@@ -12,6 +12,7 @@ import { log } from "~/services/logger.server";
 import { createMailService } from "~/services/mail.server";
 import { createSmsService } from "~/services/sms.server";
 import { createStorageService } from "~/services/storage.server";
+import { createVoiceService } from "~/services/voice.server";
 import { createRateLimiter } from "~/utils/rate-limit.server";
 import { createDb, createPool, type Db } from "../db/client";
 import { migrateToLatest } from "../db/migrator";
@@ -130,7 +131,7 @@ async function main() {
   if (config.WORKER !== "off") {
     started.runner = await run({
       pgPool: pool,
-      taskList: createTaskList(services),
+      taskList: createTaskList({ ...services, voice: createVoiceService(config, services.storage) }),
       parsedCronItems: cronItems,
       concurrency: WORKER_CONCURRENCY,
       noHandleSignals: true,

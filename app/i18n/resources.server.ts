@@ -9,6 +9,7 @@ import enFaqs from "../../locales/en/faqs.json";
 import enGroups from "../../locales/en/groups.json";
 import enHome from "../../locales/en/home.json";
 import enKeep from "../../locales/en/keep.json";
+import enPhone from "../../locales/en/phone.json";
 import enPrivacy from "../../locales/en/privacy.json";
 import enRecord from "../../locales/en/record.json";
 import enRegisteredTexts from "../../locales/en/registered-texts.json";
@@ -29,6 +30,7 @@ import hiFaqs from "../../locales/hi/faqs.json";
 import hiGroups from "../../locales/hi/groups.json";
 import hiHome from "../../locales/hi/home.json";
 import hiKeep from "../../locales/hi/keep.json";
+import hiPhone from "../../locales/hi/phone.json";
 import hiPrivacy from "../../locales/hi/privacy.json";
 import hiRecord from "../../locales/hi/record.json";
 import hiRegisteredTexts from "../../locales/hi/registered-texts.json";
@@ -63,6 +65,7 @@ export const resources = {
     timeline: enTimeline,
     groups: enGroups,
     keep: enKeep,
+    phone: enPhone,
   },
   hi: {
     common: hiCommon,
@@ -85,6 +88,7 @@ export const resources = {
     timeline: hiTimeline,
     groups: hiGroups,
     keep: hiKeep,
+    phone: hiPhone,
   },
 } as const;
 

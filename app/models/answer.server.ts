@@ -21,7 +21,7 @@ export type AcceptResult = { ok: true; answerId: string } | { ok: false; problem
  */
 export async function acceptRecording(
   services: AnswerServices,
-  input: { promptId: string; file: string; isPrivate: boolean; uploadId?: string },
+  input: { promptId: string; file: string; isPrivate: boolean; uploadId?: string; viaPhone?: boolean },
 ): Promise<AcceptResult> {
   const { db, storage } = services;
   if (input.uploadId) {
@@ -71,6 +71,7 @@ export async function acceptRecording(
           byte_size: check.byteSize,
           duration_ms: check.durationMs,
           upload_id: input.uploadId ?? null,
+          via_phone: input.viaPhone ?? false,
           recorded_for_email: prompt.delivery_method === "email" && prompt.email ? prompt.email.toLowerCase() : null,
         })
         .returning("id")

@@ -4,6 +4,7 @@ import { DateTime } from "luxon";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPostmarkMail } from "~/services/mail.server";
 import { verifyCapability } from "~/services/tokens.server";
+import { inTransaction } from "../../db/client";
 import { createTaskList } from "../../jobs/task-list";
 import { makeTestContext } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
@@ -11,6 +12,7 @@ import { createDelivery, createStoryteller, createUser } from "../../tests/facto
 import { sendJson, startFakeApi } from "../../tests/fake-http-server";
 import { jobsFor, makeJobsDue, waitForJobsToSettle } from "../../tests/jobs";
 import { allowConsoleErrors } from "../../tests/setup/fail-on-console-error";
+import { ensureAnswerCode } from "./answer-code.server";
 import { queueSendNow, sendDelivery } from "./delivery.server";
 import { getStorytellerView } from "./prompt.server";
 import { runSchedulerTick } from "./scheduler.server";
@@ -66,6 +68,11 @@ describe("sending a delivery", () => {
     ).toBe(storyteller.id);
     expect(email.headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
     expect(email.html_body).toContain(unsubscribeUrl);
+    // Answering by phone (on by default, through the simulator): the number and this prompt's code.
+    const code = await inTransaction(database.db, (tx) => ensureAnswerCode(tx, context().config, prompt.id));
+    const callIn = `No computer at hand? Call +1 555 555 0100 and enter ${code.slice(0, 3)} ${code.slice(3)} to answer by phone.`;
+    expect(email.text_body).toContain(`${recordUrl[0]}?lng=en\n\n${callIn}\n`);
+    expect(email.html_body).toContain(callIn);
 
     expect(await deliveryOf(prompt.id)).toMatchObject({
       status: "sent",
@@ -112,7 +119,7 @@ describe("sending a delivery", () => {
     expect(await sendDelivery(context(), sms.id, { now: new Date("2026-04-02T14:00:05Z") })).toBe("sent");
     const [text] = await outboxTo("+15555550177");
     expect(text.text_body).toMatch(
-      /^Heirloom: Ravi asks: "Tell me about your first home\." Record your answer: http:\/\/localhost:3000\/record\/\S+ Reply STOP to opt out\.$/,
+      /^Heirloom: Ravi asks: "Tell me about your first home\." Record your answer: http:\/\/localhost:3000\/record\/\S+ Or call \+1 555 555 0100 and enter \d{3} \d{3}\. Reply STOP to opt out\.$/,
     );
   });
 

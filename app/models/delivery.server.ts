@@ -5,7 +5,9 @@ import { enqueueJob } from "~/services/jobs.server";
 import { type SendDeps, queueEmail, queueSms, sendOutboxMessage } from "~/services/outbox.server";
 import { composePromptEmail, composePromptSms } from "~/services/prompt-messages.server";
 import { signCapability } from "~/services/tokens.server";
+import { displayPhoneNumber } from "~/utils/phone-display";
 import { type DbOrTx, inTransaction } from "../../db/client";
+import { ensureAnswerCode, formatAnswerCode } from "./answer-code.server";
 import { notifyStorytellerEvent } from "./notification.server";
 import { isInsideSendingWindow, lateSendDecision, nextWindowOpening } from "./schedule";
 
@@ -208,6 +210,7 @@ async function prepareDelivery(
 
   const recordToken = await signCapability(deps.config, "record", row.prompt_id, now);
   const input = {
+    callIn: await callInFor(tx, deps.config, row.prompt_id),
     language: row.language,
     storytellerName: row.first_name,
     askerName: row.asker_name,
@@ -252,6 +255,15 @@ async function prepareDelivery(
       .execute();
   }
   return { outboxMessageId };
+}
+
+/** "Or call … and enter …" for a prompt's messages, its code made now (null when answering by phone is off). */
+export async function callInFor(tx: DbOrTx, config: Config, promptId: string) {
+  if (!config.voiceNumber) return null;
+  return {
+    number: displayPhoneNumber(config.voiceNumber),
+    code: formatAnswerCode(await ensureAnswerCode(tx, config, promptId)),
+  };
 }
 
 /**

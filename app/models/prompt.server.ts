@@ -89,6 +89,7 @@ export async function getStorytellerView(db: DbOrTx, userId: string, storyteller
       "p.created_by",
       "a.id as answer_id",
       "a.is_private",
+      "a.via_phone",
       // A private answer's words stay with the Storyteller: not even its transcript leaves the database.
       sql<string | null>`case when a.is_private then null else a.transcript end`.as("transcript"),
       "a.transcript_status",

@@ -1,6 +1,8 @@
 import type { AppContext } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
 import { signCapability } from "~/services/tokens.server";
+import { displayPhoneNumber } from "~/utils/phone-display";
+import { answerCodesFor } from "./answer-code.server";
 import { promptForRecordToken } from "./capability-links.server";
 
 /** The recorder script's words, in the Storyteller's language (it runs without i18next). */
@@ -55,6 +57,16 @@ export async function recorderText(localeOrRequest: string | Request, context: P
   );
 }
 
+/** "Or answer by phone: call … and enter …", while answering by phone is on and the prompt has a code. */
+async function callInText(context: Pick<AppContext, "db" | "config">, promptId: string, language: string) {
+  const { voiceNumber } = context.config;
+  if (!voiceNumber) return null;
+  const code = (await answerCodesFor(context.db, context.config, [promptId])).get(promptId);
+  if (!code) return null;
+  const t = await getServerT(language, context, "phone");
+  return t("callIn.recordPage", { number: displayPhoneNumber(voiceNumber), code });
+}
+
 /** Everything the record page shows for a live record link, or null ("Question not found"). */
 export async function recordPageState(context: Pick<AppContext, "db" | "config">, token: string) {
   const prompt = await promptForRecordToken(context, token);
@@ -85,5 +97,6 @@ export async function recordPageState(context: Pick<AppContext, "db" | "config">
       ? "/dashboard/mystories"
       : `/responses/register/${prompt.storyteller_id}?t=${await signCapability(context.config, "register", prompt.storyteller_id)}`,
     recorderText: await recorderText(prompt.language, context),
+    callInText: answer && !prompt.rerecord_requested_at ? null : await callInText(context, prompt.id, prompt.language),
   };
 }

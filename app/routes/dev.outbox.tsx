@@ -1,15 +1,31 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
-import { Form, useLoaderData, redirect } from "react-router";
+import { Form, useActionData, useLoaderData, redirect } from "react-router";
 import { z } from "zod";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
+import { voiceStepSchema } from "~/models/phone-call.server";
+import {
+  type SimulatedTurn,
+  simulateCall,
+  simulateHangUp,
+  simulateKeys,
+  simulateRecording,
+  simulatorServices,
+} from "~/models/phone-simulator.server";
 import { handleInboundSms } from "~/models/sms-consent.server";
+import { MAX_UPLOAD_BYTES } from "~/services/audio-check.server";
 import { listOutboxMessages, queueSms } from "~/services/outbox.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
-import { readForm } from "~/utils/request-body.server";
+import { displayPhoneNumber } from "~/utils/phone-display";
+import { readForm, readMultipart } from "~/utils/request-body.server";
+
+export const handle = { i18n: ["common", "phone"] };
 
 export const meta = titleFromLoader;
 
@@ -22,6 +38,24 @@ const replySchema = z.object({
     .refine((body) => body.trim().length > 0),
 });
 
+const e164 = z.string().regex(/^\+[1-9]\d{6,14}$/);
+
+/** The phone simulator's forms: a call, keys for a step, silence or hanging up (a recording is multipart). */
+const phoneSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("phone-call"), from: e164 }),
+  z.object({
+    intent: z.literal("phone-keys"),
+    from: e164,
+    callSid: z.string().regex(/^CA[0-9a-f]{32}$/),
+    step: voiceStepSchema,
+    digits: z
+      .string()
+      .regex(/^[0-9*#]{0,12}$/)
+      .default(""),
+  }),
+  z.object({ intent: z.literal("phone-hangup"), from: e164, callSid: z.string().regex(/^CA[0-9a-f]{32}$/) }),
+]);
+
 // Only while mail or SMS goes to the built-in outbox, and only to this machine: otherwise 404.
 export async function loader({ request, context }: LoaderArgs) {
   const channels = [
@@ -33,7 +67,61 @@ export async function loader({ request, context }: LoaderArgs) {
   return {
     title: await pageTitle(request, context, "outbox.title"),
     messages: messages.map((m) => ({ ...m, created_at: m.created_at.toISOString() })),
+    phoneNumber:
+      context.config.voiceUsesSimulator && context.config.voiceNumber
+        ? displayPhoneNumber(context.config.voiceNumber)
+        : null,
   };
+}
+
+type PhoneResult = { phone: SimulatedTurn | null; phoneError?: string };
+
+/** The phone simulator's turns: the same handler as Twilio's voice webhooks (see phone-simulator.server). */
+async function phoneAction(request: Request, context: ActionArgs["context"]): Promise<PhoneResult> {
+  const services = simulatorServices(context);
+  if ((request.headers.get("content-type") ?? "").startsWith("multipart/form-data")) {
+    const folder = await mkdtemp(path.join(tmpdir(), "heirloom-phone-sim-"));
+    try {
+      const body = await readMultipart(request, {
+        fileFields: ["audio"],
+        maxFileBytes: MAX_UPLOAD_BYTES,
+        folder,
+        maxFieldBytes: 100,
+      });
+      if (!body.ok) throw new Response("Bad Request", { status: 400 });
+      const fields = z
+        .object({ from: e164, callSid: z.string().regex(/^CA[0-9a-f]{32}$/), step: voiceStepSchema })
+        .safeParse(Object.fromEntries(body.form));
+      const file = body.files.find((f) => f.size > 0)?.path;
+      if (!fields.success) throw new Response("Bad Request", { status: 400 });
+      const turn = file ? await simulateRecording(services, { ...fields.data, file }) : null;
+      return turn
+        ? { phone: turn }
+        : {
+            phone: {
+              ...fields.data,
+              heard: [],
+              gather: null,
+              record: { step: fields.data.step, silenceStep: null },
+              ended: false,
+            },
+            phoneError: "simulator.notRecorded",
+          };
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }
+  const submission = parseWithZod(await readForm(request), { schema: phoneSchema });
+  if (submission.status !== "success") throw new Response("Bad Request", { status: 400 });
+  const input = submission.value;
+  switch (input.intent) {
+    case "phone-call":
+      return { phone: await simulateCall(services, input.from) };
+    case "phone-keys":
+      return { phone: await simulateKeys(services, input) };
+    case "phone-hangup":
+      return { phone: await simulateHangUp(services, input) };
+  }
 }
 
 /**
@@ -41,6 +129,11 @@ export async function loader({ request, context }: LoaderArgs) {
  * handler as Twilio's inbound webhook, and its answer lands in the outbox too.
  */
 export async function action({ request, context }: ActionArgs) {
+  const phone = new URL(request.url).searchParams.has("phone");
+  if (phone) {
+    if (!context.config.voiceUsesSimulator || !context.fromLoopback) throw new Response(null, { status: 404 });
+    return phoneAction(request, context);
+  }
   if (!context.config.smsUsesOutbox || !context.fromLoopback) throw new Response(null, { status: 404 });
   const submission = parseWithZod(await readForm(request), { schema: replySchema });
   if (submission.status !== "success") throw new Response("Bad Request", { status: 400 });
@@ -70,13 +163,138 @@ function LinkifiedText({ text }: { text: string }) {
   );
 }
 
+/** Hidden fields naming the call a form belongs to. */
+function CallFields({ turn }: { turn: SimulatedTurn }) {
+  return (
+    <>
+      <input type="hidden" name="from" value={turn.from} />
+      <input type="hidden" name="callSid" value={turn.callSid} />
+    </>
+  );
+}
+
+/** The phone simulator: call, hear the script as text, press keys, give a WAV as the spoken answer. */
+function PhoneSimulator({ number }: { number: string }) {
+  const { t } = useTranslation("phone");
+  const result = useActionData<PhoneResult>();
+  const turn = result?.phone ?? null;
+  return (
+    <section
+      aria-labelledby="phone-heading"
+      className="mb-8 rounded-lg border border-line bg-panel p-4"
+      data-testid="phone-simulator"
+    >
+      <h2 id="phone-heading" className="text-xl font-semibold">
+        {t("simulator.title")}
+      </h2>
+      <p className="mb-3 text-sm text-muted">{t("simulator.intro", { number })}</p>
+      <Form method="post" action="/dev/outbox?phone" className="flex flex-wrap items-end gap-2">
+        <input type="hidden" name="intent" value="phone-call" />
+        <label className="flex flex-col gap-1 text-sm">
+          {t("simulator.from")}
+          <input name="from" required defaultValue={turn?.from ?? "+15555550123"} className="input" />
+        </label>
+        <button type="submit" className="btn-secondary">
+          {t("simulator.call")}
+        </button>
+      </Form>
+      {turn ? (
+        <div className="mt-4 flex flex-col gap-3">
+          <h3 className="font-medium">{t("simulator.heard")}</h3>
+          <ol className="flex flex-col gap-1" data-testid="phone-heard">
+            {turn.heard.map((line, index) => (
+              <li key={index}>{line ?? t("simulator.plays")}</li>
+            ))}
+          </ol>
+          {result?.phoneError ? (
+            <p role="alert" className="text-danger">
+              {t(result.phoneError)}
+            </p>
+          ) : null}
+          {turn.ended ? <p role="status">{t("simulator.ended")}</p> : null}
+          {!turn.ended && turn.gather ? (
+            <Form method="post" action="/dev/outbox?phone" className="flex flex-wrap items-end gap-2">
+              <input type="hidden" name="intent" value="phone-keys" />
+              <input type="hidden" name="step" value={turn.gather.step} />
+              <CallFields turn={turn} />
+              <label className="flex flex-col gap-1 text-sm">
+                {t("simulator.keys")}
+                <input
+                  name="digits"
+                  inputMode="numeric"
+                  pattern="[0-9*#]*"
+                  maxLength={turn.gather.numDigits}
+                  required={!turn.gather.onEmpty}
+                  autoComplete="off"
+                  className="input"
+                />
+              </label>
+              <button type="submit" className="btn-secondary">
+                {t("simulator.press")}
+              </button>
+            </Form>
+          ) : null}
+          {!turn.ended && turn.gather?.onEmpty ? (
+            <Form method="post" action="/dev/outbox?phone">
+              <input type="hidden" name="intent" value="phone-keys" />
+              <input type="hidden" name="step" value={turn.gather.step} />
+              <CallFields turn={turn} />
+              <button type="submit" className="btn-secondary">
+                {t("simulator.wait")}
+              </button>
+            </Form>
+          ) : null}
+          {!turn.ended && turn.record ? (
+            <Form
+              method="post"
+              action="/dev/outbox?phone"
+              encType="multipart/form-data"
+              className="flex flex-wrap items-end gap-2"
+            >
+              <input type="hidden" name="step" value={turn.record.step} />
+              <CallFields turn={turn} />
+              <label className="flex flex-col gap-1 text-sm">
+                {t("simulator.record")}
+                <input type="file" name="audio" accept="audio/*" required />
+              </label>
+              <button type="submit" className="btn-secondary">
+                {t("simulator.speak")}
+              </button>
+            </Form>
+          ) : null}
+          {!turn.ended && turn.record?.silenceStep ? (
+            <Form method="post" action="/dev/outbox?phone">
+              <input type="hidden" name="intent" value="phone-keys" />
+              <input type="hidden" name="step" value={turn.record.silenceStep} />
+              <CallFields turn={turn} />
+              <button type="submit" className="btn-secondary">
+                {t("simulator.silent")}
+              </button>
+            </Form>
+          ) : null}
+          {!turn.ended ? (
+            <Form method="post" action="/dev/outbox?phone">
+              <input type="hidden" name="intent" value="phone-hangup" />
+              <CallFields turn={turn} />
+              <button type="submit" className="btn-secondary">
+                {t("simulator.hangUp")}
+              </button>
+            </Form>
+          ) : null}
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
 export default function DevOutbox() {
-  const { messages } = useLoaderData<typeof loader>();
+  const { messages, phoneNumber } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   return (
     <main id="main" className="mx-auto max-w-4xl px-4 py-8">
       <h1 className="mb-2 text-2xl font-bold">{t("outbox.title")}</h1>
       <p className="mb-6 text-muted">{t("outbox.intro")}</p>
+      {phoneNumber ? <PhoneSimulator number={phoneNumber} /> : null}
       {messages.length === 0 ? <p>{t("outbox.empty")}</p> : null}
       <ol className="flex flex-col gap-4">
         {messages.map((message) => (

@@ -51,6 +51,13 @@ export const jobDefinitions = {
     maxAttempts: 1,
     jobKey: ({ keepsakeId }) => `keepsake:${keepsakeId}`,
   }),
+  // A phone answer: fetch the recording from Twilio into an answer, then delete it there. Twilio keeps
+  // it until then, so failed fetches retry for hours (backoff) without losing anything.
+  phone__recording: define({
+    payload: ids("recordingId"),
+    maxAttempts: 12,
+    jobKey: ({ recordingId }) => `phone-recording:${recordingId}`,
+  }),
   // Cron tasks (jobs/crontab.ts): a failed tick is simply the next minute's work.
   scheduler__tick: define({ payload: z.object({}), maxAttempts: 1 }),
   maintenance__cleanup: define({ payload: z.object({}), maxAttempts: 3 }),

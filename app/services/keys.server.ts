@@ -7,7 +7,7 @@ import type { Config } from "~/config.server";
  * Changing SESSION_SECRET changes them all (signed cookies, emailed codes, capability links).
  */
 type Secret = Pick<Config, "SESSION_SECRET">;
-type Purpose = "cookie" | "emailed-code";
+type Purpose = "cookie" | "emailed-code" | "answer-code" | "answer-code-lookup";
 
 const derived = new Map<string, Buffer>();
 
@@ -29,6 +29,16 @@ export function cookieSecret(config: Secret): string {
 /** The HMAC key emailed codes (sign-in, email change) are hashed with before they are stored. */
 export function emailedCodeKey(config: Secret): Buffer {
   return derive(config, "emailed-code");
+}
+
+/** The key a prompt's answer code is derived with (so it can be shown again without storing it). */
+export function answerCodeKey(config: Secret): Buffer {
+  return derive(config, "answer-code");
+}
+
+/** The HMAC key answer codes are looked up by (the only form of a code at rest). */
+export function answerCodeLookupKey(config: Secret): Buffer {
+  return derive(config, "answer-code-lookup");
 }
 
 const capabilityKeys = new Map<string, Uint8Array>();

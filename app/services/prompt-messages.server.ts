@@ -12,6 +12,8 @@ export type PromptMessageInput = {
   recordUrl: string;
   /** Shown as the asker's photo; null draws their initial instead. */
   photoUrl: string | null;
+  /** Answering by phone: the number to call and the prompt's code, both formatted (null when off). */
+  callIn?: { number: string; code: string } | null;
 };
 
 const escapeHtml = (text: string) =>
@@ -22,6 +24,8 @@ export async function composePromptEmail(
   input: PromptMessageInput & { to: string; unsubscribeUrl: string },
 ): Promise<OutgoingEmail> {
   const t = await getServerT(input.language, { config }, "delivery");
+  const phoneT = await getServerT(input.language, { config }, "phone");
+  const callInLine = input.callIn ? phoneT("callIn.email", input.callIn) : null;
   const vars = { name: input.storytellerName, asker: input.askerName };
   const e = escapeHtml;
   const photo = input.photoUrl
@@ -38,21 +42,23 @@ ${photo}
 <p style="font-size:24px;line-height:1.35;font-weight:bold;margin:0 0 24px">“${e(input.promptText)}”</p>
 <a href="${e(input.recordUrl)}" style="display:inline-block;background:#8a4b14;color:#ffffff;font-size:22px;font-weight:bold;text-decoration:none;padding:18px 28px;border-radius:10px">${e(t("promptEmail.button"))}</a>
 <p style="font-size:16px;margin:20px 0 8px">${e(t("promptEmail.howTo"))}</p>
-<p style="font-size:13px;color:#6b5b4b;margin:16px 0 0">${e(t("promptEmail.linkFallback"))}<br><a href="${e(input.recordUrl)}" style="color:#8a4b14;word-break:break-all">${e(input.recordUrl)}</a></p>
+${callInLine ? `<p style="font-size:16px;margin:8px 0">${e(callInLine)}</p>\n` : ""}<p style="font-size:13px;color:#6b5b4b;margin:16px 0 0">${e(t("promptEmail.linkFallback"))}<br><a href="${e(input.recordUrl)}" style="color:#8a4b14;word-break:break-all">${e(input.recordUrl)}</a></p>
 </td></tr></table>
 <p style="font-size:12px;color:#6b5b4b;max-width:520px;margin:16px auto 0">${e(t("promptEmail.footer", vars))}<br>
 <a href="${e(input.unsubscribeUrl)}" style="color:#6b5b4b">${e(t("promptEmail.unsubscribe"))}</a><br>${e(config.MAIL_POSTAL_ADDRESS)}</p>
 </td></tr></table></body></html>`;
+  const text = t("promptEmail.text", {
+    ...vars,
+    prompt: input.promptText,
+    recordUrl: input.recordUrl,
+    unsubscribeUrl: input.unsubscribeUrl,
+    postalAddress: config.MAIL_POSTAL_ADDRESS,
+  });
   return {
     to: input.to,
     subject: t("promptEmail.subject", vars),
-    text: t("promptEmail.text", {
-      ...vars,
-      prompt: input.promptText,
-      recordUrl: input.recordUrl,
-      unsubscribeUrl: input.unsubscribeUrl,
-      postalAddress: config.MAIL_POSTAL_ADDRESS,
-    }),
+    // The call-in line goes right under the record link, whatever the language's wording around it.
+    text: callInLine ? text.replace(`${input.recordUrl}\n`, `${input.recordUrl}\n\n${callInLine}\n`) : text,
     html,
     headers: {
       // RFC 8058 one-click: mail clients POST "List-Unsubscribe=One-Click" to this URL.
@@ -67,10 +73,10 @@ export async function composePromptSms(
   input: PromptMessageInput & { to: string },
 ): Promise<OutgoingSms> {
   const t = await getServerT(input.language, { config }, "delivery");
-  return {
-    to: input.to,
-    text: t("promptSms", { asker: input.askerName, prompt: input.promptText, recordUrl: input.recordUrl }),
-  };
+  const text = t("promptSms", { asker: input.askerName, prompt: input.promptText, recordUrl: input.recordUrl });
+  if (!input.callIn) return { to: input.to, text };
+  const callInLine = (await getServerT(input.language, { config }, "phone"))("callIn.sms", input.callIn);
+  return { to: input.to, text: text.replace(input.recordUrl, `${input.recordUrl} ${callInLine}`) };
 }
 
 export async function composeConsentRequest(

@@ -10,5 +10,7 @@ export const storageKeys = {
   /** A built export (zip) or book (PDF); removed when its 7 days are over (decision 023). */
   keepsakeFile: (keepsakeId: string, extension: "zip" | "pdf") =>
     `keepsakes/${keepsakeId}/${randomUUID()}.${extension}`,
+  /** The phone simulator's stand-in for a recording Twilio holds (by its RE… id). */
+  phoneSimulatorRecording: (recordingSid: string) => `phone-simulator/${recordingSid.toLowerCase()}.wav`,
   profilePhoto: (userId: string, extension: string) => `profile/${userId}/${randomUUID()}.${extension}`,
 };

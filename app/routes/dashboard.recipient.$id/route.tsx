@@ -15,7 +15,7 @@ import { actionSchema, type EditRefusal, Intent } from "./schema";
 import { SentPrompts } from "./sent-tab";
 import { performIntent, storytellerPage, storytellerPageRole } from "./server";
 
-export const handle = { i18n: ["storytellers", "keep"] };
+export const handle = { i18n: ["storytellers", "keep", "phone"] };
 export const meta = titleFromLoader;
 
 const notFound = () => new Response(null, { status: 404 });

@@ -16,6 +16,9 @@ type SentPrompt = {
   share_url?: string | null;
   delivery_status: string | null;
   delivery_error: string | null;
+  via_phone?: boolean | null;
+  /** Answering by phone: the number to call and this prompt's code (while it waits for an answer). */
+  call_in?: { number: string; code: string } | null;
 };
 
 /**
@@ -33,6 +36,7 @@ export function SentPrompts({
   canManage?: boolean;
 }) {
   const { t } = useTranslation("storytellers");
+  const { t: tPhone } = useTranslation("phone");
   if (!prompts.length) return <p className="text-muted">{t("view.nothingSent")}</p>;
   const format = new Intl.DateTimeFormat(locale === "hi" ? "hi-IN" : "en-US", { dateStyle: "medium", timeZone: "UTC" });
   return (
@@ -55,7 +59,14 @@ export function SentPrompts({
             <p>{prompt.text}</p>
             <p className="mt-1 text-sm text-muted">
               {prompt.sent_at ? format.format(new Date(prompt.sent_at)) : null} · {t(`view.status.${status}`)}
+              {prompt.answer_id && prompt.via_phone ? <> · {tPhone("viaPhone")}</> : null}
             </p>
+            {prompt.call_in ? (
+              <p className="mt-1 text-sm" data-testid="call-in">
+                <span className="font-medium">{tPhone("callIn.label")}:</span>{" "}
+                {tPhone("callIn.detail", { number: prompt.call_in.number, code: prompt.call_in.code })}
+              </p>
+            ) : null}
             {prompt.delivery_status === "failed" ? (
               <p className="mt-1 text-sm text-danger">
                 {t("delivery.statusFailed", { reason: prompt.delivery_error ?? "" })}

@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import type { AppContext } from "~/context.server";
 import { askedStorytellerRole } from "~/models/access.server";
+import { answerCodesFor } from "~/models/answer-code.server";
 import { queueSendNow } from "~/models/delivery.server";
 import {
   deletePrompt,
@@ -13,6 +14,7 @@ import {
 import { deleteAnswer, requestRerecord, shareAnswer, shareUrlFor, stopSharingAnswer } from "~/models/share.server";
 import { setPaused } from "~/models/storyteller.server";
 import { log } from "~/services/logger.server";
+import { displayPhoneNumber } from "~/utils/phone-display";
 import { redirectWithToast } from "~/utils/toast.server";
 import { type ActionInput, Intent } from "./schema";
 
@@ -30,10 +32,23 @@ export async function storytellerPage(context: AppContext, userId: string, story
   const view = await getStorytellerView(context.db, userId, storytellerId);
   if (!view) return null;
   // A live share link is shown to copy (it works without JavaScript); its token is signed here, never stored.
+  // Answering by phone: each prompt still waiting for an answer shows the number and its code.
+  const { voiceNumber } = context.config;
+  const codes = voiceNumber
+    ? await answerCodesFor(
+        context.db,
+        context.config,
+        view.sent.filter((p) => !p.answer_id || p.rerecord_requested_at).map((p) => p.id),
+      )
+    : new Map<string, string>();
   const sent = await Promise.all(
     view.sent.map(async ({ share_link_id, ...prompt }) => ({
       ...prompt,
       share_url: share_link_id ? await shareUrlFor(context.config, share_link_id) : null,
+      call_in:
+        voiceNumber && codes.has(prompt.id)
+          ? { number: displayPhoneNumber(voiceNumber), code: codes.get(prompt.id)! }
+          : null,
     })),
   );
   return {

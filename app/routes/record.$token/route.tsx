@@ -174,6 +174,11 @@ export default function RecordPage() {
           </details>
         </AnswerRecorder>
       )}
+      {page.callInText && !done && !(page.skipped || result?.skipped) ? (
+        <p className="text-lg" data-testid="call-in">
+          {page.callInText}
+        </p>
+      ) : null}
       <p>
         <a href={page.myStoriesUrl} className="inline-flex min-h-11 items-center underline" data-my-stories>
           {t("myStories")}

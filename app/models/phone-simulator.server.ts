@@ -1,0 +1,141 @@
+import { randomBytes } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { checkAudioFile } from "~/services/audio-check.server";
+import { storageKeys } from "~/services/storage-keys";
+import { createSimulatedVoice } from "~/services/voice.server";
+import { type VoiceServices, type VoiceStep, handleVoiceStep, voiceStepSchema } from "./phone-call.server";
+
+/**
+ * The phone simulator in /dev/outbox (decision 022): stands in for Twilio on the embedded default.
+ * Each turn calls the very handler Twilio's webhooks reach (handleVoiceStep) with the fields Twilio
+ * would send, and reads the TwiML it answers with back into what the caller hears and may do next.
+ */
+export type SimulatedTurn = {
+  callSid: string;
+  from: string;
+  /** What the caller hears, in order: spoken text, or null where their recording is played. */
+  heard: (string | null)[];
+  /** Keys go to this step (a <Gather>); `empty` also when nothing is pressed. */
+  gather: { step: VoiceStep; numDigits: number; onEmpty: boolean } | null;
+  /** A <Record> follows: a file is the spoken answer, "say nothing" goes to `silenceStep`. */
+  record: { step: VoiceStep; silenceStep: VoiceStep | null } | null;
+  ended: boolean;
+};
+
+const hex = (bytes: number) => randomBytes(bytes).toString("hex");
+
+const decode = (text: string) =>
+  text.replace(
+    /&(lt|gt|quot|apos|amp);/g,
+    (_m, name: string) => ({ lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" })[name]!,
+  );
+
+const attribute = (attributes: string, name: string) => {
+  const match = new RegExp(`\\b${name}="([^"]*)"`).exec(attributes);
+  return match ? decode(match[1]) : null;
+};
+
+const stepOf = (url: string | null): VoiceStep | null => {
+  if (!url) return null;
+  const step = voiceStepSchema.safeParse(new URL(url).searchParams.get("step"));
+  return step.success ? step.data : null;
+};
+
+/** Our own TwiML (VoiceResponse's output: Say, Play, Gather, Record, Redirect, Hangup) read back. */
+export function readTwiml(xml: string) {
+  const heard = [...xml.matchAll(/<(Say|Play)\b[^>]*>([^<]*)<\/\1>/g)].map((m) =>
+    m[1] === "Say" ? decode(m[2]) : null,
+  );
+  const gatherTag = /<Gather\b([^>]*)>/.exec(xml);
+  const recordTag = /<Record\b([^>]*)\/>/.exec(xml);
+  const redirect = /<Redirect\b[^>]*>([^<]*)<\/Redirect>/.exec(xml);
+  const gatherStep = gatherTag ? stepOf(attribute(gatherTag[1], "action")) : null;
+  const recordStep = recordTag ? stepOf(attribute(recordTag[1], "action")) : null;
+  return {
+    heard,
+    gather:
+      gatherTag && gatherStep
+        ? {
+            step: gatherStep,
+            numDigits: Number(attribute(gatherTag[1], "numDigits") ?? 1),
+            onEmpty: attribute(gatherTag[1], "actionOnEmptyResult") === "true",
+          }
+        : null,
+    record: recordStep ? { step: recordStep, silenceStep: redirect ? stepOf(decode(redirect[1])) : null } : null,
+    // A <Hangup/> after a <Gather> is only what happens if no key is pressed.
+    ended: !gatherTag && !recordTag,
+  };
+}
+
+async function turn(services: VoiceServices, step: VoiceStep, params: Record<string, string>): Promise<SimulatedTurn> {
+  const twiml = await handleVoiceStep(services, step, params);
+  const base = { callSid: params.CallSid, from: params.From };
+  if (twiml === null) return { ...base, heard: [], gather: null, record: null, ended: true };
+  return { ...base, ...readTwiml(twiml) };
+}
+
+const callParams = (services: VoiceServices, callSid: string, from: string) => ({
+  CallSid: callSid,
+  From: from,
+  To: services.config.voiceNumber ?? "",
+  Direction: "inbound",
+});
+
+/** "Call" as `from`: a new call, as Twilio starts one. */
+export function simulateCall(services: VoiceServices, from: string) {
+  return turn(services, "incoming", { ...callParams(services, `CA${hex(16)}`, from), CallStatus: "ringing" });
+}
+
+/** Keys pressed (or none) for the step a <Gather>, or the silence after a <Record>, goes to. */
+export function simulateKeys(
+  services: VoiceServices,
+  call: { callSid: string; from: string; step: VoiceStep; digits: string },
+) {
+  return turn(services, call.step, { ...callParams(services, call.callSid, call.from), Digits: call.digits });
+}
+
+/** Hanging up: Twilio's status callback. */
+export async function simulateHangUp(services: VoiceServices, call: { callSid: string; from: string }) {
+  await handleVoiceStep(services, "status", {
+    ...callParams(services, call.callSid, call.from),
+    CallStatus: "completed",
+  });
+  return {
+    callSid: call.callSid,
+    from: call.from,
+    heard: [],
+    gather: null,
+    record: null,
+    ended: true,
+  } satisfies SimulatedTurn;
+}
+
+/**
+ * The spoken answer is a file: it is kept in storage as Twilio keeps a recording (the recording job
+ * fetches it from there), and the handler hears of it as of Twilio's RecordingSid and duration.
+ * Null when the file is no recording at all (the caller is told on the page).
+ */
+export async function simulateRecording(
+  services: VoiceServices,
+  call: { callSid: string; from: string; step: VoiceStep; file: string },
+): Promise<SimulatedTurn | null> {
+  const check = await checkAudioFile(call.file);
+  if (!check.ok) return null;
+  const recordingSid = `RE${hex(16)}`;
+  await services.storage.putStream(
+    storageKeys.phoneSimulatorRecording(recordingSid),
+    createReadStream(call.file),
+    check.contentType,
+  );
+  return turn(services, call.step, {
+    ...callParams(services, call.callSid, call.from),
+    RecordingSid: recordingSid,
+    RecordingDuration: String(Math.max(1, Math.round(check.durationMs / 1000))),
+    Digits: "#",
+  });
+}
+
+/** The services the simulator's turns run with: the simulated voice (recordings in storage). */
+export function simulatorServices(services: Omit<VoiceServices, "voice">): VoiceServices {
+  return { ...services, voice: createSimulatedVoice(services.storage, services.config) };
+}

@@ -1,0 +1,571 @@
+import { randomBytes } from "node:crypto";
+import twilio from "twilio";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureAnswerCode } from "~/models/answer-code.server";
+import { recordOutboundCall } from "~/models/phone-call.server";
+import { processPhoneRecording } from "~/models/phone-recording.server";
+import { sweepPhoneCalls } from "~/models/phone-upkeep.server";
+import { createTwilioVoice } from "~/services/voice.server";
+import { inTransaction } from "../../db/client";
+import { silentWav } from "../../tests/audio-fixtures";
+import { makeTestContext, routeArgs } from "../../tests/context";
+import { useTestDatabase } from "../../tests/db";
+import { createAnswer, createPrompt, createStoryteller, createUser } from "../../tests/factories";
+import { type RecordedRequest, sendJson, startFakeApi } from "../../tests/fake-http-server";
+import { jobsFor } from "../../tests/jobs";
+import { action as voiceAction } from "./webhooks.twilio.voice";
+
+const database = useTestDatabase();
+
+const APP_URL = "https://heirloom.example";
+const ACCOUNT_SID = "AC" + "1".repeat(32);
+const AUTH_TOKEN = "auth-token-1234567890";
+const VOICE_NUMBER = "+15555550100";
+
+/** A local server speaking Twilio's REST API: recordings (media and delete) and calls. */
+let fake: Awaited<ReturnType<typeof startFakeApi>>;
+let failFetches = 0;
+const recordingAudio = silentWav(3);
+beforeAll(async () => {
+  fake = await startFakeApi((request: RecordedRequest, res) => {
+    const url = new URL(request.url, "http://twilio.test");
+    const media = url.pathname.match(/^\/2010-04-01\/Accounts\/(AC\w+)\/Recordings\/(RE\w+)\.wav$/);
+    if (request.method === "GET" && media) {
+      if (failFetches > 0) {
+        failFetches--;
+        return sendJson(res, 503, { code: 20503, message: "Service unavailable", status: 503 });
+      }
+      res.writeHead(200, { "Content-Type": "audio/x-wav" });
+      return res.end(recordingAudio);
+    }
+    if (request.method === "DELETE" && /\/Recordings\/RE\w+\.json$/.test(url.pathname)) {
+      res.writeHead(204);
+      return res.end();
+    }
+    if (request.method === "POST" && url.pathname === `/2010-04-01/Accounts/${ACCOUNT_SID}/Calls.json`) {
+      return sendJson(res, 201, { sid: "CA" + "c".repeat(32), status: "queued", account_sid: ACCOUNT_SID });
+    }
+    sendJson(res, 404, { code: 20404, message: "Not found", status: 404 });
+  });
+});
+afterAll(() => fake.close());
+
+const context = () =>
+  makeTestContext(database, {
+    TWILIO_ACCOUNT_SID: ACCOUNT_SID,
+    TWILIO_AUTH_TOKEN: AUTH_TOKEN,
+    TWILIO_FROM_NUMBER: VOICE_NUMBER,
+    TWILIO_VOICE_NUMBER: VOICE_NUMBER,
+    TWILIO_API_URL: fake.url,
+    APP_URL,
+  });
+
+const hex = (bytes: number) => randomBytes(bytes).toString("hex");
+const newCallSid = () => "CA" + hex(16);
+const newRecordingSid = () => "RE" + hex(16);
+let phoneCounter = 0;
+const newPhone = () => `+1555${String(2_000_000 + phoneCounter++ * 7919 + Math.floor(Math.random() * 1000)).slice(-7)}`;
+
+function signedRequest(path: string, params: Record<string, string>, signature?: string | null) {
+  const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded" };
+  const sig =
+    signature === undefined ? twilio.getExpectedTwilioSignature(AUTH_TOKEN, `${APP_URL}${path}`, params) : signature;
+  if (sig !== null) headers["X-Twilio-Signature"] = sig;
+  return new Request(`http://localhost:3000${path}`, { method: "POST", headers, body: new URLSearchParams(params) });
+}
+
+async function post(step: string, params: Record<string, string>, signature?: string | null) {
+  try {
+    const response = await voiceAction({
+      request: signedRequest(`/webhooks/twilio/voice?step=${step}`, params, signature),
+      context: context(),
+      params: {},
+      ...routeArgs,
+    });
+    return { status: response.status, xml: await response.text() };
+  } catch (thrown) {
+    if (thrown instanceof Response) return { status: thrown.status, xml: "" };
+    throw thrown;
+  }
+}
+
+/** One phone call, step by step, as Twilio makes it. */
+function call(from: string) {
+  const sid = newCallSid();
+  const base = { CallSid: sid, AccountSid: ACCOUNT_SID, From: from, To: VOICE_NUMBER, Direction: "inbound" };
+  return {
+    sid,
+    start: () => post("incoming", { ...base, CallStatus: "ringing" }),
+    press: (step: string, digits: string) => post(step, { ...base, Digits: digits }),
+    recorded: (recordingSid: string, seconds = 3) =>
+      post("recorded", {
+        ...base,
+        RecordingSid: recordingSid,
+        RecordingUrl: `https://api.twilio.com/2010-04-01/Accounts/${ACCOUNT_SID}/Recordings/${recordingSid}`,
+        RecordingDuration: String(seconds),
+        Digits: "#",
+      }),
+    silence: () => post("silence", base),
+    hangUp: () => post("status", { ...base, CallStatus: "completed" }),
+  };
+}
+
+/** The text of every <Say>, in order. */
+const said = (xml: string) => [...xml.matchAll(/<Say[^>]*>([^<]*)<\/Say>/g)].map((m) => m[1]);
+
+async function sentPromptFor(storytellerId: string, text: string, sentAt = new Date()) {
+  return createPrompt(database.db, { storytellerId, text, sentAt });
+}
+const codeFor = (promptId: string) =>
+  inTransaction(database.db, (tx) => ensureAnswerCode(tx, context().config, promptId));
+
+const recordingRows = (callSid: string) =>
+  database.db
+    .selectFrom("phone_recordings")
+    .selectAll()
+    .where("call_sid", "=", callSid)
+    .orderBy("created_at")
+    .execute();
+
+const runRecordingJob = (recordingId: string) => {
+  const ctx = context();
+  return processPhoneRecording({ ...ctx, voice: createTwilioVoice(ctx.config) }, recordingId);
+};
+
+describe("voice webhook security", () => {
+  it("refuses unsigned, forged and wrongly addressed requests with 403, and records no call", async () => {
+    const params = { CallSid: newCallSid(), From: newPhone(), To: VOICE_NUMBER, AccountSid: ACCOUNT_SID };
+    expect((await post("incoming", params, null)).status).toBe(403);
+    expect((await post("incoming", params, "bm90IGEgcmVhbCBzaWduYXR1cmU=")).status).toBe(403);
+    const otherUrl = twilio.getExpectedTwilioSignature(
+      AUTH_TOKEN,
+      "http://localhost:3000/webhooks/twilio/voice?step=incoming",
+      params,
+    );
+    expect((await post("incoming", params, otherUrl)).status).toBe(403);
+    // Signed for another step: the query is part of what is signed.
+    const otherStep = twilio.getExpectedTwilioSignature(
+      AUTH_TOKEN,
+      `${APP_URL}/webhooks/twilio/voice?step=code`,
+      params,
+    );
+    expect((await post("incoming", params, otherStep)).status).toBe(403);
+    const calls = await database.db
+      .selectFrom("phone_calls")
+      .select("call_sid")
+      .where("call_sid", "=", params.CallSid)
+      .execute();
+    expect(calls).toHaveLength(0);
+  });
+
+  it("refuses an oversized body and an unknown step", async () => {
+    const big = { CallSid: newCallSid(), From: newPhone(), Junk: "x".repeat(70 * 1024) };
+    expect((await post("incoming", big)).status).toBe(413);
+    expect((await post("nonsense", { CallSid: newCallSid() })).status).toBe(400);
+  });
+});
+
+describe("calling in", () => {
+  it("recognises a Storyteller by caller ID and reads their one open question, in Hindi for a Hindi speaker", async () => {
+    const owner = await createUser(database.db, { first_name: "Ravi" });
+    const phone = newPhone();
+    const storyteller = await createStoryteller(database.db, {
+      ownerId: owner.id,
+      firstName: "Kamla",
+      phone,
+      language: "hi",
+      prompts: [],
+    });
+    await sentPromptFor(storyteller.id, "आपका पहला घर कैसा था?");
+    const { xml, status } = await call(phone).start();
+    expect(status).toBe(200);
+    expect(xml).toContain('<Say voice="Polly.Aditi" language="hi-IN">नमस्ते Kamla जी, यह Heirloom है।</Say>');
+    expect(said(xml)).toContain("Ravi पूछ रहे हैं:");
+    expect(said(xml)).toContain("आपका पहला घर कैसा था?");
+    expect(xml).toMatch(
+      /<Gather input="dtmf" numDigits="1" timeout="2" action="https:\/\/heirloom.example\/webhooks\/twilio\/voice\?step=key"/,
+    );
+    expect(xml).toMatch(
+      /<Record action="https:\/\/heirloom.example\/webhooks\/twilio\/voice\?step=recorded" method="POST" maxLength="300" timeout="8" trim="trim-silence" finishOnKey="#" playBeep="true"\/>/,
+    );
+    expect(xml).toContain(
+      '<Redirect method="POST">https://heirloom.example/webhooks/twilio/voice?step=silence</Redirect>',
+    );
+  });
+
+  it("lists several open questions, newest first, and reads the one chosen", async () => {
+    const owner = await createUser(database.db);
+    const phone = newPhone();
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, phone, prompts: [] });
+    await sentPromptFor(storyteller.id, "Older question?", new Date("2026-01-01T10:00:00Z"));
+    await sentPromptFor(storyteller.id, "Newer question?", new Date("2026-02-01T10:00:00Z"));
+    await createPrompt(database.db, { storytellerId: storyteller.id, text: "Not sent yet?" });
+    const c = call(phone);
+    const menu = (await c.start()).xml;
+    expect(said(menu)).toEqual([
+      "Hello Kamla, this is Heirloom.",
+      "You have 2 questions waiting.",
+      "For the question: Newer question?. Press 1.",
+      "For the question: Older question?. Press 2.",
+      "We did not hear a choice. Please call again whenever you like. Goodbye.",
+    ]);
+    const chosen = (await c.press("choose", "2")).xml;
+    expect(said(chosen)).toContain("Older question?");
+    expect(said(chosen)).not.toContain("Newer question?");
+  });
+
+  it("asks for the code, in both languages, when the caller ID matches no one or more than one Storyteller", async () => {
+    const owner = await createUser(database.db);
+    const shared = newPhone();
+    for (const name of ["A", "B"]) {
+      const s = await createStoryteller(database.db, {
+        ownerId: owner.id,
+        nickname: `Nani ${name}`,
+        phone: shared,
+        prompts: [],
+      });
+      await sentPromptFor(s.id, `Question for ${name}?`);
+    }
+    for (const from of [shared, newPhone()]) {
+      const { xml } = await call(from).start();
+      expect(xml).toContain('numDigits="6"');
+      expect(xml).toContain('action="https://heirloom.example/webhooks/twilio/voice?step=code"');
+      expect(said(xml)).toContain("Please enter the six-digit answer code that came with your question.");
+      expect(said(xml)).toContain("कृपया वह छह अंकों का जवाब कोड दबाइए जो आपको सवाल के साथ मिला है।");
+      expect(xml).not.toContain("Question for");
+    }
+  });
+
+  it("opens the question whose code is entered, and not one answered or deleted", async () => {
+    const owner = await createUser(database.db, { first_name: "Meera" });
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, prompts: [] });
+    const open = await sentPromptFor(storyteller.id, "What games did you play?");
+    const answered = await sentPromptFor(storyteller.id, "Where did you grow up?");
+    const deleted = await sentPromptFor(storyteller.id, "Who taught you to cook?");
+    const [openCode, answeredCode, deletedCode] = [
+      await codeFor(open.id),
+      await codeFor(answered.id),
+      await codeFor(deleted.id),
+    ];
+    expect(new Set([openCode, answeredCode, deletedCode]).size).toBe(3);
+    expect(openCode).toMatch(/^\d{6}$/);
+    // The code is made once and stays the same.
+    expect(await codeFor(open.id)).toBe(openCode);
+    await createAnswer(database.db, { storytellerId: storyteller.id, promptId: answered.id });
+    await database.db.deleteFrom("prompts").where("id", "=", deleted.id).execute();
+
+    const caller = newPhone();
+    const c = call(caller);
+    await c.start();
+    expect(said((await c.press("code", answeredCode)).xml)).toContain("Sorry, that code did not work.");
+    expect(said((await c.press("code", deletedCode)).xml)).toContain("Sorry, that code did not work.");
+    const opened = (await c.press("code", openCode)).xml;
+    expect(said(opened)).toEqual(
+      expect.arrayContaining(["Hello Kamla, this is Heirloom.", "Meera asks:", "What games did you play?"]),
+    );
+    const row = await database.db
+      .selectFrom("phone_calls")
+      .selectAll()
+      .where("call_sid", "=", c.sid)
+      .executeTakeFirstOrThrow();
+    expect(row.prompt_id).toBe(open.id);
+    expect(row.storyteller_id).toBe(storyteller.id);
+  });
+
+  it("ends the call after five wrong codes and locks that caller out for an hour, right code or not", async () => {
+    const owner = await createUser(database.db);
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, prompts: [] });
+    const prompt = await sentPromptFor(storyteller.id, "What was your first job?");
+    const code = await codeFor(prompt.id);
+    const wrong = code === "000000" ? "111111" : "000000";
+    const caller = newPhone();
+    const c = call(caller);
+    await c.start();
+    for (let i = 1; i <= 4; i++) {
+      const { xml } = await c.press("code", wrong);
+      expect(said(xml)[0]).toBe("Sorry, that code did not work.");
+      expect(xml).toContain('numDigits="6"');
+    }
+    const fifth = (await c.press("code", wrong)).xml;
+    expect(said(fifth)).toContain("There have been too many wrong codes. Please try again in an hour. Goodbye.");
+    expect(fifth).toContain("<Hangup/>");
+    expect(fifth).not.toContain("<Gather");
+    // Even the right code, in the same call or a new one, does nothing for this caller now.
+    expect((await c.press("code", code)).xml).toContain("<Hangup/>");
+    const again = call(caller);
+    const greeting = (await again.start()).xml;
+    expect(greeting).toContain("<Hangup/>");
+    expect(greeting).not.toContain("<Gather");
+    expect(said((await again.press("code", code)).xml)).not.toContain("What was your first job?");
+    // Another caller is not locked out.
+    const other = call(newPhone());
+    await other.start();
+    expect(said((await other.press("code", code)).xml)).toContain("What was your first job?");
+    // An hour later the lock is gone.
+    await database.db
+      .updateTable("phone_code_failures")
+      .set({ created_at: new Date(Date.now() - 61 * 60 * 1000) })
+      .where("caller_e164", "=", caller)
+      .execute();
+    const later = call(caller);
+    await later.start();
+    expect(said((await later.press("code", code)).xml)).toContain("What was your first job?");
+  });
+
+  it("stops code entry at the Heirloom number once too many wrong codes came in from anyone", async () => {
+    const owner = await createUser(database.db);
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, prompts: [] });
+    const prompt = await sentPromptFor(storyteller.id, "Spread-out guessing?");
+    const code = await codeFor(prompt.id);
+    const number = "+15555550199";
+    await database.db
+      .insertInto("phone_code_failures")
+      .values(
+        Array.from({ length: 50 }, (_, i) => ({
+          caller_e164: `+1555700${String(i).padStart(4, "0")}`,
+          called_e164: number,
+        })),
+      )
+      .execute();
+    const sid = newCallSid();
+    const base = { CallSid: sid, AccountSid: ACCOUNT_SID, From: newPhone(), To: number };
+    expect((await post("incoming", base)).xml).toContain("too many wrong codes");
+    expect(said((await post("code", { ...base, Digits: code })).xml)).not.toContain("Spread-out guessing?");
+  });
+
+  it("skips the question when 9 is pressed while it is read", async () => {
+    const owner = await createUser(database.db);
+    const phone = newPhone();
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, phone, prompts: [] });
+    const prompt = await sentPromptFor(storyteller.id, "Skip me?");
+    const c = call(phone);
+    await c.start();
+    const { xml } = await c.press("key", "9");
+    expect(said(xml)).toEqual(["We have skipped this question. Goodbye."]);
+    const row = await database.db
+      .selectFrom("prompts")
+      .select("skipped_at")
+      .where("id", "=", prompt.id)
+      .executeTakeFirstOrThrow();
+    expect(row.skipped_at).not.toBeNull();
+    const notes = await database.db
+      .selectFrom("notifications")
+      .select("type")
+      .where("prompt_id", "=", prompt.id)
+      .execute();
+    expect(notes.map((n) => n.type)).toContain("skipped");
+  });
+});
+
+describe("recording", () => {
+  async function callingStoryteller(text = "Tell me about your wedding.") {
+    const owner = await createUser(database.db, { first_name: "Asha" });
+    const phone = newPhone();
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, phone, prompts: [] });
+    const prompt = await sentPromptFor(storyteller.id, text);
+    const c = call(phone);
+    await c.start();
+    return { owner, storyteller, prompt, c };
+  }
+
+  it("re-records on 3, keeps on 1, then fetches the recording with auth, makes one answer by phone and deletes both at Twilio", async () => {
+    const { owner, prompt, c } = await callingStoryteller();
+    const first = newRecordingSid();
+    const review = (await c.recorded(first)).xml;
+    expect(said(review)).toEqual([
+      "To keep your answer, press 1. To listen to it, press 2. To record it again, press 3.",
+    ]);
+    expect(review).toContain('action="https://heirloom.example/webhooks/twilio/voice?step=review"');
+    const listen = (await c.press("review", "2")).xml;
+    expect(listen).toContain(`<Play>${fake.url}/2010-04-01/Accounts/${ACCOUNT_SID}/Recordings/${first}.mp3</Play>`);
+    const again = (await c.press("review", "3")).xml;
+    expect(said(again)).toContain("All right, let us record it again.");
+    expect(again).toContain("<Record ");
+    const second = newRecordingSid();
+    await c.recorded(second);
+    const kept = (await c.press("review", "1")).xml;
+    expect(said(kept)).toEqual(["Thank you. Your story is saved, and Asha will hear it soon. Goodbye."]);
+    expect(kept).toContain("<Hangup/>");
+
+    const rows = await recordingRows(c.sid);
+    expect(rows.map((r) => [r.recording_sid, r.status])).toEqual([
+      [first, "discarded"],
+      [second, "kept"],
+    ]);
+    const jobs = await jobsFor(database.db, "phone__recording");
+    expect(jobs.map((j) => j.payload.recordingId)).toEqual(expect.arrayContaining(rows.map((r) => r.id)));
+
+    const before = fake.requests.length;
+    expect(await runRecordingJob(rows[0].id)).toBe("discarded");
+    expect(await runRecordingJob(rows[1].id)).toBe("stored");
+    const calls = fake.requests.slice(before);
+    expect(calls.map((r) => `${r.method} ${r.url}`)).toEqual([
+      `DELETE /2010-04-01/Accounts/${ACCOUNT_SID}/Recordings/${first}.json`,
+      `GET /2010-04-01/Accounts/${ACCOUNT_SID}/Recordings/${second}.wav`,
+      `DELETE /2010-04-01/Accounts/${ACCOUNT_SID}/Recordings/${second}.json`,
+    ]);
+    const basic = `Basic ${Buffer.from(`${ACCOUNT_SID}:${AUTH_TOKEN}`).toString("base64")}`;
+    for (const r of calls) expect(r.headers.authorization).toBe(basic);
+
+    const answers = await database.db.selectFrom("answers").selectAll().where("prompt_id", "=", prompt.id).execute();
+    expect(answers).toHaveLength(1);
+    expect(answers[0]).toMatchObject({ via_phone: true, content_type: "audio/wav", upload_id: `phone:${second}` });
+    expect(answers[0].duration_ms).toBe(3000);
+    const stored = await context().storage.get(answers[0].storage_key);
+    expect(stored?.size).toBe(recordingAudio.byteLength);
+    // The same flow as a recorded answer: the asker is told, the transcription is queued.
+    const notes = await database.db
+      .selectFrom("notifications")
+      .select(["type", "user_id"])
+      .where("prompt_id", "=", prompt.id)
+      .execute();
+    expect(notes).toContainEqual({ type: "uploaded", user_id: owner.id });
+    const transcribe = await jobsFor(database.db, "answer__transcribe");
+    expect(transcribe.map((j) => j.payload.answerId)).toContain(answers[0].id);
+    expect((await recordingRows(c.sid)).map((r) => r.status)).toEqual(["done", "done"]);
+    // The code stops working once the prompt is answered.
+    const code = await codeFor(prompt.id).catch(() => null);
+    if (code) {
+      const other = call(newPhone());
+      await other.start();
+      expect(said((await other.press("code", code)).xml)).toContain("Sorry, that code did not work.");
+    }
+  });
+
+  it("keeps the recording when the caller hangs up after recording", async () => {
+    const { prompt, c } = await callingStoryteller("What did you cook on Sundays?");
+    const sid = newRecordingSid();
+    await c.recorded(sid);
+    expect((await recordingRows(c.sid))[0].status).toBe("pending");
+    const ended = await c.hangUp();
+    expect(ended.status).toBe(204);
+    const [row] = await recordingRows(c.sid);
+    expect(row.status).toBe("kept");
+    expect(await runRecordingJob(row.id)).toBe("stored");
+    const answers = await database.db
+      .selectFrom("answers")
+      .select("via_phone")
+      .where("prompt_id", "=", prompt.id)
+      .execute();
+    expect(answers).toEqual([{ via_phone: true }]);
+  });
+
+  it("keeps the recording when the hang-up is reported before the recording", async () => {
+    const { c } = await callingStoryteller("What did you do on rainy days?");
+    expect((await c.hangUp()).status).toBe(204);
+    await c.recorded(newRecordingSid());
+    const [row] = await recordingRows(c.sid);
+    expect(row.status).toBe("kept");
+    expect((await jobsFor(database.db, "phone__recording")).map((j) => j.payload.recordingId)).toContain(row.id);
+  });
+
+  it("keeps a recording left waiting an hour when Twilio's status callback never came", async () => {
+    const { c } = await callingStoryteller("What was your first bicycle?");
+    await c.recorded(newRecordingSid());
+    await sweepPhoneCalls(database.db);
+    expect((await recordingRows(c.sid))[0].status).toBe("pending");
+    await sweepPhoneCalls(database.db, new Date(Date.now() + 61 * 60 * 1000));
+    const [row] = await recordingRows(c.sid);
+    expect(row.status).toBe("kept");
+    expect((await jobsFor(database.db, "phone__recording")).map((j) => j.payload.recordingId)).toContain(row.id);
+  });
+
+  it("says it heard nothing and tries once more, then says goodbye", async () => {
+    const { c } = await callingStoryteller();
+    const first = (await c.silence()).xml;
+    expect(said(first)).toEqual(["We did not hear anything. Let us try once more."]);
+    expect(first).toContain("<Record ");
+    // An empty recording counts as silence too.
+    const second = (await c.recorded(newRecordingSid(), 0)).xml;
+    expect(said(second)).toEqual(["We still did not hear anything. Please call again whenever you like. Goodbye."]);
+    expect(second).toContain("<Hangup/>");
+    expect(second).not.toContain("<Record ");
+    expect(await recordingRows(c.sid)).toHaveLength(0);
+  });
+
+  it("retries a failing fetch and makes exactly one answer when it finally succeeds", async () => {
+    const { prompt, c } = await callingStoryteller("What was school like?");
+    await c.recorded(newRecordingSid());
+    await c.press("review", "1");
+    const [row] = await recordingRows(c.sid);
+    failFetches = 2;
+    await expect(runRecordingJob(row.id)).rejects.toThrow(/HTTP 503/);
+    await expect(runRecordingJob(row.id)).rejects.toThrow(/HTTP 503/);
+    expect(
+      await database.db.selectFrom("answers").select("id").where("prompt_id", "=", prompt.id).execute(),
+    ).toHaveLength(0);
+    expect((await recordingRows(c.sid))[0].status).toBe("kept");
+    expect(await runRecordingJob(row.id)).toBe("stored");
+    // A stray extra run (a retry after a crash) changes nothing.
+    expect(await runRecordingJob(row.id)).toBe("nothing-to-do");
+    expect(
+      await database.db.selectFrom("answers").select("id").where("prompt_id", "=", prompt.id).execute(),
+    ).toHaveLength(1);
+  });
+});
+
+describe("call-out", () => {
+  it("places the call through Twilio's Calls API with answering-machine detection", async () => {
+    const voice = createTwilioVoice(context().config);
+    const before = fake.requests.length;
+    const sid = await voice.createCall({
+      to: "+15555550142",
+      url: `${APP_URL}/webhooks/twilio/voice?step=outbound`,
+      statusCallback: `${APP_URL}/webhooks/twilio/voice?step=status`,
+    });
+    expect(sid).toBe("CA" + "c".repeat(32));
+    const [request] = fake.requests.slice(before);
+    expect(request.method).toBe("POST");
+    expect(request.headers.authorization).toBe(
+      `Basic ${Buffer.from(`${ACCOUNT_SID}:${AUTH_TOKEN}`).toString("base64")}`,
+    );
+    expect(Object.fromEntries(new URLSearchParams(request.body))).toMatchObject({
+      To: "+15555550142",
+      From: VOICE_NUMBER,
+      Url: `${APP_URL}/webhooks/twilio/voice?step=outbound`,
+      MachineDetection: "Enable",
+      StatusCallback: `${APP_URL}/webhooks/twilio/voice?step=status`,
+    });
+  });
+
+  it("leaves an answering machine a short message with the number and code, and a person hears the question", async () => {
+    const owner = await createUser(database.db, { first_name: "Ravi" });
+    const phone = newPhone();
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, phone, prompts: [] });
+    const prompt = await sentPromptFor(storyteller.id, "What songs did your mother sing?");
+    const machineSid = newCallSid();
+    await recordOutboundCall(database.db, {
+      callSid: machineSid,
+      to: phone,
+      from: VOICE_NUMBER,
+      storytellerId: storyteller.id,
+      promptId: prompt.id,
+      language: "en",
+    });
+    const machine = await post("outbound", {
+      CallSid: machineSid,
+      From: VOICE_NUMBER,
+      To: phone,
+      AnsweredBy: "machine_start",
+    });
+    const code = await codeFor(prompt.id);
+    expect(said(machine.xml)).toEqual([
+      `Hello, this is Heirloom with a question from Ravi. To answer it, call 5 5 5, 5 5 5, 0 1 0 0 and enter the code ${code.slice(0, 3).split("").join(" ")}, ${code.slice(3).split("").join(" ")}. Goodbye.`,
+    ]);
+    expect(machine.xml).toContain("<Hangup/>");
+    expect(machine.xml).not.toContain("<Record");
+
+    const humanSid = newCallSid();
+    await recordOutboundCall(database.db, {
+      callSid: humanSid,
+      to: phone,
+      from: VOICE_NUMBER,
+      storytellerId: storyteller.id,
+      promptId: prompt.id,
+      language: "en",
+    });
+    const human = await post("outbound", { CallSid: humanSid, From: VOICE_NUMBER, To: phone, AnsweredBy: "human" });
+    expect(said(human.xml)).toContain("What songs did your mother sing?");
+    expect(human.xml).toContain("<Record ");
+  });
+});

@@ -1,0 +1,57 @@
+import { createWriteStream } from "node:fs";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
+import type { Config } from "~/config.server";
+import { storageKeys } from "./storage-keys";
+import type { StorageService } from "./storage.server";
+
+// What answering by phone needs from a voice provider, and the simulator's one; Twilio's is in
+// voice.server.ts, kept apart so that Twilio's SDK loads only where it is used.
+
+/** Twilio's recording ids: RE and 32 hex digits (the only thing a recording is known by here). */
+export const RECORDING_SID = /^RE[0-9a-f]{32}$/;
+export const CALL_SID = /^CA[0-9a-f]{32}$/;
+
+/** The calling side of answering by phone: Twilio Programmable Voice, or the simulator in /dev/outbox. */
+export interface VoiceService {
+  readonly name: "simulator" | "twilio";
+  /** Copies the recording into `file`; throws when it cannot (the job retries; Twilio keeps it meanwhile). */
+  fetchRecording(recordingSid: string, file: string): Promise<void>;
+  /** Deletes it at the provider (missing is fine). */
+  deleteRecording(recordingSid: string): Promise<void>;
+  /** Where `<Play>` finds the recording while the caller listens back. */
+  playUrl(recordingSid: string): string;
+  /** Starts a call to `to` that asks `url` what to say (call-out); resolves with the call's id. */
+  createCall(input: { to: string; url: string; statusCallback: string }): Promise<string>;
+}
+
+export const checkSid = (sid: string) => {
+  if (!RECORDING_SID.test(sid)) throw new Error("not a recording id");
+  return sid;
+};
+
+/**
+ * Without Twilio: the simulator's "spoken answer" is a file the tester uploads, kept in storage
+ * until the recording job takes it, as Twilio keeps a recording until we delete it.
+ */
+export function createSimulatedVoice(storage: StorageService, config: Pick<Config, "APP_URL">): VoiceService {
+  return {
+    name: "simulator",
+    async fetchRecording(recordingSid, file) {
+      const stored = await storage.get(storageKeys.phoneSimulatorRecording(checkSid(recordingSid)));
+      if (!stored) throw new Error("simulated recording missing");
+      await pipeline(
+        Readable.fromWeb(stored.body as NodeWebReadableStream<Uint8Array>),
+        createWriteStream(file, { mode: 0o600 }),
+      );
+    },
+    async deleteRecording(recordingSid) {
+      await storage.delete(storageKeys.phoneSimulatorRecording(checkSid(recordingSid)));
+    },
+    playUrl: (recordingSid) => `${config.APP_URL}/dev/outbox?recording=${checkSid(recordingSid)}`,
+    async createCall() {
+      return `CA${Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("")}`;
+    },
+  };
+}

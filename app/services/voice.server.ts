@@ -1,0 +1,85 @@
+import { createWriteStream } from "node:fs";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
+import twilio from "twilio";
+import type { Config } from "~/config.server";
+import { MAX_UPLOAD_BYTES } from "./audio-check.server";
+import type { StorageService } from "./storage.server";
+import { checkSid, createSimulatedVoice, type VoiceService } from "./voice-simulator.server";
+
+export { CALL_SID, RECORDING_SID, createSimulatedVoice, type VoiceService } from "./voice-simulator.server";
+
+/** Stops a download that passes what an answer may weigh (the file is then refused as too large). */
+function capped(limit: number) {
+  let size = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.byteLength;
+      done(size > limit ? new Error("recording larger than an answer may be") : null, chunk);
+    },
+  });
+}
+
+type TwilioSettings = Pick<
+  Config,
+  "TWILIO_ACCOUNT_SID" | "TWILIO_AUTH_TOKEN" | "TWILIO_API_URL" | "TWILIO_VOICE_NUMBER"
+>;
+
+export function createTwilioVoice(config: TwilioSettings): VoiceService {
+  const accountSid = config.TWILIO_ACCOUNT_SID!;
+  const client = twilio(accountSid, config.TWILIO_AUTH_TOKEN, { autoRetry: true, maxRetries: 3 });
+  // Only tests point this elsewhere (a local server speaking Twilio's API).
+  const base = config.TWILIO_API_URL ?? "https://api.twilio.com";
+  if (config.TWILIO_API_URL) client.api.baseUrl = config.TWILIO_API_URL;
+  const mediaUrl = (sid: string) => `${base}/2010-04-01/Accounts/${accountSid}/Recordings/${checkSid(sid)}`;
+  return {
+    name: "twilio",
+    async fetchRecording(recordingSid, file) {
+      // Built from our account and the id, never from a URL a request handed us.
+      const response = await fetch(`${mediaUrl(recordingSid)}.wav`, {
+        headers: {
+          Authorization: `Basic ${Buffer.from(`${accountSid}:${config.TWILIO_AUTH_TOKEN}`).toString("base64")}`,
+        },
+        redirect: "follow",
+        signal: AbortSignal.timeout(120_000),
+      });
+      if (!response.ok || !response.body) {
+        await response.body?.cancel();
+        throw new Error(`Twilio recording fetch failed: HTTP ${response.status}`);
+      }
+      await pipeline(
+        Readable.fromWeb(response.body as NodeWebReadableStream<Uint8Array>),
+        capped(MAX_UPLOAD_BYTES),
+        createWriteStream(file, { mode: 0o600 }),
+      );
+    },
+    async deleteRecording(recordingSid) {
+      await client
+        .recordings(checkSid(recordingSid))
+        .remove()
+        .catch((error: { status?: number }) => {
+          if (error.status !== 404) throw error;
+        });
+    },
+    playUrl: (recordingSid) => `${mediaUrl(recordingSid)}.mp3`,
+    async createCall(input) {
+      const call = await client.calls.create({
+        to: input.to,
+        from: config.TWILIO_VOICE_NUMBER!,
+        url: input.url,
+        method: "POST",
+        statusCallback: input.statusCallback,
+        statusCallbackMethod: "POST",
+        statusCallbackEvent: ["completed"],
+        // An answering machine hears a short message, not the question (see the voice webhook).
+        machineDetection: "Enable",
+      });
+      return call.sid;
+    },
+  };
+}
+
+export function createVoiceService(config: Config, storage: StorageService): VoiceService {
+  return config.voiceUsesSimulator ? createSimulatedVoice(storage, config) : createTwilioVoice(config);
+}
