@@ -2,7 +2,7 @@ import { type FieldMetadata, getInputProps, getSelectProps } from "@conform-to/r
 import type { Ref } from "react";
 import { useTranslation } from "react-i18next";
 import { Field, FieldErrors, LanguageOptions, SelectField, TimeZoneOptions } from "~/components/forms";
-import { deliveryMethods, frequencies } from "~/utils/storyteller-schema";
+import { deliveryMethods, frequencies } from "~/utils/storyteller-choices";
 
 // The Storyteller form's parts, for any conform form whose schema includes storytellerShape and/or
 // scheduleShape (~/utils/storyteller-schema): adding a Storyteller, editing one, Add Group. They

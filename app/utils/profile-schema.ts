@@ -1,12 +1,12 @@
 import { z } from "zod";
+import { PROFILE_INTENT } from "~/utils/profile-intent";
 import { email, text } from "~/utils/validation";
 
-// General settings (app/components/profile-form.tsx), in the browser and on the server. The form is
+// General settings (app/components/profile-form.tsx), checked on the server. The form is
 // shown on the account page and on /dashboard/user/{nickname}/edit, and always posts to the account
 // page, whose intent union (app/routes/dashboard.user.account/schema.ts) includes it.
 
-/** The profile form's intent, as the no-JavaScript form and the journeys post it. */
-export const PROFILE_INTENT = "general";
+export { PROFILE_INTENT };
 
 export const profileSchema = z.object({
   intent: z.literal(PROFILE_INTENT),

@@ -1,15 +1,8 @@
 import { z } from "zod";
 import { customPromptText } from "~/utils/prompt-schema";
+import { Intent, recordingPath } from "./intents";
 
-/** Every button on My Stories (name="intent"); the values are what no-JS forms post. */
-export const Intent = {
-  // "Record a story": a library question, or a title of one's own.
-  recordLibrary: "record-library",
-  recordTitle: "record-title",
-  // Per story.
-  privacy: "privacy",
-  delete: "delete",
-} as const;
+export { Intent, recordingPath };
 
 export const actionSchema = z.discriminatedUnion("intent", [
   z.object({
@@ -25,12 +18,5 @@ export const actionSchema = z.discriminatedUnion("intent", [
   // Confirmed with a required checkbox (the browser insists, and so does the server).
   z.object({ intent: z.literal(Intent.delete), promptId: z.uuid(), confirm: z.literal("on") }),
 ]);
-
-/**
- * Where a story is recorded: a page of its own with the record page's recorder, served without React
- * (like the record link's), so whatever leads there loads it as a whole document (a plain link, a
- * form with reloadDocument).
- */
-export const recordingPath = (promptId: string) => `/dashboard/mystories/record/${promptId}`;
 
 export type ActionInput = z.infer<typeof actionSchema>;

@@ -11,8 +11,9 @@ import { useRootData } from "~/utils/root-data";
 import { redirectWithToast } from "~/utils/toast.server";
 import { AddPromptButton } from "./add-prompt-dialog";
 import { DeliveryState } from "./delivery-state";
+import { Intent } from "./intents";
 import { PromptQueue } from "./scheduled-tab";
-import { actionSchema, Intent } from "./schema";
+import { actionSchema } from "./schema";
 import { SentPrompts } from "./sent-tab";
 import { performIntent, storytellerPage, storytellerPageRole } from "./server";
 

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useFetcher, useSearchParams } from "react-router";
 import { useHydrated } from "~/utils/use-hydrated";
-import { Intent } from "./schema";
+import { Intent } from "./intents";
 
 /** `editable`: this user may reword, move and delete it (the owner: every prompt; a collaborator: those they added). */
 type QueuedPrompt = { id: string; text: string; editable: boolean };
