@@ -81,7 +81,7 @@ try {
   await createPrompt(db, { storytellerId: storyteller.id, sentAt: new Date() });
   const group = await createGroup(db, { ownerId: user.id, storytellerId: storyteller.id });
   const self = await createSelfStoryteller(db, { id: user.id, email: "bench@example.com", first_name: "Bench" });
-  const ownPrompt = await createPrompt(db, { storytellerId: self.id });
+  const ownPrompt = await createPrompt(db, { storytellerId: self.id, createdBy: user.id, sentAt: new Date() });
   await db.destroy();
   const dashboardPages: Page[] = [
     "/dashboard",
