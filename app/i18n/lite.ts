@@ -101,27 +101,29 @@ export function createLiteI18n({ lng, resources, variables = {}, loadPath, fetch
       i18n.language = language;
       notify();
     },
-    getFixedT: (namespaces) => (fullKey, options = {}) => {
-      const separator = fullKey.indexOf(":");
-      const [searched, key] =
-        separator > 0 ? [[fullKey.slice(0, separator)], fullKey.slice(separator + 1)] : [namespaces, fullKey];
-      const keys = [key];
-      if (typeof options.count === "number") {
-        keys.unshift(`${key}_${new Intl.PluralRules(i18n.language).select(options.count)}`);
-        if (options.count === 0) keys.unshift(`${key}_zero`);
-      }
-      const values = { count: options.count, ...options };
-      if (options.count === undefined) delete values.count;
-      for (const ns of searched) {
-        for (const candidate of keys) {
-          const found = lookup(store[i18n.language]?.[ns], candidate);
-          if (typeof found === "string") return interpolate(found, values);
-          if (found !== undefined && found !== null && options.returnObjects)
-            return deepInterpolate(found, values) as string;
+    getFixedT:
+      (namespaces) =>
+      (fullKey, options = {}) => {
+        const separator = fullKey.indexOf(":");
+        const [searched, key] =
+          separator > 0 ? [[fullKey.slice(0, separator)], fullKey.slice(separator + 1)] : [namespaces, fullKey];
+        const keys = [key];
+        if (typeof options.count === "number") {
+          keys.unshift(`${key}_${new Intl.PluralRules(i18n.language).select(options.count)}`);
+          if (options.count === 0) keys.unshift(`${key}_zero`);
         }
-      }
-      return key;
-    },
+        const values = { count: options.count, ...options };
+        if (options.count === undefined) delete values.count;
+        for (const ns of searched) {
+          for (const candidate of keys) {
+            const found = lookup(store[i18n.language]?.[ns], candidate);
+            if (typeof found === "string") return interpolate(found, values);
+            if (found !== undefined && found !== null && options.returnObjects)
+              return deepInterpolate(found, values) as string;
+          }
+        }
+        return key;
+      },
     subscribe: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
