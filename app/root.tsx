@@ -53,12 +53,17 @@ export async function loader({ request, context }: LoaderArgs) {
 
 /**
  * A route whose handle says `{ standalone: true }` is served without React in the browser: its page
- * is complete HTML, and its loader's `scripts` (our own small bundles) are all the JavaScript it
- * gets. The record page uses this to stay far under its budget on basic phones.
+ * is complete HTML (toasts included), and its loader's `scripts` (our own small bundles) are all the
+ * JavaScript it gets. The record page uses this to stay far under its budget on basic phones, and the
+ * public pages (`_public.tsx`) to need almost none (decision 027).
+ *
+ * Only a document the server renders is standalone: a page reached by a client-side navigation from
+ * a page that has React (a dashboard link to the FAQ) keeps the router's scripts it already runs.
  */
 function useStandaloneScripts(): string[] | null {
   const match = useMatches().findLast((m) => (m.handle as { standalone?: boolean } | undefined)?.standalone);
-  return match ? ((match.data as { scripts?: string[] } | undefined)?.scripts ?? []) : null;
+  if (!match || typeof document !== "undefined") return null;
+  return (match.data as { scripts?: string[] } | undefined)?.scripts ?? [];
 }
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -86,6 +91,7 @@ export function Layout({ children }: { children: ReactNode }) {
         {standaloneScripts ? (
           <>
             {children}
+            <Toaster toasts={rootData?.toasts ?? []} />
             {standaloneScripts.map((src) => (
               <script key={src} type="module" src={src} nonce={nonce} />
             ))}

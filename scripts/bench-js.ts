@@ -1,7 +1,10 @@
 // `npm run bench:js`: the JavaScript a first visit downloads, per page, as the server sends it
-// (brotli to browsers on https, gzip otherwise), against ENGINEERING.md's budget (≤ 100 KB
-// compressed on first load). Loads each page in Chromium from the production server, then asks
-// the server for every script the page requested with each encoding and counts the bytes sent.
+// (brotli to browsers on https, gzip otherwise), against the budgets of issue 14 and decision 027:
+// every dashboard page <= 100 KB compressed on a first visit, every public page <= 30 KB (they are
+// served without React). Loads each page in Chromium from the production server, then asks the
+// server for every script the page requested with each encoding and counts the bytes sent. Exits
+// non-zero when a page is over its budget or does not answer 200 (404 for the unknown path).
+// BENCH_PORT and BENCH_PG_PORT move the server and its PostgreSQL (to run beside another copy).
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
@@ -10,17 +13,32 @@ import path from "node:path";
 import { chromium } from "@playwright/test";
 import { createUserSession } from "../app/auth/session.server";
 import { createDb, createPool } from "../db/client";
+import { createGroup, createPrompt, createSelfStoryteller, createStoryteller } from "../tests/factories";
 
-const PORT = 3396;
-const PG_PORT = 25441;
+const PORT = Number(process.env.BENCH_PORT ?? 3396);
+const PG_PORT = Number(process.env.BENCH_PG_PORT ?? 25441);
 const base = `http://localhost:${PORT}`;
-const pages = [
-  { path: "/", budgetKb: 100 },
-  { path: "/contact-us", budgetKb: 100 },
-  { path: "/dashboard", budgetKb: 100, signedIn: true },
-  { path: "/dashboard/onboarding", budgetKb: 100, signedIn: true },
-  { path: "/dashboard/user/account", budgetKb: 100, signedIn: true },
-];
+const DASHBOARD_KB = 100;
+const PUBLIC_KB = 30;
+
+type Page = { path: string; budgetKb: number; signedIn?: boolean; status?: number };
+const publicPages: Page[] = [
+  "/",
+  "/about-us",
+  "/faqs",
+  "/privacy-policy",
+  "/terms-and-conditions",
+  "/registered-texts",
+  "/contact-us",
+  "/auth/login",
+  "/auth/register",
+  "/auth/verify",
+  "/auth/reset-password",
+].map((pagePath) => ({ path: pagePath, budgetKb: PUBLIC_KB }));
+publicPages.push(
+  { path: "/invitations/not-a-real-token", budgetKb: PUBLIC_KB, status: 404 },
+  { path: "/no/such/page", budgetKb: PUBLIC_KB, status: 404 },
+);
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "heirloom-bench-js-"));
 const server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
@@ -57,21 +75,50 @@ try {
     .returning("id")
     .executeTakeFirstOrThrow();
   const [cookie] = (await createUserSession({ config: { APP_URL: base } as never }, db, user.id)).split(";");
+  // One of everything a dashboard page shows: a Storyteller with a queued and a sent prompt, a group
+  // around them, and the user's own stories with a prompt to record.
+  const storyteller = await createStoryteller(db, { ownerId: user.id, nickname: "Nani" });
+  await createPrompt(db, { storytellerId: storyteller.id, sentAt: new Date() });
+  const group = await createGroup(db, { ownerId: user.id, storytellerId: storyteller.id });
+  const self = await createSelfStoryteller(db, { id: user.id, email: "bench@example.com", first_name: "Bench" });
+  const ownPrompt = await createPrompt(db, { storytellerId: self.id, createdBy: user.id, sentAt: new Date() });
   await db.destroy();
+  const dashboardPages: Page[] = [
+    "/dashboard",
+    "/dashboard/onboarding",
+    "/dashboard/notifications",
+    "/dashboard/kanban",
+    "/dashboard/timeline",
+    "/dashboard/mystories",
+    `/dashboard/mystories/record/${ownPrompt.id}`,
+    "/dashboard/groups/new",
+    `/dashboard/groups/${group.id}`,
+    `/dashboard/recipient/${storyteller.id}`,
+    `/dashboard/recipient/${storyteller.id}?sent=true`,
+    `/dashboard/recipient/${storyteller.id}/edit`,
+    `/dashboard/recipient/${storyteller.id}/prompts/new`,
+    "/dashboard/user/account",
+    "/dashboard/user/profile",
+    "/dashboard/user/new",
+    "/dashboard/user/bench/edit",
+  ].map((pagePath) => ({ path: pagePath, budgetKb: DASHBOARD_KB, signedIn: true }));
+  const pages = [...publicPages, ...dashboardPages];
+  const width = Math.max(...pages.map((p) => p.path.length)) + 1;
 
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
   });
   console.log(
-    "page".padEnd(14),
+    "page".padEnd(width),
     "scripts".padStart(8),
     "brotli KB".padStart(10),
     "gzip KB".padStart(9),
     "budget KB".padStart(10),
+    "",
   );
-  let overBudget = false;
-  for (const { path: pagePath, budgetKb, signedIn } of pages) {
+  let failed = false;
+  for (const { path: pagePath, budgetKb, signedIn, status = 200 } of pages) {
     const context = await browser.newContext();
     if (signedIn) {
       const [name, ...value] = cookie.split("=");
@@ -82,7 +129,8 @@ try {
     page.on("request", (request) => {
       if (request.resourceType() === "script") scripts.add(request.url());
     });
-    await page.goto(`${base}${pagePath}`, { waitUntil: "networkidle" });
+    const response = await page.goto(`${base}${pagePath}`, { waitUntil: "networkidle" });
+    const answered = response?.status() ?? 0;
     let brotli = 0;
     let gzip = 0;
     for (const url of scripts) {
@@ -90,19 +138,21 @@ try {
       gzip += await bytesSent(url, "gzip");
     }
     const kb = brotli / 1024;
-    overBudget ||= kb > budgetKb;
+    const pass = kb <= budgetKb && answered === status;
+    failed ||= !pass;
     console.log(
-      pagePath.padEnd(14),
+      pagePath.padEnd(width),
       String(scripts.size).padStart(8),
       kb.toFixed(1).padStart(10),
       (gzip / 1024).toFixed(1).padStart(9),
       `${budgetKb}`.padStart(10),
-      kb > budgetKb ? "OVER" : "ok",
+      pass ? "pass" : answered === status ? "FAIL (over budget)" : `FAIL (status ${answered})`,
     );
     await context.close();
   }
   await browser.close();
-  if (overBudget) process.exitCode = 1;
+  console.log(failed ? "bench:js: some pages FAIL" : "bench:js: every page within its budget");
+  if (failed) process.exitCode = 1;
 } finally {
   server.kill("SIGTERM");
   await exited;

@@ -1,14 +1,12 @@
-import { useEffect, useRef } from "react";
+import { lazy, Suspense, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useFetcher, useLocation } from "react-router";
-import {
-  ADD_GROUP_URL,
-  type AddGroupDialogReply,
-  type AddGroupPage,
-  type AddGroupStep,
-  AddGroupSteps,
-} from "~/components/add-group-steps";
+import { Link, useLocation } from "react-router";
 import { useOpenUntilNavigate } from "~/utils/use-close-on-navigate";
+
+/** Add Group's page (add-group-steps.tsx has it too; importing it from there would load that module). */
+const ADD_GROUP_URL = "/dashboard/groups/new";
+// The dialog's steps (three forms) load when it first opens, not with every dashboard page: decision 027.
+const AddGroupDialogSteps = lazy(() => import("~/components/add-group-dialog-steps"));
 
 /**
  * "Add Group": a link to Add Group's page, which with JavaScript opens its three steps in a dialog
@@ -45,45 +43,12 @@ export function AddGroupLink({ className, label }: { className: string; label?: 
         aria-labelledby="add-group-title"
         className="m-auto w-[min(48rem,95vw)] rounded-xl border border-line bg-surface p-6 text-ink backdrop:bg-black/40"
       >
-        {open ? <AddGroupDialogSteps onCancel={() => setOpen(false)} /> : null}
+        {open ? (
+          <Suspense fallback={<p className="text-muted">{t("groups:new.loading")}</p>}>
+            <AddGroupDialogSteps onCancel={() => setOpen(false)} />
+          </Suspense>
+        ) : null}
       </dialog>
     </>
-  );
-}
-
-const dialogAction = (step: AddGroupStep) => `${ADD_GROUP_URL}?step=${step}&dialog=1`;
-
-function AddGroupDialogSteps({ onCancel }: { onCancel: () => void }) {
-  const { t } = useTranslation("groups");
-  const start = useFetcher<AddGroupPage>();
-  const submitter = useFetcher<AddGroupDialogReply>();
-  const { load } = start;
-  useEffect(() => {
-    void load(`${ADD_GROUP_URL}?step=1`);
-  }, [load]);
-  const page = submitter.data?.page ?? start.data;
-  const reply = submitter.data;
-  const refused = reply?.form && reply.result ? { form: reply.form, result: reply.result } : undefined;
-  return (
-    <div className="flex flex-col gap-6">
-      <h2 id="add-group-title" className="text-xl font-bold">
-        {t("new.title")}
-      </h2>
-      {page ? (
-        <AddGroupSteps
-          key={page.step}
-          page={page}
-          refused={refused}
-          Form={submitter.Form}
-          actionFor={dialogAction}
-          idPrefix="dialog-"
-        />
-      ) : (
-        <p className="text-muted">{t("new.loading")}</p>
-      )}
-      <button type="button" className="btn-secondary self-start" onClick={onCancel}>
-        {t("page.cancel")}
-      </button>
-    </div>
   );
 }

@@ -1,5 +1,4 @@
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ComponentType, RefAttributes } from "react";
 import { useTranslation } from "react-i18next";
 import type { FetcherFormProps } from "react-router";
@@ -7,18 +6,17 @@ import { Field, FieldErrors, SelectField } from "~/components/forms";
 import { GroupDetailsFields } from "~/components/group-fields";
 import { ScheduleFields, StorytellerFields } from "~/components/storyteller-fields";
 import {
-  AddGroupIntent as Intent,
-  type GroupDraft,
-  groupDetailsSchema,
-  invitationEmailsSchema,
-  MAX_INVITATIONS_PER_POST,
-  pickStorytellerSchema,
-} from "~/utils/group-schema";
-import { storytellerWithScheduleSchema } from "~/utils/storyteller-schema";
+  groupDetailsConstraint,
+  invitationEmailsConstraint,
+  pickStorytellerConstraint,
+  storytellerWithScheduleConstraint,
+} from "~/utils/form-constraints";
+import { AddGroupIntent as Intent, MAX_INVITATIONS_PER_POST } from "~/utils/group-choices";
+import type { GroupDraft } from "~/utils/group-schema";
 
 // Add Group's three steps, for its page (plain form posts) and its dialog (the same forms, posted by
-// a fetcher to the same route). In the browser each form checks its fields with the schema the
-// server checks them with (the route's schema.ts wraps the same ones with the buttons' intents).
+// a fetcher to the same route). The server checks each post with the route's schema.ts and answers
+// with its messages; the browser has only the fields' constraints (decision 027).
 
 export const ADD_GROUP_URL = "/dashboard/groups/new";
 
@@ -124,11 +122,8 @@ function DetailsStepForm({
   const [form, fields] = useForm({
     id: `${idPrefix}group-details`,
     lastResult,
-    constraint: getZodConstraint(groupDetailsSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
+    constraint: groupDetailsConstraint,
     defaultValue: draft,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: groupDetailsSchema }),
   });
   return (
     <Form method="post" action={actionFor(1)} {...getFormProps(form)} className="flex flex-col gap-5">
@@ -167,17 +162,13 @@ function StorytellerStep({
   const [pickForm, pickFields] = useForm({
     id: `${idPrefix}group-pick`,
     lastResult: pickResult,
-    constraint: getZodConstraint(pickStorytellerSchema),
-    shouldValidate: "onSubmit",
+    constraint: pickStorytellerConstraint,
     defaultValue: draft && "storytellerId" in draft ? { storytellerId: draft.storytellerId } : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: pickStorytellerSchema }),
   });
   const [createForm, createFields] = useForm({
     id: `${idPrefix}group-create`,
     lastResult: createResult,
-    constraint: getZodConstraint(storytellerWithScheduleSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
+    constraint: storytellerWithScheduleConstraint,
     defaultValue: {
       language: "en",
       deliveryMethod: "email",
@@ -186,7 +177,6 @@ function StorytellerStep({
       frequency: "weekly",
       ...(draft && "newStoryteller" in draft ? draft.newStoryteller : {}),
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: storytellerWithScheduleSchema }),
   });
   return (
     <div className="flex flex-col gap-8">
@@ -253,8 +243,7 @@ function InviteStepForm({
   const [form, fields] = useForm({
     id: `${idPrefix}group-invite`,
     lastResult,
-    constraint: getZodConstraint(invitationEmailsSchema),
-    shouldValidate: "onSubmit",
+    constraint: invitationEmailsConstraint,
     // Never more slots than one post may invite, unless a refused post brought more back.
     defaultValue: {
       emails: [...(draft ?? []), ...Array<string>(extraSlots).fill("")].slice(
@@ -262,7 +251,6 @@ function InviteStepForm({
         Math.max(MAX_INVITATIONS_PER_POST, draft?.length ?? 0),
       ),
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: invitationEmailsSchema }),
   });
   const slots = fields.emails.getFieldList();
   return (

@@ -1,9 +1,11 @@
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
+import type { z } from "zod";
 import { Field, FieldErrors, LanguageOptions, SelectField } from "~/components/forms";
-import { PROFILE_INTENT, profileSchema } from "~/utils/profile-schema";
+import { profileConstraint } from "~/utils/form-constraints";
+import { PROFILE_INTENT } from "~/utils/profile-intent";
+import type { profileSchema } from "~/utils/profile-schema";
 
 export type ProfileDefaults = {
   first_name: string;
@@ -23,13 +25,10 @@ export function ProfileForm({
   lastResult?: SubmissionResult<string[]> | null;
 }) {
   const { t } = useTranslation("account");
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof profileSchema>>({
     id: "profile",
     lastResult: lastResult?.initialValue?.intent === PROFILE_INTENT ? lastResult : undefined,
-    constraint: getZodConstraint(profileSchema),
-    shouldValidate: "onBlur",
-    // Errors clear while typing, so nothing shifts under the pointer when the field loses focus.
-    shouldRevalidate: "onInput",
+    constraint: profileConstraint,
     defaultValue: {
       firstName: account.first_name,
       lastName: account.last_name,
@@ -38,7 +37,6 @@ export function ProfileForm({
       language: account.language,
       phone: account.phone_e164 ?? "",
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
   });
   return (
     <Form

@@ -2,8 +2,8 @@ import { type FieldMetadata, getInputProps, getSelectProps } from "@conform-to/r
 import type { Ref } from "react";
 import { useTranslation } from "react-i18next";
 import { Field, FieldErrors, LanguageOptions, SelectField, TimeZoneOptions } from "~/components/forms";
-import { deliveryMethods, FIRST_PROMPT_MAX_DAYS_AHEAD, frequencies } from "~/utils/storyteller-schema";
-import { addDays } from "~/utils/validation";
+import { addDays } from "~/utils/calendar";
+import { deliveryMethods, FIRST_PROMPT_MAX_DAYS_AHEAD, frequencies } from "~/utils/storyteller-choices";
 
 // The Storyteller form's parts, for any conform form whose schema includes storytellerShape and/or
 // scheduleShape (~/utils/storyteller-schema): adding a Storyteller, editing one, Add Group. They

@@ -4,6 +4,18 @@ import { Outlet } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PublicFooter } from "~/components/public-footer";
 import { PublicHeader } from "~/components/public-header";
+import type { LoaderArgs } from "~/context.server";
+import { standaloneScript } from "~/utils/standalone-scripts.server";
+
+/**
+ * The public pages are whole HTML with plain forms, served without React (app/root.tsx): their only
+ * script styles the header on scroll. Decision 027.
+ */
+export const handle = { standalone: true };
+
+export function loader({ context }: LoaderArgs) {
+  return { scripts: [standaloneScript(context.config, "public-page")] };
+}
 
 function PublicShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();

@@ -1,32 +1,23 @@
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { Form, useActionData, useLoaderData, data } from "react-router";
-import { z } from "zod";
+import type { z } from "zod";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Field, FieldErrors, SelectField } from "~/components/forms";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { inviteOneToGroup, ownedGroups } from "~/models/group.server";
 import { inviteToHeirloom } from "~/models/invitation.server";
+import { inviteConstraint } from "~/utils/form-constraints";
+import { inviteSchema } from "~/utils/invite-schema";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { readForm } from "~/utils/request-body.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { email } from "~/utils/validation";
 
 export const handle = { i18n: ["account", "groups"] };
 export const meta = titleFromLoader;
-
-// One address a post (the form has one field): a post carrying several is refused with its own
-// message, not taken for a missing one. "Into one of my groups" is optional: blank invites to Heirloom only.
-const inviteSchema = z.object({
-  email: z
-    .unknown()
-    .refine((value) => !Array.isArray(value), "groups:errors.oneAddress")
-    .pipe(email()),
-  groupId: z.uuid("groups:errors.groupUnknown").optional(),
-});
 
 export async function loader({ request, context }: LoaderArgs) {
   const user = await requireUser(request, context);
@@ -61,13 +52,9 @@ export default function InviteSomeone() {
   const { t } = useTranslation("account");
   const actionData = useActionData<typeof action>();
   const { groups } = useLoaderData<typeof loader>();
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof inviteSchema>>({
     lastResult: actionData?.result,
-    constraint: getZodConstraint(inviteSchema),
-    shouldValidate: "onBlur",
-    // Errors clear while typing, so nothing shifts under the pointer when the field loses focus.
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: inviteSchema }),
+    constraint: inviteConstraint,
   });
   return (
     <section className="flex max-w-lg flex-col gap-4">

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { AddGroupIntent, MAX_INVITATIONS_PER_POST } from "~/utils/group-choices";
 import type { ScheduleInput, StorytellerInput } from "~/utils/storyteller-schema";
 import { email, text } from "~/utils/validation";
 
-// A group's fields, as Add Group and the group page ask for them: one schema for the browser and
+// A group's fields, as Add Group and the group page ask for them: one schema, checked on
 // the server. Messages are translation keys (common:validation.* and groups:errors.*).
 
 /** A group's name (2–50) and description (10–60). */
@@ -10,12 +11,7 @@ export const groupDetailsShape = { name: text(2, 50), description: text(10, 60) 
 export const groupDetailsSchema = z.object(groupDetailsShape);
 export type GroupDetailsInput = z.infer<typeof groupDetailsSchema>;
 
-/**
- * The most addresses one post may invite (Add Group's step 3): each is an email sent at once, so a
- * post cannot send hundreds. More people are invited later from Invite someone. The number is also in
- * the message (groups:errors.tooManyInvitations, en and hi).
- */
-export const MAX_INVITATIONS_PER_POST = 20;
+export { AddGroupIntent, MAX_INVITATIONS_PER_POST };
 
 /** More slots than a person fills one More at a time is not a form's doing. */
 export const MAX_INVITATION_SLOTS = 50;
@@ -40,20 +36,6 @@ export const invitationEmailsShape = {
     .transform((emails) => emails.filter((address): address is string => Boolean(address))),
 };
 export const invitationEmailsSchema = z.object(invitationEmailsShape);
-
-/**
- * Add Group's buttons (name="intent"), on its page and in its dialog. Back never needs the step to be
- * valid. On step 2, Pick takes one of my Storytellers and Create a new one; on step 3, More keeps the
- * addresses and adds a blank one, Submit creates the group.
- */
-export const AddGroupIntent = {
-  back: "back",
-  next: "next",
-  pick: "pick",
-  create: "create",
-  more: "more",
-  submit: "submit",
-} as const;
 
 /** Step 2 of Add Group, its first form: one of my Storytellers. */
 export const pickStorytellerSchema = z.object({

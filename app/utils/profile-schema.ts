@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { supportedLanguages } from "~/i18n/config";
+import { PROFILE_INTENT } from "~/utils/profile-intent";
 import { choice, email, plainText, text } from "~/utils/validation";
 
-// General settings (app/components/profile-form.tsx), in the browser and on the server. The form is
+// General settings (app/components/profile-form.tsx), checked on the server. The form is
 // shown on the account page and on /dashboard/user/{nickname}/edit, and always posts to the account
 // page, whose intent union (app/routes/dashboard.user.account/schema.ts) includes it.
 
-/** The profile form's intent, as the no-JavaScript form and the journeys post it. */
-export const PROFILE_INTENT = "general";
+export { PROFILE_INTENT };
 
 export const profileSchema = z.object({
   intent: z.literal(PROFILE_INTENT),

@@ -2,8 +2,11 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Config } from "~/config.server";
 
-type StandaloneScript = "recorder";
-const SOURCES: Record<StandaloneScript, string> = { recorder: "/app/recorder/recorder.ts" };
+type StandaloneScript = "recorder" | "public-page";
+const SOURCES: Record<StandaloneScript, string> = {
+  recorder: "/app/recorder/recorder.ts",
+  "public-page": "/app/standalone/public-page.ts",
+};
 let built: Record<string, string> | undefined;
 
 /**

@@ -1,17 +1,17 @@
 import { z } from "zod";
 import { supportedLanguages } from "~/i18n/config";
+import { deliveryMethods, FIRST_PROMPT_MAX_DAYS_AHEAD, frequencies } from "~/utils/storyteller-choices";
 import { addDays, calendarDate, choice, email, plainText, text } from "~/utils/validation";
 
 // A Storyteller's fields, as adding one (onboarding step 1), editing one and Add Group ask for them:
-// one schema for the browser and the server. Two checks only the server makes, in
+// one schema, checked on the server. Two checks only the server makes, in
 // checkStorytellerFields (app/models/storyteller.server.ts): a US or Canadian number (libphonenumber
 // would add about 29 KB of compressed JavaScript to these pages) and a time zone the server knows.
 
 const optionalText = (max: number) =>
   z.preprocess((value) => (value === "" ? undefined : value), plainText(max).optional());
 
-export const deliveryMethods = ["email", "sms"] as const;
-export const frequencies = ["daily", "weekly", "bimonthly", "monthly"] as const;
+export { deliveryMethods, frequencies };
 
 /** Who the Storyteller is and how questions reach them. */
 export const storytellerShape = {
@@ -31,8 +31,7 @@ export const scheduleShape = {
   frequency: choice(frequencies),
 };
 
-/** How far ahead the first question may be planned: a year (and a day, for a leap year). */
-export const FIRST_PROMPT_MAX_DAYS_AHEAD = 366;
+export { FIRST_PROMPT_MAX_DAYS_AHEAD };
 
 /**
  * What is wrong with a first prompt date, given today where the Storyteller lives, or null: not

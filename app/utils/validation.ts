@@ -82,11 +82,7 @@ export const calendarDate = () =>
       "validation.dateInvalid",
     );
 
-/** `yyyy-mm-dd` plus `days` (negative for earlier). */
-export function addDays(date: string, days: number): string {
-  const [year, month, day] = date.split("-").map(Number);
-  return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
-}
+export { addDays } from "~/utils/calendar";
 
 /** What a hidden field or a button's value that is not what the page sent gets: reload the page. */
 const OUT_OF_DATE = "validation.outOfDate";

@@ -1,18 +1,19 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useActionData, useLoaderData } from "react-router";
+import type { z } from "zod";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FieldErrors } from "~/components/forms";
 import { GroupDetailsFields } from "~/components/group-fields";
 import type { ActionArgs, LoaderArgs } from "~/context.server";
 import { getGroupPage } from "~/models/group.server";
-import { groupDetailsSchema } from "~/utils/group-schema";
+import { groupDetailsConstraint } from "~/utils/form-constraints";
+import type { groupDetailsSchema } from "~/utils/group-schema";
 import { idParam } from "~/utils/ids";
 import { titleFromLoader } from "~/utils/meta";
 import { readForm } from "~/utils/request-body.server";
-import { type Confirmable, confirmable, Intent } from "./schema";
+import { type Confirmable, confirmable, Intent } from "./intents";
 import { groupPageAction } from "./server";
 
 export const handle = { i18n: ["groups"] };
@@ -94,14 +95,11 @@ function ConfirmPanel({
 function EditForm({ name, description }: { name: string; description: string }) {
   const { t } = useTranslation("groups");
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof groupDetailsSchema>>({
     id: "group-edit",
     lastResult: actionData?.result,
-    constraint: getZodConstraint(groupDetailsSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
+    constraint: groupDetailsConstraint,
     defaultValue: { name, description },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: groupDetailsSchema }),
   });
   return (
     <Form

@@ -1,23 +1,9 @@
 import { z } from "zod";
 import { groupDetailsShape } from "~/utils/group-schema";
 import { rowId, unknownIntent } from "~/utils/validation";
+import { Intent, confirmable, type Confirmable } from "./intents";
 
-/**
- * The group page's forms (name="intent" on their buttons). Remove, Leave, Delete and Revoke only
- * come from their confirmation (?confirm=…), which sends confirm=yes.
- */
-export const Intent = {
-  update: "update",
-  remove: "remove",
-  leave: "leave",
-  delete: "delete",
-  resend: "resend",
-  revoke: "revoke",
-} as const;
-
-/** What ?confirm= may ask before one of the page's irreversible actions. */
-export const confirmable = [Intent.remove, Intent.leave, Intent.delete, Intent.revoke] as const;
-export type Confirmable = (typeof confirmable)[number];
+export { Intent, confirmable, type Confirmable };
 
 const confirmed = { confirm: z.literal("yes", { error: "groups:errors.confirmRequired" }) };
 const id = rowId();

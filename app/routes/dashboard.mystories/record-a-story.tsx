@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { Field, FieldErrors } from "~/components/forms";
 import { type LibraryCategory, PromptPicker } from "~/components/prompt-picker";
-import { Intent, recordingPath } from "./schema";
+import { Intent, recordingPath } from "./intents";
 import type { Refusal } from "./server";
 
 /** "Record a story": a library question (one of the curated categories) or a title of one's own. */

@@ -7,8 +7,9 @@ import type { ActionArgs, LoaderArgs } from "~/context.server";
 import { titleFromLoader } from "~/utils/meta";
 import { readForm } from "~/utils/request-body.server";
 import { useRootData } from "~/utils/root-data";
+import { Intent } from "./intents";
 import { OpenQuestions, RecordAStory } from "./record-a-story";
-import { actionSchema, Intent } from "./schema";
+import { actionSchema } from "./schema";
 import { myStoriesPage, performIntent, type Refusal } from "./server";
 import { StoryList } from "./story-list";
 

@@ -1,16 +1,9 @@
 import { z } from "zod";
 import { customPromptText } from "~/utils/prompt-schema";
 import { choice, rowId, serialId, unknownIntent } from "~/utils/validation";
+import { Intent, recordingPath } from "./intents";
 
-/** Every button on My Stories (name="intent"); the values are what no-JS forms post. */
-export const Intent = {
-  // "Record a story": a library question, or a title of one's own.
-  recordLibrary: "record-library",
-  recordTitle: "record-title",
-  // Per story.
-  privacy: "privacy",
-  delete: "delete",
-} as const;
+export { Intent, recordingPath };
 
 export const actionSchema = z.discriminatedUnion(
   "intent",
@@ -27,12 +20,5 @@ export const actionSchema = z.discriminatedUnion(
   ],
   unknownIntent,
 );
-
-/**
- * Where a story is recorded: a page of its own with the record page's recorder, served without React
- * (like the record link's), so whatever leads there loads it as a whole document (a plain link, a
- * form with reloadDocument).
- */
-export const recordingPath = (promptId: string) => `/dashboard/mystories/record/${promptId}`;
 
 export type ActionInput = z.infer<typeof actionSchema>;

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
+import { Intent } from "./intents";
 import { ConfirmedDelete } from "./record-a-story";
-import { Intent } from "./schema";
 
 type Story = {
   id: string;

@@ -2,9 +2,9 @@ import { z } from "zod";
 import { promptsSchema } from "~/utils/prompt-schema";
 import { requireAddressForDelivery, scheduleShape, storytellerShape } from "~/utils/storyteller-schema";
 import { unknownIntent } from "~/utils/validation";
+import { Intent } from "./intents";
 
-/** The wizard's buttons (name="intent"). Back never needs the step to be valid; Next and Submit carry its fields. */
-export const Intent = { back: "back", next: "next", submit: "submit" } as const;
+export { Intent };
 
 const back = z.object({ intent: z.literal(Intent.back) });
 

@@ -1,23 +1,19 @@
 import { getFormProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
+import type { z } from "zod";
 import { FieldErrors, TextareaField } from "~/components/forms";
 import type { LibraryCategory } from "~/components/prompt-picker";
 import { ScheduleFields, StorytellerFields } from "~/components/storyteller-fields";
-import { type PromptsInput, promptsSchema } from "~/utils/prompt-schema";
-import {
-  type ScheduleInput,
-  scheduleSchema,
-  type StorytellerInput,
-  storytellerSchema,
-} from "~/utils/storyteller-schema";
+import { promptsConstraint, scheduleConstraint, storytellerConstraint } from "~/utils/form-constraints";
+import type { PromptsInput, promptsSchema } from "~/utils/prompt-schema";
+import type { ScheduleInput, scheduleSchema, StorytellerInput, storytellerSchema } from "~/utils/storyteller-schema";
 import { currentZoneName } from "~/utils/time-zones";
-import { Intent } from "./schema";
+import { Intent } from "./intents";
 
-// The wizard's three steps. In the browser each form checks its fields with the schema the server
-// checks them with (./schema.ts wraps the same ones with the buttons' intents).
+// The wizard's three steps. The server checks each post with ./schema.ts and answers with its
+// messages; the browser has only the fields' constraints (decision 027).
 
 type Result = SubmissionResult<string[]> | undefined;
 type Draft = { who?: StorytellerInput; prompts?: PromptsInput; schedule?: ScheduleInput };
@@ -50,14 +46,10 @@ export function WhoStepForm({
   defaultTimeZone: string;
   lastResult: Result;
 }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof storytellerSchema>>({
     lastResult,
-    constraint: getZodConstraint(storytellerSchema),
-    shouldValidate: "onBlur",
-    // Errors clear while typing, so nothing shifts under the pointer when the field loses focus.
-    shouldRevalidate: "onInput",
+    constraint: storytellerConstraint,
     defaultValue: { language: "en", deliveryMethod: "email", timeZone: defaultTimeZone, ...draft },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: storytellerSchema }),
   });
   // With JavaScript, a first visit starts from the browser's own time zone.
   const zoneRef = useRef<HTMLSelectElement>(null);
@@ -86,15 +78,13 @@ export function PromptsStepForm({
   lastResult: Result;
 }) {
   const { t } = useTranslation("storytellers");
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof promptsSchema>>({
     lastResult,
-    constraint: getZodConstraint(promptsSchema),
-    shouldValidate: "onSubmit",
+    constraint: promptsConstraint,
     defaultValue: {
       customPrompts: draft?.customPrompts.join("\n") ?? "",
       libraryPromptIds: (draft?.libraryPromptIds ?? []).map(String),
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: promptsSchema }),
   });
   // After a refused submission, the boxes ticked in it (not only the saved ones) stay ticked.
   const picked = new Set([fields.libraryPromptIds.initialValue ?? []].flat().map(Number));
@@ -152,14 +142,10 @@ export function PromptsStepForm({
 
 export function ScheduleStepForm({ draft, today, lastResult }: { draft: Draft; today: string; lastResult: Result }) {
   const { t } = useTranslation("storytellers");
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof scheduleSchema>>({
     lastResult,
-    constraint: getZodConstraint(scheduleSchema),
-    shouldValidate: "onBlur",
-    // Errors clear while typing, so nothing shifts under the pointer when the field loses focus.
-    shouldRevalidate: "onInput",
+    constraint: scheduleConstraint,
     defaultValue: { firstPromptDate: today, frequency: "weekly", ...draft.schedule },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: scheduleSchema }),
   });
   const promptCount = (draft.prompts?.libraryPromptIds.length ?? 0) + (draft.prompts?.customPrompts.length ?? 0);
   return (

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
-import { Intent } from "./schema";
+import { Intent } from "./intents";
 
 type StorytellerState = {
   first_name: string;

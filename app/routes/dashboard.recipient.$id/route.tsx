@@ -10,8 +10,9 @@ import { readForm } from "~/utils/request-body.server";
 import { useRootData } from "~/utils/root-data";
 import { AddPromptButton } from "./add-prompt-dialog";
 import { DeliveryState } from "./delivery-state";
+import { Intent } from "./intents";
 import { PromptQueue } from "./scheduled-tab";
-import { actionSchema, type EditRefusal, Intent } from "./schema";
+import { actionSchema, type EditRefusal } from "./schema";
 import { SentPrompts } from "./sent-tab";
 import { performIntent, storytellerPage, storytellerPageRole } from "./server";
 

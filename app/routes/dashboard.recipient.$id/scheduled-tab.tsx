@@ -3,7 +3,8 @@ import { useTranslation } from "react-i18next";
 import { Form, Link, useActionData, useFetcher, useSearchParams } from "react-router";
 import { FieldErrors } from "~/components/forms";
 import { useHydrated } from "~/utils/use-hydrated";
-import { type EditRefusal, Intent } from "./schema";
+import { Intent } from "./intents";
+import type { EditRefusal } from "./schema";
 
 /** `editable`: this user may reword, move and delete it (the owner: every prompt; a collaborator: those they added). */
 type QueuedPrompt = { id: string; text: string; editable: boolean };

@@ -2,25 +2,9 @@ import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
 import { customPromptText } from "~/utils/prompt-schema";
 import { rowId, unknownIntent } from "~/utils/validation";
+import { Intent } from "./intents";
 
-/** Every button on the Storyteller view (name="intent"); the values are what no-JS forms post. */
-export const Intent = {
-  // Scheduled tab, per queued prompt.
-  moveUp: "move-up",
-  moveDown: "move-down",
-  place: "place", // drag and drop
-  edit: "edit",
-  delete: "delete",
-  sendNow: "send-now",
-  // The owner's delivery controls.
-  pause: "pause",
-  resume: "resume",
-  // Sent tab, per answer.
-  answerShare: "answer-share",
-  answerUnshare: "answer-unshare",
-  answerDelete: "answer-delete",
-  answerRerecord: "answer-rerecord",
-} as const;
+export { Intent };
 
 export const actionSchema = z.discriminatedUnion(
   "intent",

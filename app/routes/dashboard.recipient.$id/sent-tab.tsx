@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, useFetcher } from "react-router";
-import { Intent } from "./schema";
+import { Intent } from "./intents";
 
 type SentPrompt = {
   id: string;

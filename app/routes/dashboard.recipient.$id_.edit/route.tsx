@@ -1,7 +1,8 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
+import type { z } from "zod";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FieldErrors } from "~/components/forms";
@@ -15,14 +16,16 @@ import {
   type SaveStorytellerResult,
 } from "~/models/storyteller.server";
 import { log } from "~/services/logger.server";
+import { storytellerWithScheduleConstraint } from "~/utils/form-constraints";
 import { idParam } from "~/utils/ids";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { readForm } from "~/utils/request-body.server";
-import { storytellerWithScheduleSchema } from "~/utils/storyteller-schema";
+import type { storytellerWithScheduleSchema } from "~/utils/storyteller-schema";
 import { timeZoneNames } from "~/utils/time-zones";
 import { redirectWithToast } from "~/utils/toast.server";
-import { editSchema, Intent } from "./schema";
+import { Intent } from "./intents";
+import { editSchema } from "./schema";
 
 export const handle = { i18n: ["storytellers"] };
 export const meta = titleFromLoader;
@@ -77,11 +80,9 @@ export default function EditStoryteller() {
   const { t } = useTranslation("storytellers");
   const { storyteller, timeZones } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof storytellerWithScheduleSchema>>({
     lastResult: actionData?.form === Intent.update ? actionData.result : undefined,
-    constraint: getZodConstraint(storytellerWithScheduleSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
+    constraint: storytellerWithScheduleConstraint,
     defaultValue: {
       nickname: storyteller.nickname,
       firstName: storyteller.first_name,
@@ -94,7 +95,6 @@ export default function EditStoryteller() {
       firstPromptDate: storyteller.first_prompt_date,
       frequency: storyteller.frequency,
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: storytellerWithScheduleSchema }),
   });
   const deleteErrors = actionData?.form === Intent.delete ? actionData.result.error?.confirm : undefined;
   return (

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { requireAddressForDelivery, scheduleShape, storytellerShape } from "~/utils/storyteller-schema";
 import { unknownIntent } from "~/utils/validation";
+import { Intent } from "./intents";
 
-/** The page's two forms (name="intent" on their buttons): save the Storyteller, or delete them. */
-export const Intent = { update: "update", delete: "delete" } as const;
+export { Intent };
 
 /** Save carries the shared Storyteller form (storytellerWithScheduleSchema's fields); Delete needs its box ticked. */
 export const editSchema = z.discriminatedUnion(

@@ -5,7 +5,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { LoaderArgs } from "~/context.server";
 import { titleFromLoader } from "~/utils/meta";
 import { TimelineAnswer } from "./answer";
-import { Param } from "./schema";
+import { Param } from "./intents";
 import { timelinePage } from "./server";
 
 export const handle = { i18n: ["timeline"] };

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { Param } from "./intents";
 
-/** The Timeline's address bar: the filter's field and the "Older answers" link's cursor. */
-export const Param = { storyteller: "storyteller", before: "before" } as const;
+export { Param };
 
 /**
  * What the GET form and the links send. Anything malformed is left out, never refused: a stale or

@@ -10,7 +10,8 @@ import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { getAccount } from "~/models/user.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
-import { accountSchema, Intent } from "./schema";
+import { Intent } from "./intents";
+import { accountSchema } from "./schema";
 import {
   confirmEmail,
   deleteAccount,

@@ -1,18 +1,12 @@
 import { z } from "zod";
-import { PROFILE_INTENT, profileSchema } from "~/utils/profile-schema";
+import { profileSchema } from "~/utils/profile-schema";
 import { unknownIntent } from "~/utils/validation";
+import { Intent } from "./intents";
 
-// The account page's forms, in the browser and on the server. General settings are a shared
+export { Intent };
+
+// The account page's forms, checked on the server. General settings are a shared
 // component (also on /dashboard/user/{nickname}/edit), so their schema is in app/utils.
-
-/** The page's forms (name="intent"); the values are what the no-JavaScript forms and the journeys post. */
-export const Intent = {
-  general: PROFILE_INTENT,
-  confirmEmail: "confirm-email",
-  notifications: "notifications",
-  delete: "delete",
-} as const;
-export type Intent = (typeof Intent)[keyof typeof Intent];
 
 const confirmEmailSchema = z.object({
   intent: z.literal(Intent.confirmEmail),
