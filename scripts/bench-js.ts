@@ -11,8 +11,8 @@ import { chromium } from "@playwright/test";
 import { createUserSession } from "../app/auth/session.server";
 import { createDb, createPool } from "../db/client";
 
-const PORT = 3396;
-const PG_PORT = 25441;
+const PORT = Number(process.env.BENCH_PORT ?? 3396);
+const PG_PORT = Number(process.env.BENCH_PG_PORT ?? 25441);
 const base = `http://localhost:${PORT}`;
 const pages = [
   { path: "/", budgetKb: 100 },

@@ -30,7 +30,7 @@ const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "heirloom-bench-scheduler-"));
-const pg = await startEmbeddedPostgres({ dataDir, port: 25443, password: "bench" });
+const pg = await startEmbeddedPostgres({ dataDir, port: Number(process.env.BENCH_PG_PORT ?? 25443), password: "bench" });
 const pool = createPool(pg.url, 12);
 const db = createDb(pool);
 try {
