@@ -13,6 +13,7 @@ import * as authFlowsHashed from "./migrations/0009_auth_flows_hashed";
 import * as selfStoryteller from "./migrations/0010_self_storyteller";
 import * as groupDrafts from "./migrations/0011_group_drafts";
 import * as answerTimelineOrder from "./migrations/0012_answer_timeline_order";
+import * as outboxClaimedBy from "./migrations/0016_outbox_claimed_by";
 
 // Listed by hand (not read from the folder) so the same list works under tsx, vitest and bundlers.
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   "0010_self_storyteller": selfStoryteller,
   "0011_group_drafts": groupDrafts,
   "0012_answer_timeline_order": answerTimelineOrder,
+  "0016_outbox_claimed_by": outboxClaimedBy,
 };
 
 const quietLogger = new Logger(() => () => {});

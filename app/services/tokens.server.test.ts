@@ -29,8 +29,11 @@ describe("capability tokens", () => {
         .setAudience(purpose)
         .setSubject(subject)
         .setIssuedAt(now);
-      if (purpose !== "record") jose.setExpirationTime(new Date(now.getTime() + (purpose === "register" ? 30 : 400) * DAY));
-      const key = new Uint8Array(createHmac("sha256", TEST_SESSION_SECRET).update("heirloom capability tokens v1").digest());
+      if (purpose !== "record")
+        jose.setExpirationTime(new Date(now.getTime() + (purpose === "register" ? 30 : 400) * DAY));
+      const key = new Uint8Array(
+        createHmac("sha256", TEST_SESSION_SECRET).update("heirloom capability tokens v1").digest(),
+      );
       expect(await signCapability(config, purpose, subject, now)).toBe(await jose.sign(key));
     },
   );
