@@ -7,8 +7,8 @@
 //   3. peak RSS of this process;
 // and prints the plan of the tick's due-schedule query (it must use schedules_due_idx).
 // The zones are picked so the current minute is daytime there: every send is inside 08:00–21:00.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { Logger, run } from "graphile-worker";
 import { sql } from "kysely";
@@ -37,8 +37,15 @@ const pg = await startEmbeddedPostgres({
   port: Number(process.env.BENCH_PG_PORT ?? 25443),
   password: "bench",
 });
-const pool = createPool(pg.url, 12);
-const db = createDb(pool);
+// The CPU PostgreSQL's backends used: the postmaster's reaped children (connections closed).
+const postmasterPid = () =>
+  Number(readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
+const backendCpuSeconds = () => {
+  const fields = readFileSync(`/proc/${postmasterPid()}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[13]) + Number(fields[14])) / 100; // cutime + cstime, in clock ticks
+};
+let pool = createPool(pg.url, 12);
+let db = createDb(pool);
 try {
   await migrateToLatest(db, pool);
   const now = DateTime.utc().startOf("minute");
@@ -74,6 +81,14 @@ try {
   const plan = await pool.query(`explain ${query.sql}`, query.parameters as unknown[]);
   const planText = plan.rows.map((r: Record<string, string>) => r["QUERY PLAN"]).join("\n");
   console.log(`\ntick query plan:\n${planText}\n`);
+
+  // A fresh pool for the run, so the backends' CPU is counted from here.
+  await db.destroy();
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const pgCpuBefore = backendCpuSeconds();
+  const nodeCpuBefore = process.cpuUsage();
+  pool = createPool(pg.url, 12);
+  db = createDb(pool);
 
   const config = completeConfig(parseEnv({ NODE_ENV: "production", APP_URL: "https://heirloom.example" }), {
     SESSION_SECRET: "bench-secret-bench-secret-bench-secret-0123",
@@ -128,6 +143,13 @@ try {
   );
   console.log(
     `total from due to all sent: ${seconds(totalMs)} (${Math.round(Number(sent) / (totalMs / 1000))}/s); peak RSS of this process: ${mb(peakRss)}`,
+  );
+  const nodeCpu = process.cpuUsage(nodeCpuBefore);
+  await db.destroy();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const pgCpu = backendCpuSeconds() - pgCpuBefore;
+  console.log(
+    `CPU used from due to all sent: this process ${((nodeCpu.user + nodeCpu.system) / 1e6).toFixed(1)} s, PostgreSQL backends ${pgCpu.toFixed(1)} s (${cpus().length} cores; load average ${loadavg()[0].toFixed(1)} from other work counts against the wall time)`,
   );
   if (sent !== String(COUNT) || prompts !== sent || messages !== sent) {
     console.log("NOT every Storyteller got exactly one message");
