@@ -61,9 +61,15 @@ function useStandaloneScripts(): string[] | null {
   return match ? ((match.data as { scripts?: string[] } | undefined)?.scripts ?? []) : null;
 }
 
+/** A route whose handle says `{ hydrate: false }` (the public pages) is React-rendered HTML with no scripts. */
+function useNoHydration(): boolean {
+  return useMatches().some((m) => (m.handle as { hydrate?: boolean } | undefined)?.hydrate === false);
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const rootData = useRootData();
   const standaloneScripts = useStandaloneScripts();
+  const withoutScripts = useNoHydration();
   const { i18n } = useTranslation();
   const nonce = useNonce();
   const theme = rootData?.theme ?? defaultThemeSettings;
@@ -92,12 +98,16 @@ export function Layout({ children }: { children: ReactNode }) {
           </>
         ) : (
           <>
-            <NavigationProgress />
+            {withoutScripts ? null : <NavigationProgress />}
             {children}
             <Toaster toasts={rootData?.toasts ?? []} />
-            <EmbeddedTranslations />
-            <ScrollRestoration nonce={nonce} />
-            <Scripts nonce={nonce} />
+            {withoutScripts ? null : (
+              <>
+                <EmbeddedTranslations />
+                <ScrollRestoration nonce={nonce} />
+                <Scripts nonce={nonce} />
+              </>
+            )}
           </>
         )}
       </body>

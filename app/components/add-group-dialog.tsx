@@ -1,14 +1,15 @@
-import { useEffect, useRef } from "react";
+import { lazy, Suspense, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useFetcher, useLocation } from "react-router";
-import {
-  ADD_GROUP_URL,
-  type AddGroupDialogReply,
-  type AddGroupPage,
-  type AddGroupStep,
-  AddGroupSteps,
-} from "~/components/add-group-steps";
+import type { AddGroupDialogReply, AddGroupPage, AddGroupStep } from "~/components/add-group-steps";
 import { useOpenUntilNavigate } from "~/utils/use-close-on-navigate";
+
+// The link is on every dashboard page; the steps' forms (and the schemas that check them in the
+// browser) are fetched only when the dialog opens, so a first visit does not download them.
+const AddGroupSteps = lazy(() => import("~/components/add-group-steps").then((m) => ({ default: m.AddGroupSteps })));
+
+/** Add Group's page (the same as add-group-steps' ADD_GROUP_URL, kept here so this file stays light). */
+const ADD_GROUP_URL = "/dashboard/groups/new";
 
 /**
  * "Add Group": a link to Add Group's page, which with JavaScript opens its three steps in a dialog
@@ -70,14 +71,16 @@ function AddGroupDialogSteps({ onCancel }: { onCancel: () => void }) {
         {t("new.title")}
       </h2>
       {page ? (
-        <AddGroupSteps
-          key={page.step}
-          page={page}
-          refused={refused}
-          Form={submitter.Form}
-          actionFor={dialogAction}
-          idPrefix="dialog-"
-        />
+        <Suspense fallback={<p className="text-muted">{t("new.loading")}</p>}>
+          <AddGroupSteps
+            key={page.step}
+            page={page}
+            refused={refused}
+            Form={submitter.Form}
+            actionFor={dialogAction}
+            idPrefix="dialog-"
+          />
+        </Suspense>
       ) : (
         <p className="text-muted">{t("new.loading")}</p>
       )}

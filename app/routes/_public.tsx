@@ -5,6 +5,13 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PublicFooter } from "~/components/public-footer";
 import { PublicHeader } from "~/components/public-header";
 
+/**
+ * Public pages (landing, legal, FAQ, contact, sign-in) are served without React in the browser:
+ * every form on them is a plain post, so they need no JavaScript, and a first visit downloads
+ * none (decision 026). Their children inherit this.
+ */
+export const handle = { hydrate: false };
+
 function PublicShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   return (
