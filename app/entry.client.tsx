@@ -6,7 +6,7 @@ import { I18N_DATA_ELEMENT_ID } from "~/i18n/embedded-resources";
 import { createLiteI18n } from "~/i18n/lite";
 
 // In the browser "react-i18next" is ~/i18n/react-lite.tsx and the translator is ~/i18n/lite.ts
-// (vite.config.ts, decision 027): the same strings as the server's i18next, in a fraction of its size.
+// (vite.config.ts, decision 026): the same strings as the server's i18next, in a fraction of its size.
 const lng = document.documentElement.lang;
 // The server embeds the translations this page uses; anything else is fetched on demand.
 const { resources, variables } = JSON.parse(document.getElementById(I18N_DATA_ELEMENT_ID)?.textContent || "{}");

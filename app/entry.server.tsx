@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
-import { createInstance } from "i18next";
+import { createInstance, type i18n } from "i18next";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider, initReactI18next } from "react-i18next";
@@ -13,7 +13,7 @@ import {
   type HandleErrorFunction,
 } from "react-router";
 import { carriesSessionCookie } from "~/auth/session.server";
-import { i18nOptions } from "~/i18n/config";
+import { fallbackLanguage, i18nOptions, isSupportedLanguage, type TextVariables } from "~/i18n/config";
 import { i18nServer, textVariables } from "~/i18n/i18next.server";
 import { resources } from "~/i18n/resources.server";
 import { log } from "~/services/logger.server";
@@ -22,6 +22,26 @@ import { NonceContext } from "~/utils/nonce";
 const ABORT_DELAY = 5_000;
 /** What a signed-in page (it can hold live share links) says to every cache, the browser's included. */
 const PRIVATE_PAGE = "private, no-store";
+
+/**
+ * One i18next instance per language (and install name/address), made once and shared by every
+ * render: rendering only reads from it (nothing changes its language), and making and initialising
+ * an instance per request was a tenth of the server's time under load.
+ */
+const instances = new Map<string, Promise<i18n>>();
+function renderingInstance(lng: string, variables: TextVariables): Promise<i18n> {
+  const key = `${lng}\u0000${variables.appName}\u0000${variables.appUrl}`;
+  let instance = instances.get(key);
+  if (!instance) {
+    const created = createInstance();
+    instance = created
+      .use(initReactI18next)
+      .init({ ...i18nOptions(variables), lng, resources })
+      .then(() => created);
+    instances.set(key, instance);
+  }
+  return instance;
+}
 export const streamTimeout = ABORT_DELAY;
 
 export default async function handleRequest(
@@ -31,11 +51,10 @@ export default async function handleRequest(
   routerContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  const i18n = createInstance();
   // The root loader decides the language (it may know more than the request, e.g. a profile choice).
   const rootData = routerContext.staticHandlerContext.loaderData?.root as { locale?: string } | undefined;
   const lng = rootData?.locale ?? (await i18nServer.getLocale(request));
-  await i18n.use(initReactI18next).init({ ...i18nOptions(textVariables(loadContext)), lng, resources });
+  const i18n = await renderingInstance(isSupportedLanguage(lng) ? lng : fallbackLanguage, textVariables(loadContext));
 
   if (await carriesSessionCookie(request, loadContext)) responseHeaders.set("Cache-Control", PRIVATE_PAGE);
 

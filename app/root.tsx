@@ -55,7 +55,7 @@ export async function loader({ request, context }: LoaderArgs) {
  * A route whose handle says `{ standalone: true }` is served without React in the browser: its page
  * is complete HTML (toasts included), and its loader's `scripts` (our own small bundles) are all the
  * JavaScript it gets. The record page uses this to stay far under its budget on basic phones, and the
- * public pages (`_public.tsx`) to need almost none (decision 027).
+ * public pages (`_public.tsx`) to need almost none (decision 026).
  *
  * Only a document the server renders is standalone: a page reached by a client-side navigation from
  * a page that has React (a dashboard link to the FAQ) keeps the router's scripts it already runs.

@@ -15,6 +15,7 @@ import * as groupDrafts from "./migrations/0011_group_drafts";
 import * as answerTimelineOrder from "./migrations/0012_answer_timeline_order";
 import * as phoneAnswers from "./migrations/0013_phone_answers";
 import * as keepsakes from "./migrations/0014_keepsakes";
+import * as outboxClaimedBy from "./migrations/0016_outbox_claimed_by";
 
 // Listed by hand (not read from the folder) so the same list works under tsx, vitest and bundlers.
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   "0012_answer_timeline_order": answerTimelineOrder,
   "0013_phone_answers": phoneAnswers,
   "0014_keepsakes": keepsakes,
+  "0016_outbox_claimed_by": outboxClaimedBy,
 };
 
 const quietLogger = new Logger(() => () => {});

@@ -305,6 +305,8 @@ export interface OutboxMessagesTable {
   error: string | null;
   created_at: Generated<Date>;
   claimed_at: NullableTimestamp;
+  /** The graphile-worker job that claimed it ("sending"); null when sent outside a job. */
+  claimed_by: string | null;
   sent_at: NullableTimestamp;
 }
 

@@ -7,5 +7,9 @@ export const deliverySend =
   (deps: JobDeps): JobTask<"delivery__send"> =>
   async (payload, helpers) => {
     const { deliveryId, sendNow } = payload;
-    await sendDelivery(deps, deliveryId, { sendNow, lastAttempt: helpers.job.attempts >= helpers.job.max_attempts });
+    await sendDelivery(deps, deliveryId, {
+      sendNow,
+      lastAttempt: helpers.job.attempts >= helpers.job.max_attempts,
+      claimant: helpers.job.id,
+    });
   };

@@ -7,5 +7,8 @@ export const outboxSend =
   (deps: JobDeps): JobTask<"outbox__send"> =>
   async (payload, helpers) => {
     const { messageId } = payload;
-    await sendOutboxMessage(deps, messageId, { lastAttempt: helpers.job.attempts >= helpers.job.max_attempts });
+    await sendOutboxMessage(deps, messageId, {
+      lastAttempt: helpers.job.attempts >= helpers.job.max_attempts,
+      claimant: helpers.job.id,
+    });
   };

@@ -9,6 +9,7 @@ import type { Db } from "../db/client";
 import { answerTranscode } from "./answer__transcode";
 import { answerTranscribe } from "./answer__transcribe";
 import { deliverySend } from "./delivery__send";
+import { deliverySendBatch } from "./delivery__send_batch";
 import { keepsakeBook } from "./keepsake__book";
 import { keepsakeExport } from "./keepsake__export";
 import { maintenanceCleanup } from "./maintenance__cleanup";
@@ -41,6 +42,7 @@ export function createTaskList(deps: JobDeps): TaskList & Record<JobName, Task> 
     maintenance__cleanup: checked("maintenance__cleanup", maintenanceCleanup(deps)),
     scheduler__tick: checked("scheduler__tick", schedulerTick(deps)),
     delivery__send: checked("delivery__send", deliverySend(deps)),
+    delivery__send_batch: checked("delivery__send_batch", deliverySendBatch(deps)),
     answer__transcode: checked("answer__transcode", answerTranscode(deps)),
     answer__transcribe: checked("answer__transcribe", answerTranscribe(deps)),
     keepsake__export: checked("keepsake__export", keepsakeExport(deps)),

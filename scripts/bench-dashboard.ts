@@ -2,7 +2,7 @@
 // half the Storytellers answered), then loads /dashboard, /dashboard/recipient/{id},
 // /dashboard/kanban and /dashboard/timeline from the production server with autocannon, next to a
 // bare Node http server answering a fixed page, in the same run. Reports requests/second and latency
-// (p90 and p97.5, between which p95 lies), and each page's share of the bare server's throughput.
+// (p90, p97.5 (between which p95 lies) and p99), and each page's share of the bare server's throughput.
 // BENCH_PORT and BENCH_PG_PORT move the server and its PostgreSQL (to run beside another copy).
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -40,7 +40,7 @@ async function run(url: string, headers: Record<string, string> = {}) {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
   if (result.non2xx) throw new Error(`${url}: ${result.non2xx} responses were not 2xx`);
   // autocannon reports p90 and p97.5; p95 lies between them.
-  return { rps: result.requests.average, p90: result.latency.p90, p97: result.latency.p97_5 };
+  return { rps: result.requests.average, p90: result.latency.p90, p97: result.latency.p97_5, p99: result.latency.p99 };
 }
 
 try {
@@ -127,7 +127,7 @@ try {
   await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
   const barePort = (bare.address() as AddressInfo).port;
 
-  const rows: [string, { rps: number; p90: number; p97: number }][] = [];
+  const rows: [string, { rps: number; p90: number; p97: number; p99: number }][] = [];
   rows.push(["bare node http (same HTML)", await run(`http://127.0.0.1:${barePort}/`)]);
   for (const page of ["/dashboard", `/dashboard/recipient/${firstId}`, "/dashboard/kanban", "/dashboard/timeline"]) {
     rows.push([page.replace(firstId, "{id}"), await run(`${base}${page}`, { Cookie: cookie })]);
@@ -140,14 +140,16 @@ try {
     "req/s".padStart(9),
     "p90 ms".padStart(8),
     "p97.5 ms".padStart(9),
+    "p99 ms".padStart(8),
     "of bare".padStart(9),
   );
-  for (const [name, { rps, p90, p97 }] of rows) {
+  for (const [name, { rps, p90, p97, p99 }] of rows) {
     console.log(
       name.padEnd(30),
       rps.toFixed(0).padStart(9),
       String(p90).padStart(8),
       String(p97).padStart(9),
+      String(p99).padStart(8),
       `${((rps / bareRps) * 100).toFixed(1)}%`.padStart(9),
     );
   }

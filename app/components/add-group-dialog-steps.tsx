@@ -9,7 +9,7 @@ import {
   AddGroupSteps,
 } from "~/components/add-group-steps";
 
-// Add Group's steps inside the dialog: loaded only once someone opens it (decision 027), so the
+// Add Group's steps inside the dialog: loaded only once someone opens it (decision 026), so the
 // dashboard's pages do not carry the three forms and their field checks on a first visit.
 
 const dialogAction = (step: AddGroupStep) => `${ADD_GROUP_URL}?step=${step}&dialog=1`;

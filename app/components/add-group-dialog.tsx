@@ -5,7 +5,7 @@ import { useOpenUntilNavigate } from "~/utils/use-close-on-navigate";
 
 /** Add Group's page (add-group-steps.tsx has it too; importing it from there would load that module). */
 const ADD_GROUP_URL = "/dashboard/groups/new";
-// The dialog's steps (three forms) load when it first opens, not with every dashboard page: decision 027.
+// The dialog's steps (three forms) load when it first opens, not with every dashboard page: decision 026.
 const AddGroupDialogSteps = lazy(() => import("~/components/add-group-dialog-steps"));
 
 /**

@@ -16,7 +16,7 @@ import type { GroupDraft } from "~/utils/group-schema";
 
 // Add Group's three steps, for its page (plain form posts) and its dialog (the same forms, posted by
 // a fetcher to the same route). The server checks each post with the route's schema.ts and answers
-// with its messages; the browser has only the fields' constraints (decision 027).
+// with its messages; the browser has only the fields' constraints (decision 026).
 
 export const ADD_GROUP_URL = "/dashboard/groups/new";
 

@@ -1,4 +1,4 @@
-// The browser's translator (decision 027): the subset of i18next this app uses, in about 1 KB instead
+// The browser's translator (decision 026): the subset of i18next this app uses, in about 1 KB instead
 // of i18next's 14 KB. The server keeps real i18next; `lite.test.ts` holds this one to the same output
 // for every key of every namespace in both languages, so a hydrated page reads exactly as it was sent.
 //

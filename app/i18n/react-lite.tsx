@@ -1,5 +1,5 @@
 // What components import as "react-i18next", in the browser bundle only (vite.config.ts points the
-// client build here; the server renders with the real react-i18next). Decision 027.
+// client build here; the server renders with the real react-i18next). Decision 026.
 import { createContext, type ReactNode, useContext, useMemo, useSyncExternalStore } from "react";
 import type { LiteI18n } from "~/i18n/lite";
 

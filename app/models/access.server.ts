@@ -63,6 +63,21 @@ export function usersWhoMaySee(db: DbOrTx, storytellerId: string) {
     );
 }
 
+/** usersWhoMaySee for many Storytellers at once: one (storyteller_id, id) row per person and Storyteller. */
+export function usersWhoMaySeeEach(db: DbOrTx, storytellerIds: string[]) {
+  return db
+    .selectFrom("storytellers")
+    .select(["storytellers.id as storyteller_id", "storytellers.owner_id as id"])
+    .where("storytellers.id", "in", storytellerIds)
+    .union(
+      db
+        .selectFrom("groups")
+        .innerJoin("group_members", "group_members.group_id", "groups.id")
+        .select(["groups.storyteller_id as storyteller_id", "group_members.user_id as id"])
+        .where("groups.storyteller_id", "in", storytellerIds),
+    );
+}
+
 /**
  * The Storytellers someone answered for: those with an answer recorded for their address (decision
  * 012: the address the record link went to, never the Storyteller row's editable email).

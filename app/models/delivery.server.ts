@@ -1,14 +1,22 @@
 import { sql } from "kysely";
 import type { Config } from "~/config.server";
 import { getServerT } from "~/i18n/i18next.server";
-import { enqueueJob } from "~/services/jobs.server";
-import { type SendDeps, queueEmail, queueSms, sendOutboxMessage } from "~/services/outbox.server";
+import { enqueueJob, enqueueJobs, TEXTS_QUEUE } from "~/services/jobs.server";
+import {
+  queueEmail,
+  queueMessagesWithoutJobs,
+  queueSms,
+  type ClaimedMessage,
+  type SendDeps,
+  sendOutboxBatch,
+  sendOutboxMessage,
+} from "~/services/outbox.server";
 import { composePromptEmail, composePromptSms } from "~/services/prompt-messages.server";
 import { signCapability } from "~/services/tokens.server";
 import { displayPhoneNumber } from "~/utils/phone-display";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import { ensureAnswerCode, formatAnswerCode } from "./answer-code.server";
-import { notifyStorytellerEvent } from "./notification.server";
+import { notifyPromptsSent } from "./notification.server";
 import { isInsideSendingWindow, lateSendDecision, nextWindowOpening } from "./schedule";
 
 export type DeliveryDeps = SendDeps & { config: Config };
@@ -88,7 +96,12 @@ export async function deliverNow(
     .returning("id")
     .executeTakeFirst();
   if (!delivery) return; // already on its way
-  await enqueueJob(tx, "delivery__send", { deliveryId: delivery.id, sendNow: true });
+  await enqueueJob(
+    tx,
+    "delivery__send",
+    { deliveryId: delivery.id, sendNow: true },
+    { queueName: target.channel === "sms" ? TEXTS_QUEUE : undefined },
+  );
 }
 
 /** Whether anything may be sent to the Storyteller now (the owner sees why not on their page). */
@@ -106,7 +119,8 @@ export function canReceive(s: {
  * changed since the row was made (prompt still queued, Storyteller still reachable and consenting,
  * schedule not paused, inside 08:00–21:00 local, not stale), marks the prompt sent and writes the
  * message, then hands it to the provider through the outbox (which reconciles a crash instead of
- * resending). A row already "sending" belongs to an attempt that died: only the outbox step runs.
+ * resending, and re-checks STOP right before a text goes). A row already "sending" belongs to an
+ * attempt that died: only the outbox step runs.
  */
 export async function sendDelivery(
   deps: DeliveryDeps,
@@ -114,22 +128,53 @@ export async function sendDelivery(
   {
     sendNow = false,
     lastAttempt = false,
+    claimant,
     now = new Date(),
-  }: { sendNow?: boolean; lastAttempt?: boolean; now?: Date } = {},
+  }: { sendNow?: boolean; lastAttempt?: boolean; claimant?: string; now?: Date } = {},
 ): Promise<DeliveryOutcome> {
-  const prepared = await inTransaction(deps.db, (tx) => prepareDelivery(deps, tx, deliveryId, sendNow, now));
-  if (typeof prepared !== "object") return prepared;
-  return sendOutboxMessage(deps, prepared.outboxMessageId, { lastAttempt });
+  const prepared = await inTransaction(deps.db, (tx) => prepareDeliveries(deps, tx, [deliveryId], sendNow, now));
+  const outcome = prepared.get(deliveryId) ?? "nothing-to-do";
+  if (typeof outcome !== "object") return outcome;
+  return sendOutboxMessage(deps, outcome.outboxMessageId, { lastAttempt, claimant });
 }
 
-async function prepareDelivery(
+/**
+ * The scheduler's batch job: sendDelivery for many ledger rows of one channel, with the same
+ * re-checks, in one transaction of set-based writes, then one provider call per 500 emails (texts
+ * one at a time, in the texts queue). Returns how many rows ended each way.
+ */
+export async function sendDeliveryBatch(
   deps: DeliveryDeps,
-  tx: DbOrTx,
-  deliveryId: string,
-  sendNow: boolean,
-  now: Date,
-): Promise<DeliveryOutcome | { outboxMessageId: string }> {
-  const row = await tx
+  deliveryIds: string[],
+  { lastAttempt = false, claimant, now = new Date() }: { lastAttempt?: boolean; claimant?: string; now?: Date } = {},
+): Promise<Record<DeliveryOutcome, number>> {
+  const prepared = await inTransaction(deps.db, (tx) =>
+    prepareDeliveries(deps, tx, deliveryIds, false, now, { claimant: claimant ?? "batch" }),
+  );
+  const counts: Record<DeliveryOutcome, number> = {
+    sent: 0,
+    failed: 0,
+    deferred: 0,
+    cancelled: 0,
+    "nothing-to-do": 0,
+  };
+  const claimed: ClaimedMessage[] = [];
+  const ids: string[] = [];
+  for (const id of deliveryIds) {
+    const outcome = prepared.get(id) ?? "nothing-to-do";
+    if (typeof outcome !== "object") counts[outcome]++;
+    else if (outcome.claimed) claimed.push(outcome.claimed);
+    else ids.push(outcome.outboxMessageId);
+  }
+  const sent = await sendOutboxBatch(deps, { claimed, ids }, { lastAttempt, claimant: claimant ?? "batch" });
+  for (const [outcome, n] of Object.entries(sent)) counts[outcome as DeliveryOutcome] += n;
+  return counts;
+}
+
+type LedgerRow = Awaited<ReturnType<typeof lockLedgerRows>>[number];
+
+function lockLedgerRows(tx: DbOrTx, deliveryIds: string[]) {
+  return tx
     .selectFrom("deliveries as d")
     .innerJoin("prompts as p", "p.id", "d.prompt_id")
     .innerJoin("storytellers as s", "s.id", "p.storyteller_id")
@@ -163,21 +208,25 @@ async function prepareDelivery(
       sql<string>`coalesce(asker.first_name, owner.first_name)`.as("asker_name"),
       sql<string | null>`coalesce(asker.profile_pic_key, owner.profile_pic_key)`.as("asker_photo"),
     ])
-    .where("d.id", "=", deliveryId)
+    .where("d.id", "in", deliveryIds)
+    .orderBy("d.id")
     .forUpdate("d")
-    .executeTakeFirst();
-  if (!row) return "nothing-to-do"; // the prompt or Storyteller was deleted
-  if (row.status === "sending" && row.outbox_message_id) return { outboxMessageId: row.outbox_message_id };
-  if (row.status !== "pending") return "nothing-to-do";
+    .execute();
+}
 
-  const cancel = async (reason: string): Promise<DeliveryOutcome> => {
-    await tx
-      .updateTable("deliveries")
-      .set({ status: "cancelled", error: reason, updated_at: now })
-      .where("id", "=", row.id)
-      .execute();
-    return "cancelled";
-  };
+type Review =
+  | { outcome: "nothing-to-do" }
+  | { outcome: "resume"; outboxMessageId: string }
+  | { outcome: "cancel"; reason: string }
+  | { outcome: "defer"; retryAt: Date }
+  | { outcome: "send" };
+
+/** What the send job does with one locked ledger row: every re-check of decision 008, in one place. */
+function review(row: LedgerRow, sendNow: boolean, now: Date, lateSend = lateSendDecision): Review {
+  if (row.status === "sending" && row.outbox_message_id)
+    return { outcome: "resume", outboxMessageId: row.outbox_message_id };
+  if (row.status !== "pending") return { outcome: "nothing-to-do" };
+  const cancel = (reason: string): Review => ({ outcome: "cancel", reason });
   // A resend (the owner asked for a new recording) goes to a prompt already sent, while asked for.
   const resend = row.purpose === "resend";
   if (resend ? !row.rerecord_requested_at : row.prompt_sent_at)
@@ -195,19 +244,13 @@ async function prepareDelivery(
       ? nextWindowOpening(now, row.time_zone)
       : null
     : (() => {
-        const decision = lateSendDecision(row.scheduled_for, now, row.time_zone);
+        const decision = lateSend(row.scheduled_for, now, row.time_zone);
         return decision.send ? null : decision.retryAt;
       })();
-  if (retryAt) {
-    await tx
-      .updateTable("deliveries")
-      .set({ scheduled_for: retryAt, updated_at: now })
-      .where("id", "=", row.id)
-      .execute();
-    await enqueueJob(tx, "delivery__send", { deliveryId: row.id, sendNow }, { runAt: retryAt });
-    return "deferred";
-  }
+  return retryAt ? { outcome: "defer", retryAt } : { outcome: "send" };
+}
 
+async function composeFor(deps: DeliveryDeps, tx: DbOrTx, row: LedgerRow, now: Date) {
   const recordToken = await signCapability(deps.config, "record", row.prompt_id, now);
   const input = {
     callIn: await callInFor(tx, deps.config, row.prompt_id),
@@ -218,43 +261,129 @@ async function prepareDelivery(
     recordUrl: recordUrl(deps.config, recordToken, row.language),
     photoUrl: row.asker_photo ? `${deps.config.APP_URL}/record/${recordToken}/photo` : null,
   };
-  const outboxMessageId =
-    row.channel === "email"
-      ? await queueEmail(
-          tx,
-          await composePromptEmail(deps.config, {
-            ...input,
-            to: row.email!,
-            unsubscribeUrl: unsubscribeUrl(
-              deps.config,
-              await signCapability(deps.config, "unsubscribe", row.storyteller_id, now),
-              row.language,
-            ),
-          }),
-          { withJob: false },
-        )
-      : await queueSms(tx, await composePromptSms(deps.config, { ...input, to: row.phone_e164! }), { withJob: false });
+  return row.channel === "email"
+    ? {
+        channel: "email" as const,
+        email: await composePromptEmail(deps.config, {
+          ...input,
+          to: row.email!,
+          unsubscribeUrl: unsubscribeUrl(
+            deps.config,
+            await signCapability(deps.config, "unsubscribe", row.storyteller_id, now),
+            row.language,
+          ),
+        }),
+      }
+    : { channel: "sms" as const, sms: await composePromptSms(deps.config, { ...input, to: row.phone_e164! }) };
+}
 
-  if (!resend)
-    await tx.updateTable("prompts").set({ sent_at: now, updated_at: now }).where("id", "=", row.prompt_id).execute();
-  await tx
-    .updateTable("deliveries")
-    .set({ status: "sending", outbox_message_id: outboxMessageId, attempts: sql`attempts + 1`, updated_at: now })
-    .where("id", "=", row.id)
-    .execute();
-  if (!resend) {
-    await notifyStorytellerEvent(tx, deps.config, {
-      type: "new",
-      storytellerId: row.storyteller_id,
-      promptId: row.prompt_id,
-    });
+/** A message to send: stored already claimed by this job (emails of a batch), or to be claimed. */
+type Prepared = DeliveryOutcome | { outboxMessageId: string; claimed?: ClaimedMessage };
+
+/**
+ * Locks the ledger rows, reviews each, and writes the results set-based in the caller's
+ * transaction: cancelled rows with their reason; deferred rows moved to their new time with their
+ * own send job (the same job key "Send now" uses); for the rest, the messages (no jobs: the caller
+ * sends them), the prompts marked sent, the rows "sending", the family told, the empty-queue note
+ * cleared.
+ */
+async function prepareDeliveries(
+  deps: DeliveryDeps,
+  tx: DbOrTx,
+  deliveryIds: string[],
+  sendNow: boolean,
+  now: Date,
+  { claimant }: { claimant?: string } = {},
+): Promise<Map<string, Prepared>> {
+  const result = new Map<string, Prepared>();
+  const rows = await lockLedgerRows(tx, deliveryIds);
+  const cancels: { id: string; reason: string }[] = [];
+  const defers: { row: LedgerRow; retryAt: Date }[] = [];
+  const sends: LedgerRow[] = [];
+  // A batch shares a handful of (due time, zone) pairs; time zone arithmetic is the costly part.
+  const decisions = new Map<string, ReturnType<typeof lateSendDecision>>();
+  const lateSend = (plannedFor: Date, at: Date, timeZone: string) => {
+    const key = `${plannedFor.getTime()} ${timeZone}`;
+    let decision = decisions.get(key);
+    if (!decision) decisions.set(key, (decision = lateSendDecision(plannedFor, at, timeZone)));
+    return decision;
+  };
+  for (const row of rows) {
+    const verdict = review(row, sendNow, now, lateSend);
+    if (verdict.outcome === "nothing-to-do") result.set(row.id, "nothing-to-do");
+    else if (verdict.outcome === "resume") result.set(row.id, { outboxMessageId: verdict.outboxMessageId });
+    else if (verdict.outcome === "cancel") cancels.push({ id: row.id, reason: verdict.reason });
+    else if (verdict.outcome === "defer") defers.push({ row, retryAt: verdict.retryAt });
+    else sends.push(row);
+  }
+
+  if (cancels.length) {
+    await sql`
+      update deliveries d set status = 'cancelled', error = v.reason, updated_at = ${now}
+      from unnest(${cancels.map((c) => c.id)}::uuid[], ${cancels.map((c) => c.reason)}::text[]) as v(id, reason)
+      where d.id = v.id`.execute(tx);
+    for (const c of cancels) result.set(c.id, "cancelled");
+  }
+
+  if (defers.length) {
+    await sql`
+      update deliveries d set scheduled_for = v.retry_at, updated_at = ${now}
+      from unnest(${defers.map((d) => d.row.id)}::uuid[], ${defers.map((d) => d.retryAt)}::timestamptz[]) as v(id, retry_at)
+      where d.id = v.id`.execute(tx);
+    await enqueueJobs(
+      tx,
+      "delivery__send",
+      defers.map(({ row, retryAt }) => ({
+        payload: { deliveryId: row.id, sendNow },
+        options: { runAt: retryAt, queueName: row.channel === "sms" ? TEXTS_QUEUE : undefined },
+      })),
+    );
+    for (const d of defers) result.set(d.row.id, "deferred");
+  }
+
+  if (!sends.length) return result;
+  const messages = [];
+  for (const row of sends) messages.push(await composeFor(deps, tx, row, now));
+  const stored = await queueMessagesWithoutJobs(tx, messages, { claimant });
+  const outboxIds = stored.map((m) => m.id);
+  const prompts = sends.filter((row) => row.purpose !== "resend");
+  if (prompts.length)
+    await tx
+      .updateTable("prompts")
+      .set({ sent_at: now, updated_at: now })
+      .where(
+        "id",
+        "in",
+        prompts.map((row) => row.prompt_id),
+      )
+      .execute();
+  await sql`
+    update deliveries d set status = 'sending', outbox_message_id = v.outbox_message_id, attempts = d.attempts + 1, updated_at = ${now}
+    from unnest(${sends.map((row) => row.id)}::uuid[], ${outboxIds}::uuid[]) as v(id, outbox_message_id)
+    where d.id = v.id`.execute(tx);
+  if (prompts.length) {
+    await notifyPromptsSent(
+      tx,
+      prompts.map((row) => ({ storytellerId: row.storyteller_id, promptId: row.prompt_id })),
+    );
     await tx
       .updateTable("schedules")
       .set({ empty_queue_notified_at: null })
-      .where("storyteller_id", "=", row.storyteller_id)
+      .where(
+        "storyteller_id",
+        "in",
+        prompts.map((row) => row.storyteller_id),
+      )
+      .where("empty_queue_notified_at", "is not", null)
       .execute();
   }
-  return { outboxMessageId };
+  stored.forEach((message, i) =>
+    result.set(sends[i].id, {
+      outboxMessageId: message.id,
+      claimed: message.status === "sending" ? message : undefined,
+    }),
+  );
+  return result;
 }
 
 /** "Or call … and enter …" for a prompt's messages, its code made now (null when answering by phone is off). */

@@ -6,7 +6,7 @@ import { isUuid } from "~/utils/ids";
 import type { NotificationView } from "~/utils/notifications";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import type { Database } from "../../db/schema";
-import { usersWhoMaySee, visibleStorytellerIds } from "./access.server";
+import { usersWhoMaySee, usersWhoMaySeeEach, visibleStorytellerIds } from "./access.server";
 
 export type NotificationType =
   "new" | "uploaded" | "skipped" | "listened" | "queue_empty" | "export_ready" | "book_ready";
@@ -85,6 +85,39 @@ export async function notifyStorytellerEvent(
       });
     }
   });
+}
+
+/**
+ * "new" for many prompts just sent (the scheduler's batches): what notifyStorytellerEvent writes for
+ * each, in one query for the people and one insert.
+ */
+export async function notifyPromptsSent(tx: DbOrTx, sent: { storytellerId: string; promptId: string }[]) {
+  if (!sent.length) return;
+  const storytellerIds = [...new Set(sent.map((s) => s.storytellerId))];
+  const self = new Set(
+    (
+      await tx
+        .selectFrom("storytellers")
+        .select("id")
+        .where("id", "in", storytellerIds)
+        .where("is_self", "=", true)
+        .execute()
+    ).map((s) => s.id),
+  );
+  const others = storytellerIds.filter((id) => !self.has(id));
+  if (!others.length) return;
+  const people = new Map<string, string[]>();
+  for (const viewer of await usersWhoMaySeeEach(tx, others).execute())
+    people.set(viewer.storyteller_id, [...(people.get(viewer.storyteller_id) ?? []), viewer.id]);
+  const rows = sent.flatMap((s) =>
+    (people.get(s.storytellerId) ?? []).map((userId) => ({
+      user_id: userId,
+      type: "new" as const,
+      storyteller_id: s.storytellerId,
+      prompt_id: s.promptId,
+    })),
+  );
+  if (rows.length) await tx.insertInto("notifications").values(rows).execute();
 }
 
 function oneLine(text: string, max: number) {

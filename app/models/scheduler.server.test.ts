@@ -26,7 +26,7 @@ const scheduleOf = (storytellerId: string) =>
   database.db.selectFrom("schedules").selectAll().where("storyteller_id", "=", storytellerId).executeTakeFirstOrThrow();
 
 describe("the scheduler tick", () => {
-  it("writes one ledger row for the head of each due queue, queues its send job by key and moves the schedule on", async () => {
+  it("writes one ledger row for the head of each due queue, queues its batch send job and moves the schedule on", async () => {
     const owner = await createUser(database.db);
     // 10:00 in New York on 2026-03-10 (after the DST change) is 14:00 UTC.
     const due = new Date("2026-03-10T14:00:00Z");
@@ -54,10 +54,8 @@ describe("the scheduler tick", () => {
       status: "pending",
       scheduled_for: due,
     });
-    const jobs = await jobsFor(database.db, "delivery__send");
-    expect(jobs).toEqual([
-      expect.objectContaining({ key: `delivery:${deliveries[0].id}`, payload: { deliveryId: deliveries[0].id } }),
-    ]);
+    const jobs = await jobsFor(database.db, "delivery__send_batch");
+    expect(jobs).toEqual([expect.objectContaining({ payload: { deliveryIds: [deliveries[0].id] } })]);
     // Weekly from 3 March: next is 17 March, 10:00 New York = 14:00 UTC.
     expect((await scheduleOf(storyteller.id)).next_send_at).toEqual(new Date("2026-03-17T14:00:00Z"));
     expect((await scheduleOf(later.id)).next_send_at).toEqual(new Date("2026-03-10T15:00:00Z"));
@@ -185,13 +183,16 @@ describe("the scheduler tick", () => {
     } finally {
       await second.end();
     }
-    const counts = await sql<{ deliveries: string; prompts: string; jobs: string }>`
+    const counts = await sql<{ deliveries: string; prompts: string }>`
       select (select count(*) from deliveries) as deliveries,
-             (select count(distinct prompt_id) from deliveries) as prompts,
-             (select count(*) from graphile_worker.jobs where task_identifier = 'delivery__send') as jobs`.execute(
-      database.db,
+             (select count(distinct prompt_id) from deliveries) as prompts`.execute(database.db);
+    expect(counts.rows[0]).toEqual({ deliveries: "600", prompts: "600" });
+    // Every row in exactly one batch job.
+    const batched = (await jobsFor(database.db, "delivery__send_batch")).flatMap(
+      (job) => job.payload.deliveryIds as string[],
     );
-    expect(counts.rows[0]).toEqual({ deliveries: "600", prompts: "600", jobs: "600" });
+    expect(batched).toHaveLength(600);
+    expect(new Set(batched).size).toBe(600);
   });
 
   it("finds due schedules through the partial index, not a sequential scan", async () => {

@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import type { Config } from "~/config.server";
 import { getServerT } from "~/i18n/i18next.server";
-import { enqueueJobs } from "~/services/jobs.server";
-import { queueEmail } from "~/services/outbox.server";
+import { enqueueJobs, TEXTS_QUEUE } from "~/services/jobs.server";
+import { EMAIL_BATCH_SIZE, queueEmail } from "~/services/outbox.server";
 import { type Db, type DbOrTx, inTransaction } from "../../db/client";
 import type { DeliveryMethod, Frequency, Language, SmsConsent } from "../../db/schema";
 import { canReceive } from "./delivery.server";
@@ -32,7 +32,7 @@ export type TickResult = { schedules: number; deliveries: number; emptyQueues: n
  * One scheduler pass: every schedule due by `now`, in batches. Each batch is one transaction that
  * locks its schedules (SKIP LOCKED, so concurrent runners take disjoint batches), writes a ledger
  * row for the head of each queue (unique per prompt and channel, so a repeat is a no-op), queues
- * its send job and moves the schedule to its next date after `now` (a missed date is not caught
+ * the send jobs (one per batch of rows: sendDeliveryBatch) and moves the schedule to its next date after `now` (a missed date is not caught
  * up). Storytellers who cannot receive (unsubscribed, opted out, no consent yet) only move on.
  */
 export async function runSchedulerTick(
@@ -109,30 +109,54 @@ async function tickBatch(config: Config, tx: DbOrTx, now: Date, limit: number): 
             })
             .where("deliveries.status", "=", "cancelled"),
         )
-        .returning("id")
+        .returning(["id", "channel"])
         .execute()
     : [];
-  await enqueueJobs(
-    tx,
-    "delivery__send",
-    deliveries.map((d) => ({ deliveryId: d.id })),
-  );
+  await enqueueJobs(tx, "delivery__send_batch", sendBatches(deliveries));
 
   const emptyNow = reachable.filter((d) => !headOf.has(d.storyteller_id) && !d.empty_queue_notified_at);
   for (const schedule of emptyNow) await notifyEmptyQueue(config, tx, schedule);
 
   const emptyIds = new Set(emptyNow.map((d) => d.storyteller_id));
+  // Many schedules share a rule (first date, frequency, zone); time zone arithmetic is the costly part.
+  const nextAts = new Map<string, Date>();
+  const nextAt = (d: DueSchedule) => {
+    const key = `${d.first_prompt_date} ${d.frequency} ${d.time_zone}`;
+    let at = nextAts.get(key);
+    if (!at)
+      nextAts.set(
+        key,
+        (at = nextSendAt({ firstPromptDate: d.first_prompt_date, frequency: d.frequency, timeZone: d.time_zone }, now)),
+      );
+    return at;
+  };
   await sql`
     update schedules sc
     set next_send_at = v.next_at,
         empty_queue_notified_at = case when v.notified then ${now}::timestamptz when v.has_prompt then null else sc.empty_queue_notified_at end,
         updated_at = ${now}
-    from unnest(${due.map((d) => d.storyteller_id)}::uuid[], ${due.map((d) => nextSendAt({ firstPromptDate: d.first_prompt_date, frequency: d.frequency, timeZone: d.time_zone }, now))}::timestamptz[],
+    from unnest(${due.map((d) => d.storyteller_id)}::uuid[], ${due.map(nextAt)}::timestamptz[],
                 ${due.map((d) => emptyIds.has(d.storyteller_id))}::boolean[], ${due.map((d) => headOf.has(d.storyteller_id))}::boolean[])
          as v(storyteller_id, next_at, notified, has_prompt)
     where sc.storyteller_id = v.storyteller_id
   `.execute(tx);
   return { schedules: due.length, deliveries: deliveries.length, emptyQueues: emptyNow.length };
+}
+
+/** Emails go out 500 to a job (one provider call); texts 50 to a job, in the number's queue. */
+const BATCH_SIZE = { email: EMAIL_BATCH_SIZE, sms: 50 };
+
+function sendBatches(deliveries: { id: string; channel: "email" | "sms" }[]) {
+  return (["email", "sms"] as const).flatMap((channel) => {
+    const ids = deliveries.filter((d) => d.channel === channel).map((d) => d.id);
+    const batches = [];
+    for (let i = 0; i < ids.length; i += BATCH_SIZE[channel])
+      batches.push({
+        payload: { deliveryIds: ids.slice(i, i + BATCH_SIZE[channel]) },
+        options: { queueName: channel === "sms" ? TEXTS_QUEUE : undefined },
+      });
+    return batches;
+  });
 }
 
 /** Nothing to send: the owner hears once (email and in-app) until a prompt goes out again. */

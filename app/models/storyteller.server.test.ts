@@ -4,7 +4,14 @@ import { useTestDatabase } from "../../tests/db";
 import { createAnswer, createGroup, createStoryteller, createUser } from "../../tests/factories";
 import { unsubscribeStoryteller } from "./capability-links.server";
 import { createStorytellerFromDraft } from "./onboarding.server";
-import { checkStorytellerFields, deleteStoryteller, saveStoryteller, setPaused } from "./storyteller.server";
+import {
+  BOARD_CARDS_PER_KIND,
+  checkStorytellerFields,
+  deleteStoryteller,
+  getBoard,
+  saveStoryteller,
+  setPaused,
+} from "./storyteller.server";
 
 const database = useTestDatabase();
 const services = () => makeTestContext(database);
@@ -242,5 +249,30 @@ describe("deleting a Storyteller", () => {
     ).toBeUndefined();
     expect(await storage.get(keys[0])).toBeNull();
     expect(await storage.get(keys[1])).not.toBeNull();
+  });
+});
+
+describe("the board", () => {
+  it("shows the next queued and the latest sent prompts of each column, and how many more its page has", async () => {
+    const owner = await createUser(database.db);
+    const day = (n: number) => new Date(Date.UTC(2026, 0, 1 + n));
+    const storyteller = await createStoryteller(database.db, {
+      ownerId: owner.id,
+      prompts: [
+        ...Array.from({ length: 15 }, (_, i) => ({ text: `Sent question ${i + 1}`, sentAt: day(i) })),
+        ...Array.from({ length: 30 }, (_, i) => `Queued question ${i + 1}`),
+      ],
+    });
+    const short = await createStoryteller(database.db, { ownerId: owner.id, prompts: ["Only one"] });
+
+    const board = await getBoard(database.db, owner.id);
+    const column = board.columns.find((c) => c.id === storyteller.id)!;
+    expect(BOARD_CARDS_PER_KIND).toBe(10);
+    expect(column.cards.map((c) => c.text)).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => `Queued question ${i + 1}`),
+      ...Array.from({ length: 10 }, (_, i) => `Sent question ${15 - i}`),
+    ]);
+    expect(column.more).toBe(25);
+    expect(board.columns.find((c) => c.id === short.id)).toMatchObject({ more: 0, cards: [{ text: "Only one" }] });
   });
 });

@@ -41,8 +41,14 @@ export async function listStorytellerCards(db: DbOrTx, userId: string) {
 }
 
 export const BOARD_MAX_COLUMNS = 16;
+/** A column shows the next prompts in its queue and the latest sent, this many of each; its page has all. */
+export const BOARD_CARDS_PER_KIND = 10;
 
-/** The board: up to 16 Storytellers as columns, their prompts as cards (unsent first), in three queries. */
+/**
+ * The board: up to 16 Storytellers as columns; in each, the next queued prompts (queue order) then
+ * the latest sent, BOARD_CARDS_PER_KIND of each, and how many more the Storyteller's page lists.
+ * Three queries, whatever the queues' length.
+ */
 export async function getBoard(db: DbOrTx, userId: string) {
   const [columns, total] = await Promise.all([
     db
@@ -62,19 +68,50 @@ export async function getBoard(db: DbOrTx, userId: string) {
   ]);
   const cards = columns.length
     ? await db
-        .selectFrom("prompts")
-        .select(["id", "storyteller_id", "text", "sent_at", "created_at"])
-        .where(
-          "storyteller_id",
-          "in",
-          columns.map((c) => c.id),
+        .selectFrom((eb) =>
+          eb
+            .selectFrom("prompts")
+            .select([
+              "id",
+              "storyteller_id",
+              "text",
+              "sent_at",
+              "created_at",
+              "queue_position",
+              // Queued: by queue position; sent: latest first (sent_at is null throughout the first).
+              sql<number>`row_number() over (partition by storyteller_id, sent_at is null order by sent_at desc, queue_position)`.as(
+                "rank",
+              ),
+              sql<number>`count(*) over (partition by storyteller_id)`.as("total"),
+            ])
+            .where(
+              "storyteller_id",
+              "in",
+              columns.map((c) => c.id),
+            )
+            .as("p"),
         )
+        .select(["id", "storyteller_id", "text", "sent_at", "created_at", "total"])
+        .where("rank", "<=", BOARD_CARDS_PER_KIND)
         .orderBy(sql`sent_at is not null`)
-        .orderBy("queue_position")
+        .orderBy(sql`case when sent_at is null then queue_position end`)
+        .orderBy("sent_at", "desc")
         .execute()
     : [];
   return {
-    columns: columns.map((column) => ({ ...column, cards: cards.filter((card) => card.storyteller_id === column.id) })),
+    columns: columns.map((column) => {
+      const own = cards.filter((card) => card.storyteller_id === column.id);
+      return {
+        ...column,
+        cards: own.map((card) => ({
+          id: card.id,
+          text: card.text,
+          sent_at: card.sent_at,
+          created_at: card.created_at,
+        })),
+        more: own.length ? Number(own[0].total) - own.length : 0,
+      };
+    }),
     hiddenColumns: Math.max(0, Number(total.n) - columns.length),
   };
 }

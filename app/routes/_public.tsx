@@ -9,7 +9,7 @@ import { standaloneScript } from "~/utils/standalone-scripts.server";
 
 /**
  * The public pages are whole HTML with plain forms, served without React (app/root.tsx): their only
- * script styles the header on scroll. Decision 027.
+ * script styles the header on scroll. Decision 026.
  */
 export const handle = { standalone: true };
 

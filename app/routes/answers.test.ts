@@ -441,7 +441,7 @@ describe("delete", () => {
 
     // The prompt stays, as "Not Answered".
     const view = await viewLoader({
-      request: get(f.owner.jar, "/x"),
+      request: get(f.owner.jar, "/x?sent=true"),
       context: context(),
       params: { id: f.storytellerId },
       ...routeArgs,

@@ -65,6 +65,13 @@ export default function Board() {
                 </li>
               ))}
             </ul>
+            {column.more > 0 ? (
+              <p className="mt-2 text-sm">
+                <Link to={`/dashboard/recipient/${column.id}`} className="link">
+                  {t("board.more", { count: column.more, name: column.nickname })}
+                </Link>
+              </p>
+            ) : null}
           </section>
         ))}
       </div>

@@ -28,6 +28,11 @@ export const jobDefinitions = {
     maxAttempts: 8,
     jobKey: ({ deliveryId }) => `delivery:${deliveryId}`,
   }),
+  // The scheduler's sends: one job per batch of ledger rows of one channel (decision 025).
+  delivery__send_batch: define({
+    payload: z.object({ deliveryIds: z.array(z.uuid()).min(1).max(500) }),
+    maxAttempts: 8,
+  }),
   // A file ffmpeg cannot read fails every time: few tries.
   answer__transcode: define({
     payload: ids("answerId"),
@@ -64,6 +69,16 @@ export const jobDefinitions = {
 };
 
 export type JobName = keyof typeof jobDefinitions;
+
+/**
+ * graphile-worker runs the jobs of one queue_name one at a time. Every text leaves from the one
+ * number an install has (TWILIO_FROM_NUMBER), so every job that texts is in this queue: Twilio's
+ * per-number rate is never exceeded by jobs racing each other.
+ */
+export const TEXTS_QUEUE = "texts";
+
+/** Where and when a job runs: the texts queue for anything that texts; a time for a deferred send. */
+export type JobOptions = { runAt?: Date; queueName?: string };
 export type JobPayload<K extends JobName> = z.infer<(typeof jobDefinitions)[K]["payload"]>;
 
 function specOf<K extends JobName>(name: K, payload: JobPayload<K>) {
@@ -83,13 +98,14 @@ export async function enqueueJob<K extends JobName>(
   db: DbOrTx,
   name: K,
   payload: JobPayload<K>,
-  options: { runAt?: Date } = {},
+  options: JobOptions = {},
 ) {
   const spec = specOf(name, payload);
   await sql`
     select graphile_worker.add_job(
       ${name}::text,
       ${JSON.stringify(spec.payload)}::json,
+      queue_name := ${options.queueName ?? null}::text,
       run_at := ${options.runAt ?? null}::timestamptz,
       max_attempts := ${spec.maxAttempts}::int,
       job_key := ${spec.jobKey}::text
@@ -97,16 +113,28 @@ export async function enqueueJob<K extends JobName>(
   `.execute(db);
 }
 
-/** Many jobs of one task in one statement (the scheduler's batches). */
-export async function enqueueJobs<K extends JobName>(db: DbOrTx, name: K, payloads: JobPayload<K>[]) {
-  if (!payloads.length) return;
-  const specs = payloads.map((payload) => specOf(name, payload));
+/** Many jobs of one task in one statement (the scheduler's batches), each with its own options. */
+export async function enqueueJobs<K extends JobName>(
+  db: DbOrTx,
+  name: K,
+  jobs: { payload: JobPayload<K>; options?: JobOptions }[],
+) {
+  if (!jobs.length) return;
+  const specs = jobs.map(({ payload, options = {} }) => {
+    const spec = specOf(name, payload);
+    return {
+      payload: spec.payload,
+      job_key: spec.jobKey,
+      queue_name: options.queueName ?? null,
+      run_at: options.runAt?.toISOString() ?? null,
+    };
+  });
   await sql`
     select count(*) from graphile_worker.add_jobs(
       array(
-        select row(${name}::text, s.payload, null, null, ${specs[0].maxAttempts}::int, s.job_key, null, null)::graphile_worker.job_spec
-        from json_to_recordset(${JSON.stringify(specs.map((spec) => ({ payload: spec.payload, job_key: spec.jobKey })))}::json)
-          as s(payload json, job_key text)
+        select row(${name}::text, s.payload, s.queue_name, s.run_at, ${jobDefinitions[name].maxAttempts}::int, s.job_key, null, null)::graphile_worker.job_spec
+        from json_to_recordset(${JSON.stringify(specs)}::json)
+          as s(payload json, job_key text, queue_name text, run_at timestamptz)
       )
     )
   `.execute(db);

@@ -13,6 +13,9 @@ export type MailMessage = {
   headers?: Record<string, string>;
 };
 
+/** A provider's word on one message of a batch, in the order sent. */
+export type MailBatchResult = { providerMessageId: string } | { error: string; permanent: boolean };
+
 export interface MailService {
   readonly name: "outbox" | "postmark";
   /**
@@ -25,17 +28,26 @@ export interface MailService {
    * `since` is when the send was attempted.
    */
   findSent(message: MailMessage, since: Date): Promise<string | null>;
+  /**
+   * Hands many messages over in one call, one result per message in order. Rejects (a
+   * PermanentSendError when retrying cannot help) only when the call as a whole failed.
+   */
+  sendBatch?(messages: MailMessage[]): Promise<MailBatchResult[]>;
 }
 
 /** No provider configured: the outbox row is the delivery. Printed to the console in development. */
 export function createOutboxMail(options: { print: boolean }): MailService {
+  const send = async (message: MailMessage) => {
+    if (options.print) {
+      log.info({ module: "outbox" }, `email to ${message.to}: ${message.subject}\n${message.text}`);
+    }
+    return `outbox-${message.id}`;
+  };
   return {
     name: "outbox",
-    async send(message) {
-      if (options.print) {
-        log.info({ module: "outbox" }, `email to ${message.to}: ${message.subject}\n${message.text}`);
-      }
-      return `outbox-${message.id}`;
+    send,
+    async sendBatch(messages) {
+      return Promise.all(messages.map(async (message) => ({ providerMessageId: await send(message) })));
     },
     // The outbox row is the delivery: once claimed, it has been "sent".
     async findSent(message) {
@@ -53,26 +65,37 @@ export function createPostmarkMail(
     requestHost: apiUrl?.host ?? "api.postmarkapp.com",
     timeout: 30,
   });
+  const asPostmark = (message: MailMessage) => ({
+    From: config.MAIL_FROM,
+    To: message.to,
+    Subject: message.subject,
+    TextBody: message.text,
+    HtmlBody: message.html ?? undefined,
+    Headers: Object.entries(message.headers ?? {}).map(([Name, Value]) => ({ Name, Value })),
+    MessageStream: "outbound",
+    Metadata: { outbox_id: message.id },
+  });
+  const refused = (error: { statusCode?: number; message?: string }) => {
+    if (isPermanentStatus(error.statusCode))
+      throw new PermanentSendError(`Postmark ${error.statusCode}: ${error.message}`);
+    throw error;
+  };
   return {
     name: "postmark",
     async send(message) {
-      const result = await client
-        .sendEmail({
-          From: config.MAIL_FROM,
-          To: message.to,
-          Subject: message.subject,
-          TextBody: message.text,
-          HtmlBody: message.html ?? undefined,
-          Headers: Object.entries(message.headers ?? {}).map(([Name, Value]) => ({ Name, Value })),
-          MessageStream: "outbound",
-          Metadata: { outbox_id: message.id },
-        })
-        .catch((error: { statusCode?: number; message?: string }) => {
-          if (isPermanentStatus(error.statusCode))
-            throw new PermanentSendError(`Postmark ${error.statusCode}: ${error.message}`);
-          throw error;
-        });
+      const result = await client.sendEmail(asPostmark(message)).catch(refused);
       return result.MessageID;
+    },
+    // POST /email/batch: up to 500 messages, one answer each. A message's own ErrorCode is
+    // Postmark's API error (an address it refuses, an inactive recipient): permanent, as the same
+    // refusal is for a single send (HTTP 422), except 100, maintenance, which passes.
+    async sendBatch(messages) {
+      const results = await client.sendEmailBatch(messages.map(asPostmark)).catch(refused);
+      return results.map((result) =>
+        result.ErrorCode === 0
+          ? { providerMessageId: result.MessageID }
+          : { error: `Postmark ${result.ErrorCode}: ${result.Message}`, permanent: result.ErrorCode !== 100 },
+      );
     },
     // Postmark's outbound search filters on the metadata every message carries.
     // (Its date filters are in US Eastern time, so the id alone narrows the search.)

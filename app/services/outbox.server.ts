@@ -1,9 +1,11 @@
-import type { MailService } from "~/services/mail.server";
+import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
+import type { MailBatchResult, MailMessage, MailService } from "~/services/mail.server";
 import type { SmsService } from "~/services/sms.server";
 import { isUuid } from "~/utils/ids";
 import { type Db, type DbOrTx, inTransaction } from "../../db/client";
 import type { OutboxMessage } from "../../db/schema";
-import { enqueueJob } from "./jobs.server";
+import { enqueueJob, TEXTS_QUEUE } from "./jobs.server";
 import { PermanentSendError, sendErrorReason } from "./send-errors.server";
 
 export type OutgoingEmail = {
@@ -54,30 +56,91 @@ async function queueMessage(
 ): Promise<string> {
   return inTransaction(db, async (tx) => {
     const { id } = await tx.insertInto("outbox_messages").values(row).returning("id").executeTakeFirstOrThrow();
-    if (withJob) await enqueueJob(tx, "outbox__send", { messageId: id }, { runAt });
+    if (withJob)
+      await enqueueJob(
+        tx,
+        "outbox__send",
+        { messageId: id },
+        { runAt, queueName: row.channel === "sms" ? TEXTS_QUEUE : undefined },
+      );
     return id;
   });
 }
 
+/** A message as handed to a provider: what sending needs of its row. */
+export type ClaimedMessage = Pick<
+  OutboxMessage,
+  "id" | "channel" | "to_address" | "subject" | "text_body" | "html_body" | "headers"
+>;
+
+/**
+ * Stores many messages in one statement, without send jobs (the caller's batch job sends them):
+ * the scheduler's batches. With `claimant`, the emails are stored already claimed by that job
+ * ("sending"), to be handed to sendOutboxBatch as `claimed` once this transaction commits; texts
+ * are always stored "queued", as each is claimed right before it goes. Returns the rows in order.
+ */
+export async function queueMessagesWithoutJobs(
+  db: DbOrTx,
+  messages: ({ channel: "email"; email: OutgoingEmail } | { channel: "sms"; sms: OutgoingSms })[],
+  { claimant }: { claimant?: string } = {},
+): Promise<(ClaimedMessage & { status: "queued" | "sending" })[]> {
+  if (!messages.length) return [];
+  const now = new Date();
+  const rows = messages.map((m) => {
+    const claimed = m.channel === "email" && claimant !== undefined;
+    return {
+      id: randomUUID(),
+      channel: m.channel,
+      to_address: m.channel === "email" ? m.email.to : m.sms.to,
+      subject: m.channel === "email" ? m.email.subject : null,
+      text_body: m.channel === "email" ? m.email.text : m.sms.text,
+      html_body: m.channel === "email" ? (m.email.html ?? null) : null,
+      headers: m.channel === "email" ? (m.email.headers ?? {}) : {},
+      status: claimed ? ("sending" as const) : ("queued" as const),
+      claimed_at: claimed ? now : null,
+      claimed_by: claimed ? claimant : null,
+    };
+  });
+  await db
+    .insertInto("outbox_messages")
+    .values(rows.map((row) => ({ ...row, headers: JSON.stringify(row.headers) })))
+    .execute();
+  return rows;
+}
+
 export type SendDeps = { db: Db; mail: MailService; sms: SmsService };
-export type SendOutcome = "sent" | "failed" | "nothing-to-do";
+/** "cancelled": a text whose number sent STOP after it was queued; nothing reached the provider. */
+export type SendOutcome = "sent" | "failed" | "cancelled" | "nothing-to-do";
+/**
+ * `claimant` is the graphile-worker job doing the send (its id): a message "sending" under another
+ * job's claim is that job's to finish, unless that job gave up on it (an error is recorded) or the
+ * claim is older than CLAIM_LEASE_MS (the job died and will not come back for it).
+ */
+export type SendOptions = { lastAttempt: boolean; claimant?: string };
+
+const CLAIM_LEASE_MS = 10 * 60_000;
+/** Postmark's batch endpoint takes at most 500 messages per call. */
+export const EMAIL_BATCH_SIZE = 500;
 
 /**
  * Sends one outbox message at most once. The row is claimed (queued → sending) before the provider
  * is called. Finding it still "sending" means an earlier attempt died or failed mid-send: the
- * provider is asked whether it accepted the message, and only if it did not is it sent again. A delivery that
- * rides on this message gets the same final state. Throws on a transient failure so the caller's
- * job retries; `lastAttempt` turns that into "failed".
+ * provider is asked whether it accepted the message, and only if it did not is it sent again. A
+ * text is re-checked against STOP right before the provider is called. A delivery that rides on
+ * this message gets the same final state. Throws on a transient failure so the caller's job
+ * retries; `lastAttempt` turns that into "failed".
  */
 export async function sendOutboxMessage(
   deps: SendDeps,
   messageId: string,
-  { lastAttempt }: { lastAttempt: boolean },
+  { lastAttempt, claimant }: SendOptions,
 ): Promise<SendOutcome> {
   const { db } = deps;
+  const now = new Date();
+  const claim = { claimed_at: now, claimed_by: claimant ?? null, error: null };
   let message = await db
     .updateTable("outbox_messages")
-    .set({ status: "sending", claimed_at: new Date() })
+    .set({ status: "sending", ...claim })
     .where("id", "=", messageId)
     .where("status", "=", "queued")
     .returningAll()
@@ -85,20 +148,28 @@ export async function sendOutboxMessage(
 
   if (!message) {
     const current = await db.selectFrom("outbox_messages").selectAll().where("id", "=", messageId).executeTakeFirst();
-    if (!current || current.status !== "sending") return "nothing-to-do";
+    if (!current || current.status !== "sending" || claimedElsewhere(current, claimant, now)) return "nothing-to-do";
     const accepted = await providerFor(deps, current).findSent(
       asProviderMessage(current),
       current.claimed_at ?? current.created_at,
     );
-    if (accepted) return markSent(deps, current, accepted);
+    if (accepted) return (await markSent(deps, [{ message: current, providerMessageId: accepted }]), "sent");
+    // Re-claimed only as found: of two jobs reconciling at once, one sends.
     message = await db
       .updateTable("outbox_messages")
-      .set({ claimed_at: new Date() })
+      .set(claim)
       .where("id", "=", messageId)
       .where("status", "=", "sending")
+      .where("claimed_by", "is not distinct from", current.claimed_by)
+      .where("error", "is not distinct from", current.error)
       .returningAll()
       .executeTakeFirst();
     if (!message) return "nothing-to-do";
+  }
+
+  if (message.channel === "sms" && (await numberHasSentStop(db, message.to_address))) {
+    await refuseStopped(db, message.id, now);
+    return "cancelled";
   }
 
   let providerMessageId: string;
@@ -108,25 +179,127 @@ export async function sendOutboxMessage(
   } catch (error) {
     const permanent = error instanceof PermanentSendError;
     if (permanent || lastAttempt) {
-      await markFailed(db, message.id, sendErrorReason(error));
+      await markFailed(db, [{ id: message.id, reason: sendErrorReason(error) }]);
       if (permanent) return "failed";
     } else {
       // A timeout or a dropped connection may come after the provider took the message: the row
       // stays "sending", so the retry asks the provider (findSent) before sending again.
-      await db
-        .updateTable("outbox_messages")
-        .set({ error: sendErrorReason(error) })
-        .where("id", "=", message.id)
-        .execute();
+      await noteTransientError(db, [{ id: message.id, reason: sendErrorReason(error) }]);
     }
     throw error;
   }
-  return markSent(deps, message, providerMessageId);
+  await markSent(deps, [{ message, providerMessageId }]);
+  return "sent";
 }
 
-const providerFor = (deps: SendDeps, message: OutboxMessage) => (message.channel === "email" ? deps.mail : deps.sms);
+/**
+ * Sends many outbox messages (the scheduler's batches) with the same guarantees as
+ * sendOutboxMessage. `claimed` are emails this job stored already claimed (queueMessagesWithoutJobs);
+ * of `ids`, queued emails are claimed in one statement and handed to the provider in
+ * batches of 500 (Postmark's batch endpoint; one by one for a provider without one), and their
+ * results are recorded in one statement each. Texts are claimed and sent one at a time, each
+ * re-checked against STOP just before (they run in the texts queue, at the number's pace), and a
+ * message an earlier attempt left "sending" is reconciled as sendOutboxMessage does. Transient
+ * failures are thrown after everything else is done, so the job retries only what is left.
+ */
+export async function sendOutboxBatch(
+  deps: SendDeps,
+  messages: { claimed?: ClaimedMessage[]; ids: string[] },
+  { lastAttempt, claimant }: SendOptions,
+): Promise<Record<SendOutcome, number>> {
+  const counts: Record<SendOutcome, number> = { sent: 0, failed: 0, cancelled: 0, "nothing-to-do": 0 };
+  const { db } = deps;
+  const messageIds = messages.ids;
+  const claimed: ClaimedMessage[] = [
+    ...(messages.claimed ?? []),
+    ...(messageIds.length
+      ? await db
+          .updateTable("outbox_messages")
+          .set({ status: "sending", claimed_at: new Date(), claimed_by: claimant ?? null, error: null })
+          .where("id", "in", messageIds)
+          .where("status", "=", "queued")
+          .where("channel", "=", "email")
+          .returningAll()
+          .execute()
+      : []),
+  ];
 
-const asProviderMessage = (message: OutboxMessage) => ({
+  let transient: unknown = null;
+  for (let i = 0; i < claimed.length; i += EMAIL_BATCH_SIZE) {
+    const chunk = claimed.slice(i, i + EMAIL_BATCH_SIZE);
+    let results: MailBatchResult[];
+    try {
+      results = await sendMailBatch(deps.mail, chunk.map(asProviderMessage));
+    } catch (error) {
+      const permanent = error instanceof PermanentSendError;
+      results = chunk.map(() => ({ error: sendErrorReason(error), permanent }));
+      if (!permanent) transient = error;
+    }
+    const sent = [];
+    const failed = [];
+    const retry = [];
+    for (const [j, result] of results.entries()) {
+      const message = chunk[j];
+      if ("providerMessageId" in result) sent.push({ message, providerMessageId: result.providerMessageId });
+      else if (result.permanent || lastAttempt) failed.push({ id: message.id, reason: result.error });
+      else retry.push({ id: message.id, reason: result.error });
+    }
+    await markSent(deps, sent);
+    await markFailed(db, failed);
+    await noteTransientError(db, retry);
+    if (retry.length) transient ??= new Error(retry[0].reason);
+    counts.sent += sent.length;
+    counts.failed += failed.length;
+  }
+
+  const claimedIds = new Set(claimed.map((m) => m.id));
+  // Texts, and messages an earlier attempt left "sending", one at a time.
+  for (const id of messageIds) {
+    if (claimedIds.has(id)) continue;
+    try {
+      counts[await sendOutboxMessage(deps, id, { lastAttempt, claimant })]++;
+    } catch (error) {
+      if (error instanceof PermanentSendError) counts.failed++;
+      else transient ??= error;
+    }
+  }
+  if (transient && !lastAttempt) throw transient;
+  return counts;
+}
+
+/** One provider call per batch where the provider has one; otherwise one send per message. */
+async function sendMailBatch(mail: MailService, messages: MailMessage[]): Promise<MailBatchResult[]> {
+  if (mail.sendBatch) {
+    const results = await mail.sendBatch(messages);
+    // Not one answer per message: which were taken is unknown, so all are reconciled on retry.
+    if (results.length !== messages.length)
+      throw new Error(`${mail.name} answered ${results.length} of ${messages.length}`);
+    return results;
+  }
+  const results: MailBatchResult[] = [];
+  for (const message of messages) {
+    try {
+      results.push({ providerMessageId: await mail.send(message) });
+    } catch (error) {
+      results.push({ error: sendErrorReason(error), permanent: error instanceof PermanentSendError });
+    }
+  }
+  return results;
+}
+
+function claimedElsewhere(message: OutboxMessage, claimant: string | undefined, now: Date) {
+  return (
+    message.error === null &&
+    message.claimed_by !== null &&
+    message.claimed_by !== (claimant ?? null) &&
+    now.getTime() - (message.claimed_at ?? message.created_at).getTime() < CLAIM_LEASE_MS
+  );
+}
+
+const providerFor = (deps: SendDeps, message: Pick<OutboxMessage, "channel">) =>
+  message.channel === "email" ? deps.mail : deps.sms;
+
+const asProviderMessage = (message: ClaimedMessage) => ({
   id: message.id,
   to: message.to_address,
   subject: message.subject ?? "",
@@ -135,48 +308,98 @@ const asProviderMessage = (message: OutboxMessage) => ({
   headers: message.headers,
 });
 
-async function markSent(deps: SendDeps, message: OutboxMessage, providerMessageId: string): Promise<SendOutcome> {
-  const provider = providerFor(deps, message);
-  const now = new Date();
-  await inTransaction(deps.db, async (tx) => {
-    // Only from "sending": a failure the provider reported meanwhile (status callback) stands.
-    const updated = await tx
-      .updateTable("outbox_messages")
-      .set({
-        status: "sent",
-        provider: provider.name,
-        provider_message_id: providerMessageId,
-        sent_at: now,
-        error: null,
-        // Once a real provider has the message, its body (sign-in codes, links) is not kept here.
-        ...(provider.name !== "outbox" ? { text_body: "", html_body: null } : {}),
-      })
-      .where("id", "=", message.id)
-      .where("status", "=", "sending")
-      .executeTakeFirst();
-    if (!updated.numUpdatedRows) return;
-    await tx
-      .updateTable("deliveries")
-      .set({ status: "sent", provider_message_id: providerMessageId, sent_at: now, error: null, updated_at: now })
-      .where("outbox_message_id", "=", message.id)
-      .execute();
-  });
-  return "sent";
+/**
+ * The number's latest answer was STOP (sms_consents, kept even when no Storyteller uses it). Asked
+ * right before each text goes to the provider, so a STOP that arrives while the text waits holds it.
+ */
+async function numberHasSentStop(db: DbOrTx, phone: string) {
+  const latest = await db
+    .selectFrom("sms_consents")
+    .select("status")
+    .where("phone_e164", "=", phone)
+    .where("replied_at", "is not", null)
+    .orderBy("replied_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return latest?.status === "revoked";
 }
 
-async function markFailed(db: Db, messageId: string, reason: string) {
+/**
+ * A text held back by STOP: the message fails with that reason and a prompt riding on it goes back
+ * to the queue (its ledger row cancelled, as the send job's own re-check does), so it is sent after
+ * START instead of being counted as sent.
+ */
+async function refuseStopped(db: Db, messageId: string, now: Date) {
   await inTransaction(db, async (tx) => {
     await tx
       .updateTable("outbox_messages")
-      .set({ status: "failed", error: reason })
+      .set({ status: "failed", error: "opted out (STOP)" })
       .where("id", "=", messageId)
       .execute();
-    await tx
+    const prompts = await tx
       .updateTable("deliveries")
-      .set({ status: "failed", error: reason, updated_at: new Date() })
+      .set({ status: "cancelled", error: "opted out", updated_at: now })
       .where("outbox_message_id", "=", messageId)
+      .returning(["prompt_id", "purpose"])
       .execute();
+    const unsent = prompts.filter((d) => d.purpose === "prompt").map((d) => d.prompt_id);
+    if (!unsent.length) return;
+    await tx.updateTable("prompts").set({ sent_at: null, updated_at: now }).where("id", "in", unsent).execute();
+    await tx.deleteFrom("notifications").where("type", "=", "new").where("prompt_id", "in", unsent).execute();
   });
+}
+
+/** Records what providers accepted, in one statement per table; a delivery riding on a message follows it. */
+async function markSent(deps: SendDeps, sent: { message: ClaimedMessage; providerMessageId: string }[]) {
+  if (!sent.length) return;
+  const now = new Date();
+  // Once a real provider has the message, its body (sign-in codes, links) is not kept here.
+  const forget = (message: ClaimedMessage) => providerFor(deps, message).name !== "outbox";
+  await inTransaction(deps.db, async (tx) => {
+    // Only from "sending": a failure the provider reported meanwhile (status callback) stands.
+    const updated = await sql<{ id: string; provider_message_id: string }>`
+      update outbox_messages o
+      set status = 'sent', provider = v.provider, provider_message_id = v.provider_message_id, sent_at = ${now},
+          error = null,
+          text_body = case when v.forget then '' else o.text_body end,
+          html_body = case when v.forget then null else o.html_body end
+      from unnest(${sent.map((s) => s.message.id)}::uuid[], ${sent.map((s) => s.providerMessageId)}::text[],
+                  ${sent.map((s) => providerFor(deps, s.message).name)}::text[], ${sent.map((s) => forget(s.message))}::boolean[])
+           as v(id, provider_message_id, provider, forget)
+      where o.id = v.id and o.status = 'sending'
+      returning o.id, o.provider_message_id`.execute(tx);
+    if (!updated.rows.length) return;
+    await sql`
+      update deliveries d
+      set status = 'sent', provider_message_id = v.provider_message_id, sent_at = ${now}, error = null, updated_at = ${now}
+      from unnest(${updated.rows.map((r) => r.id)}::uuid[], ${updated.rows.map((r) => r.provider_message_id)}::text[])
+           as v(id, provider_message_id)
+      where d.outbox_message_id = v.id`.execute(tx);
+  });
+}
+
+async function markFailed(db: Db, failed: { id: string; reason: string }[]) {
+  if (!failed.length) return;
+  const now = new Date();
+  const ids = failed.map((f) => f.id);
+  const reasons = failed.map((f) => f.reason);
+  await inTransaction(db, async (tx) => {
+    await sql`
+      update outbox_messages o set status = 'failed', error = v.reason
+      from unnest(${ids}::uuid[], ${reasons}::text[]) as v(id, reason) where o.id = v.id`.execute(tx);
+    await sql`
+      update deliveries d set status = 'failed', error = v.reason, updated_at = ${now}
+      from unnest(${ids}::uuid[], ${reasons}::text[]) as v(id, reason) where d.outbox_message_id = v.id`.execute(tx);
+  });
+}
+
+/** The row stays "sending" with the reason: the next attempt asks the provider before sending again. */
+async function noteTransientError(db: Db, retry: { id: string; reason: string }[]) {
+  if (!retry.length) return;
+  await sql`
+    update outbox_messages o set error = v.reason
+    from unnest(${retry.map((r) => r.id)}::uuid[], ${retry.map((r) => r.reason)}::text[]) as v(id, reason)
+    where o.id = v.id`.execute(db);
 }
 
 /**

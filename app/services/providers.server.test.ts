@@ -79,6 +79,73 @@ describe("Postmark mail", () => {
   };
   const outboxId = "0b6f7d1e-2c4a-4f3b-9a8e-5d6c7b8a9f01";
 
+  it("sends a batch through Postmark's /email/batch API: one answer per message, in order", async () => {
+    const { api, mail } = await postmarkWith((request, res) => {
+      const messages = JSON.parse(request.body) as { To: string }[];
+      sendJson(
+        res,
+        200,
+        messages.map((m, i) =>
+          m.To === "inactive@example.com"
+            ? { ErrorCode: 406, Message: "You tried to send to a recipient that has been marked as inactive." }
+            : m.To === "later@example.com"
+              ? { ErrorCode: 100, Message: "Maintenance" }
+              : { To: m.To, SubmittedAt: new Date().toISOString(), MessageID: `pm-${i}`, ErrorCode: 0, Message: "OK" },
+        ),
+      );
+    });
+    const results = await mail.sendBatch!([
+      {
+        id: "m1",
+        to: "ann@example.com",
+        subject: "Hi Ann",
+        text: "Plain",
+        html: "<p>Rich</p>",
+        headers: { "X-A": "1" },
+      },
+      { id: "m2", to: "inactive@example.com", subject: "Hi", text: "Plain" },
+      { id: "m3", to: "later@example.com", subject: "Hi", text: "Plain" },
+      { id: "m4", to: "bob@example.com", subject: "Hi Bob", text: "Plain" },
+    ]);
+    expect(results).toEqual([
+      { providerMessageId: "pm-0" },
+      { error: expect.stringContaining("Postmark 406"), permanent: true },
+      { error: "Postmark 100: Maintenance", permanent: false },
+      { providerMessageId: "pm-3" },
+    ]);
+    expect(api.requests).toHaveLength(1);
+    const [request] = api.requests;
+    expect(request.method).toBe("POST");
+    expect(request.url).toBe("/email/batch");
+    expect(request.headers["x-postmark-server-token"]).toBe("server-token");
+    const body = JSON.parse(request.body);
+    expect(body).toHaveLength(4);
+    expect(body[0]).toMatchObject({
+      From: "hello@heirloom.example",
+      To: "ann@example.com",
+      Subject: "Hi Ann",
+      TextBody: "Plain",
+      HtmlBody: "<p>Rich</p>",
+      Headers: [{ Name: "X-A", Value: "1" }],
+      MessageStream: "outbound",
+      Metadata: { outbox_id: "m1" },
+    });
+  });
+
+  it("rejects a whole batch permanently on a 4xx and transiently on a 5xx", async () => {
+    const refused = await postmarkWith((_req, res) => sendJson(res, 422, { ErrorCode: 10, Message: "Bad token" }));
+    await expect(
+      refused.mail.sendBatch!([{ id: "m1", to: "a@example.com", subject: "x", text: "x" }]),
+    ).rejects.toBeInstanceOf(PermanentSendError);
+    await close?.();
+    const down = await postmarkWith((_req, res) => sendJson(res, 503, { ErrorCode: 0, Message: "Unavailable" }));
+    const error = await down.mail.sendBatch!([{ id: "m1", to: "a@example.com", subject: "x", text: "x" }]).catch(
+      (e) => e,
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(PermanentSendError);
+  });
+
   it("tags each message with its outbox id, so a crashed send can be found", async () => {
     const { api, mail } = await postmarkWith((_req, res) =>
       sendJson(res, 200, { MessageID: "pm-1", ErrorCode: 0, Message: "OK" }),

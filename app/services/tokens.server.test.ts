@@ -18,6 +18,26 @@ function tamperSignature(token: string) {
 }
 
 describe("capability tokens", () => {
+  it.each(["record", "unsubscribe", "register"] as const)(
+    "signs a %s token byte for byte as jose's SignJWT does",
+    async (purpose) => {
+      const subject = randomUUID();
+      const now = new Date("2026-11-23T10:00:00.700Z");
+      const jose = new SignJWT({})
+        .setProtectedHeader({ alg: "HS256" })
+        .setIssuer("heirloom")
+        .setAudience(purpose)
+        .setSubject(subject)
+        .setIssuedAt(now);
+      if (purpose !== "record")
+        jose.setExpirationTime(new Date(now.getTime() + (purpose === "register" ? 30 : 400) * DAY));
+      const key = new Uint8Array(
+        createHmac("sha256", TEST_SESSION_SECRET).update("heirloom capability tokens v1").digest(),
+      );
+      expect(await signCapability(config, purpose, subject, now)).toBe(await jose.sign(key));
+    },
+  );
+
   it.each(purposes)("round-trips the subject of a %s token", async (purpose) => {
     const subject = randomUUID();
     const token = await signCapability(config, purpose, subject);

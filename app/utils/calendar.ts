@@ -1,4 +1,4 @@
-// Calendar arithmetic on `yyyy-mm-dd` strings, zod-free so forms can use it in the browser (decision 027).
+// Calendar arithmetic on `yyyy-mm-dd` strings, zod-free so forms can use it in the browser (decision 026).
 
 /** `yyyy-mm-dd` plus `days` (negative for earlier). */
 export function addDays(date: string, days: number): string {

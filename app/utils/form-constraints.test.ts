@@ -17,7 +17,7 @@ import { profileSchema } from "~/utils/profile-schema";
 import { promptsSchema } from "~/utils/prompt-schema";
 import { scheduleSchema, storytellerSchema, storytellerWithScheduleSchema } from "~/utils/storyteller-schema";
 
-// The browser's forms carry these constraints instead of zod (decision 027): each must be what
+// The browser's forms carry these constraints instead of zod (decision 026): each must be what
 // conform reads from the schema the server checks the same form with.
 const pairs = [
   ["profile", profileConstraint, profileSchema],

@@ -1,6 +1,6 @@
 // What each form's fields say about themselves in HTML (required, pattern, multiple), as conform's
 // getZodConstraint reads them from the zod schemas, written out so the browser bundle needs no zod
-// (decision 027): the server validates every post with the schema and answers with its messages.
+// (decision 026): the server validates every post with the schema and answers with its messages.
 // form-constraints.test.ts holds each of these to getZodConstraint(schema), so they cannot drift.
 
 type Constraints = Record<string, { required?: boolean; pattern?: string; multiple?: boolean }>;

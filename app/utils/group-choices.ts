@@ -1,5 +1,5 @@
 // Add Group's buttons and its cap on invitations, zod-free so its forms need no zod in the browser
-// (decision 027); app/utils/group-schema.ts checks the posts with them.
+// (decision 026); app/utils/group-schema.ts checks the posts with them.
 
 /**
  * The most addresses one post may invite (Add Group's step 3): each is an email sent at once, so a

@@ -1,11 +1,17 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useLocation } from "react-router";
 
-/** A <details> menu stays open across client-side navigations unless told otherwise: close it. */
+/**
+ * A <details> menu stays open across client-side navigations unless told otherwise: close it. Not
+ * on hydration: a menu opened while the page's scripts were still loading stays open.
+ */
 export function useCloseOnNavigate<T extends HTMLDetailsElement>() {
   const ref = useRef<T>(null);
   const location = useLocation();
+  const shownAt = useRef(location.key);
   useEffect(() => {
+    if (shownAt.current === location.key) return;
+    shownAt.current = location.key;
     if (ref.current) ref.current.open = false;
   }, [location.key]);
   return ref;

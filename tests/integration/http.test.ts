@@ -53,7 +53,7 @@ describe("HTTP server", () => {
   });
   afterAll(() => close());
 
-  it("serves the landing page with security headers and a CSP nonce on every script", async () => {
+  it("serves the landing page with security headers and no script; a page with scripts has a CSP nonce on each", async () => {
     const response = await fetch(`${base}/`);
     expect(response.status).toBe(200);
     const csp = response.headers.get("content-security-policy") ?? "";
@@ -63,14 +63,18 @@ describe("HTTP server", () => {
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     // Ordinary pages tell other sites nothing but our origin; capability pages say less (below).
     expect(response.headers.get("referrer-policy")).toBe("same-origin");
-    const html = await response.text();
+    // Public pages are served without JavaScript (decision 026).
+    expect(await response.text()).not.toContain("<script");
+    const app = await fetch(`${base}/dev/outbox`);
+    const appNonce = /'nonce-([^']+)'/.exec(app.headers.get("content-security-policy") ?? "")?.[1];
+    const html = await app.text();
     const scripts = [...html.matchAll(/<script(?![^>]*type="application\/json")[^>]*>/g)].map((m) => m[0]);
     expect(scripts.length).toBeGreaterThan(0);
-    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${appNonce}"`);
   });
 
   it("serves hashed scripts precompressed, brotli first, cached for a year", async () => {
-    const html = await (await fetch(`${base}/`)).text();
+    const html = await (await fetch(`${base}/dev/outbox`)).text();
     const script = /\/assets\/entry\.client-[\w-]+\.js/.exec(html)?.[0];
     expect(script).toBeTruthy();
     const headersFor = (encoding: string) =>
@@ -294,7 +298,9 @@ describe("a self-hoster's own name and address", () => {
         expect(html).toContain("https://kahani.example/record/");
         const rendered = html.split('<script id="i18n-resources"')[0]; // the embedded raw strings keep their {{placeholders}}
         expect(rendered).not.toMatch(/Heirloom|हेयरलूम|\{\{appName\}\}/);
-        expect(html).toContain('"variables":{"appName":"Kahani","appUrl":"https://kahani.example"}');
+        // A page the browser hydrates embeds the same variables for its translations.
+        const app = await (await fetch(`${base}/dev/outbox?lng=${lng}`)).text();
+        expect(app).toContain('"variables":{"appName":"Kahani","appUrl":"https://kahani.example"}');
       }
     } finally {
       await close();

@@ -13,7 +13,7 @@ import { currentZoneName } from "~/utils/time-zones";
 import { Intent } from "./intents";
 
 // The wizard's three steps. The server checks each post with ./schema.ts and answers with its
-// messages; the browser has only the fields' constraints (decision 027).
+// messages; the browser has only the fields' constraints (decision 026).
 
 type Result = SubmissionResult<string[]> | undefined;
 type Draft = { who?: StorytellerInput; prompts?: PromptsInput; schedule?: ScheduleInput };

@@ -28,9 +28,10 @@ async function family() {
   return { owner, collaborator, storytellerId: st.id, ownerFirst, collabFirst, ownerSecond, ownerThird, collabSecond };
 }
 
-const view = (user: User, id: string) =>
+/** The page as the user sees it: the Scheduled tab, or with `sent` the Sent tab (?sent=true). */
+const view = (user: User, id: string, tab: "scheduled" | "sent" = "scheduled") =>
   loader({
-    request: get(user.jar, `/dashboard/recipient/${id}`),
+    request: get(user.jar, `/dashboard/recipient/${id}${tab === "sent" ? "?sent=true" : ""}`),
     context: makeTestContext(database),
     params: { id },
     ...routeArgs,
@@ -71,6 +72,9 @@ describe("the Storyteller view for a collaborator", () => {
     expect(asCollaborator.queued.some((p) => "created_by" in p)).toBe(false);
 
     const asOwner = await view(f.owner, f.storytellerId);
+    // Only the shown tab's prompts are in the page; both tabs' counts are.
+    expect(asOwner.sent).toEqual([]);
+    expect(asOwner.counts.queued).toBe(asOwner.queued.length);
     expect(asOwner).toMatchObject({ role: "owner", canManage: true });
     expect(asOwner.queued.every((p) => p.editable)).toBe(true);
   });
@@ -114,7 +118,7 @@ describe("the Storyteller view for a collaborator", () => {
       transcript: "Only for me.",
       transcriptStatus: "done",
     });
-    const { sent } = await view(f.collaborator, f.storytellerId);
+    const { sent } = await view(f.collaborator, f.storytellerId, "sent");
     expect(sent).toEqual([expect.objectContaining({ is_private: true, transcript: null, share_url: null })]);
 
     const printable = await responsesLoader({

@@ -25,7 +25,8 @@ export async function loader({ request, context, params }: LoaderArgs) {
   const user = await requireUser(request, context);
   const storytellerId = idParam(params.id);
   if (!(await storytellerPageRole(context, user.id, storytellerId))) throw notFound();
-  const page = await storytellerPage(context, user.id, storytellerId);
+  const tab = new URL(request.url).searchParams.get("sent") === "true" ? "sent" : "scheduled";
+  const page = await storytellerPage(context, user.id, storytellerId, tab);
   if (!page) throw notFound();
   return page;
 }
@@ -52,7 +53,7 @@ export async function action({ request, context, params }: ActionArgs) {
 
 export default function StorytellerView() {
   const { t } = useTranslation("storytellers");
-  const { storyteller, queued, sent, nextPrompt, lastSent, canManage, role } = useLoaderData<typeof loader>();
+  const { storyteller, queued, sent, counts, nextPrompt, lastSent, canManage, role } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const locale = useRootData()?.locale ?? "en";
   const showSent = params.get("sent") === "true";
@@ -100,14 +101,14 @@ export default function StorytellerView() {
           aria-current={!showSent ? "page" : undefined}
           className="border-b-2 border-transparent px-3 py-2 aria-[current=page]:border-primary aria-[current=page]:font-semibold"
         >
-          {t("view.scheduled")} ({queued.length})
+          {t("view.scheduled")} ({counts.queued})
         </Link>
         <Link
           to="?sent=true"
           aria-current={showSent ? "page" : undefined}
           className="border-b-2 border-transparent px-3 py-2 aria-[current=page]:border-primary aria-[current=page]:font-semibold"
         >
-          {t("view.sent")} ({sent.length})
+          {t("view.sent")} ({counts.sent})
         </Link>
       </nav>
       {showSent ? (

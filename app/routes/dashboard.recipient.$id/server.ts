@@ -28,33 +28,51 @@ export function storytellerPageRole(context: AppContext, userId: string, storyte
 }
 
 /** The page's data, or null when the user may not see this Storyteller. */
-export async function storytellerPage(context: AppContext, userId: string, storytellerId: string) {
+/**
+ * The page's data for the tab shown (?sent=true: the Sent tab): only that tab's prompts go into the
+ * page, with both tabs' counts; the tabs are links, so the other list comes with its own request.
+ */
+export async function storytellerPage(
+  context: AppContext,
+  userId: string,
+  storytellerId: string,
+  tab: "scheduled" | "sent" = "scheduled",
+) {
   const view = await getStorytellerView(context.db, userId, storytellerId);
   if (!view) return null;
   // A live share link is shown to copy (it works without JavaScript); its token is signed here, never stored.
   // Answering by phone: each prompt still waiting for an answer shows the number and its code.
   const { voiceNumber } = context.config;
-  const codes = voiceNumber
-    ? await answerCodesFor(
-        context.db,
-        context.config,
-        view.sent.filter((p) => !p.answer_id || p.rerecord_requested_at).map((p) => p.id),
-      )
-    : new Map<string, string>();
-  const sent = await Promise.all(
-    view.sent.map(async ({ share_link_id, ...prompt }) => ({
-      ...prompt,
-      share_url: share_link_id ? await shareUrlFor(context.config, share_link_id) : null,
-      call_in:
-        voiceNumber && codes.has(prompt.id)
-          ? { number: displayPhoneNumber(voiceNumber), code: codes.get(prompt.id)! }
-          : null,
-    })),
-  );
+  const codes =
+    voiceNumber && tab === "sent"
+      ? await answerCodesFor(
+          context.db,
+          context.config,
+          view.sent.filter((p) => !p.answer_id || p.rerecord_requested_at).map((p) => p.id),
+        )
+      : new Map<string, string>();
+  const sent =
+    tab === "sent"
+      ? await Promise.all(
+          view.sent.map(async ({ share_link_id, ...prompt }) => ({
+            ...prompt,
+            share_url: share_link_id ? await shareUrlFor(context.config, share_link_id) : null,
+            call_in:
+              voiceNumber && codes.has(prompt.id)
+                ? { number: displayPhoneNumber(voiceNumber), code: codes.get(prompt.id)! }
+                : null,
+          })),
+        )
+      : [];
   return {
     title: `${view.storyteller.nickname} · ${context.config.APP_NAME}`,
-    ...view,
+    storyteller: view.storyteller,
+    role: view.role,
+    queued: tab === "scheduled" ? view.queued : [],
     sent,
+    counts: { queued: view.queued.length, sent: view.sent.length },
+    nextPrompt: view.nextPrompt ? { text: view.nextPrompt.text } : null,
+    lastSent: view.lastSent ? { text: view.lastSent.text } : null,
     // The owner's controls (Edit Storyteller, pause, Send now, answers' Delete and Re-record); a
     // collaborator's page offers none of them, and the actions refuse them anyway (decision 018).
     canManage: view.role === "owner",

@@ -1,4 +1,4 @@
-// Zod-free, so the screen's components need no zod in the browser (decision 027); schema.ts
+// Zod-free, so the screen's components need no zod in the browser (decision 026); schema.ts
 // checks the posts with it.
 import { PROFILE_INTENT } from "~/utils/profile-intent";
 
