@@ -200,7 +200,7 @@ describe("where the call-in number and code are shown", () => {
     await codeOf(answered.id);
     await createAnswer(database.db, { storytellerId: storyteller.id, promptId: answered.id });
 
-    const page = await storytellerPage(context(), owner.id, storyteller.id);
+    const page = await storytellerPage(context(), owner.id, storyteller.id, "sent");
     const byText = Object.fromEntries(page!.sent.map((p) => [p.text, p.call_in]));
     expect(byText["Waiting?"]).toEqual({ number: "+1 555 555 0100", code: `${code.slice(0, 3)} ${code.slice(3)}` });
     expect(byText["Answered?"]).toBeNull();

@@ -63,8 +63,11 @@ describe("HTTP server", () => {
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     // Ordinary pages tell other sites nothing but our origin; capability pages say less (below).
     expect(response.headers.get("referrer-policy")).toBe("same-origin");
-    // Public pages are served without JavaScript (decision 026).
-    expect(await response.text()).not.toContain("<script");
+    // Public pages are served without React (decision 026): one small standalone script, no entry.
+    const landing = await response.text();
+    expect(landing).not.toContain("entry.client");
+    const landingScripts = [...landing.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]);
+    expect(landingScripts).toEqual([expect.stringMatching(/^\/assets\/public-page-[\w-]+\.js$/)]);
     const app = await fetch(`${base}/dev/outbox`);
     const appNonce = /'nonce-([^']+)'/.exec(app.headers.get("content-security-policy") ?? "")?.[1];
     const html = await app.text();
