@@ -4,12 +4,17 @@ import { LanguageSwitch } from "~/components/language-switch";
 import { Logo } from "~/components/logo";
 import { ThemeSettingsPanel } from "~/components/theme-settings-panel";
 import { useRootData } from "~/utils/root-data";
+import { useScrolledPast } from "~/utils/use-scrolled-past";
 
 export function PublicHeader() {
   const { t } = useTranslation();
   const signedIn = Boolean(useRootData()?.user);
+  const scrolled = useScrolledPast(100);
   return (
-    <header className="scrolled-header sticky top-0 z-30 border-b border-transparent bg-surface">
+    <header
+      data-scrolled={scrolled}
+      className="sticky top-0 z-30 border-b border-transparent bg-surface transition-all data-[scrolled=true]:border-line data-[scrolled=true]:bg-panel/95 data-[scrolled=true]:shadow-md"
+    >
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-4 max-[830px]:py-2">
         <Logo />
         <nav aria-label={t("nav.account")} className="flex flex-wrap items-center gap-2">
