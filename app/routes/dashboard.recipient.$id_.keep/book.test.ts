@@ -246,4 +246,24 @@ describe("keepsake book", () => {
       [],
     );
   });
+
+  it("refuses a paper or cover that is not offered, and an answer id that is not one, in the user's words", async () => {
+    const { owner, st, answers } = await family();
+    const refused = await act(owner, st.id, {
+      intent: "book",
+      title: "Stories",
+      paper: "a3",
+      cover: "",
+      include: [answers[0].id, "not-an-answer"],
+    });
+    expect(refused.status).toBe(400);
+    expect((refused.data as { result: { error: Record<string, string[]> } }).result.error).toMatchObject({
+      paper: ["keep:book.pickPaper"],
+      cover: ["keep:book.pickCover"],
+      "include[1]": ["keep:book.answerGone"],
+    });
+    expect(await database.db.selectFrom("keepsakes").select("id").where("user_id", "=", owner.id).execute()).toEqual(
+      [],
+    );
+  });
 });

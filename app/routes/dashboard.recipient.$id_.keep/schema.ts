@@ -13,11 +13,14 @@ export const keepSchema = z.discriminatedUnion("intent", [
       .trim()
       .min(1, "keep:book.titleTooShort")
       .max(MAX_TITLE, "keep:book.titleTooLong"),
-    paper: z.enum(["a4", "letter"]),
-    cover: z.enum(["none", "storyteller"]),
+    paper: z.enum(["a4", "letter"], { error: "keep:book.pickPaper" }),
+    cover: z.enum(["none", "storyteller"], { error: "keep:book.pickCover" }),
     // The ticked answers; each has a "position-<id>" number beside it (read by the server).
     include: z
-      .preprocess((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]), z.array(z.uuid()))
+      .preprocess(
+        (value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]),
+        z.array(z.uuid({ error: "keep:book.answerGone" }), { error: "keep:book.answerGone" }),
+      )
       .pipe(z.array(z.uuid()).min(1, "keep:book.pickOne")),
   }),
   z.object({ intent: z.literal(Intent.revokeLink), linkId: z.uuid() }),
