@@ -247,17 +247,18 @@ describe("keepsake book", () => {
     );
   });
 
-  it("refuses a paper or cover that is not offered, and an answer id that is not one, in the user's words", async () => {
+  it("refuses a NUL in the title, a paper or cover not offered and an answer id that is not one, on each field", async () => {
     const { owner, st, answers } = await family();
     const refused = await act(owner, st.id, {
       intent: "book",
-      title: "Stories",
+      title: "Stories\u0000",
       paper: "a3",
-      cover: "",
+      cover: "front",
       include: [answers[0].id, "not-an-answer"],
     });
     expect(refused.status).toBe(400);
     expect((refused.data as { result: { error: Record<string, string[]> } }).result.error).toMatchObject({
+      title: ["validation.invalidCharacters"],
       paper: ["keep:book.pickPaper"],
       cover: ["keep:book.pickCover"],
       "include[1]": ["keep:book.answerGone"],
