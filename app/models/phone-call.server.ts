@@ -364,7 +364,8 @@ async function recorded(services: VoiceServices, call: Call, params: Record<stri
       recording_sid: sid,
       call_sid: call.call_sid,
       prompt_id: call.prompt_id,
-      duration_seconds: Math.round(seconds),
+      // Our <Record> stops at MAX_RECORDING_SECONDS; a larger (or absurd) figure is not stored as is.
+      duration_seconds: Math.min(Math.round(seconds), MAX_RECORDING_SECONDS),
     })
     .onConflict((oc) => oc.column("recording_sid").doNothing())
     .execute();

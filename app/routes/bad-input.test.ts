@@ -296,8 +296,62 @@ const PNG = Buffer.from(
 
 const recordToken = async (promptId: string) => signCapability(context().config, "record", promptId);
 
+/** A listen link (a book's QR code) to the family's answer, and its token. */
+async function listenToken() {
+  const f = await family();
+  const link = await database.db
+    .insertInto("listen_links")
+    .values({ answer_id: f.answer.id, created_by_user_id: f.owner.id })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return { ...f, linkId: link.id, token: await signCapability(context().config, "listen", link.id) };
+}
+
+/** The family, its answer's audio stored (an export and a book read it). */
+async function keptFamily() {
+  const f = await family();
+  const answer = await createAnswer(database.db, {
+    storytellerId: f.storyteller.id,
+    storage: context().storage,
+    audio: silentWav(1),
+    contentType: "audio/wav",
+    transcript: "We lit clay lamps at Diwali.",
+    transcriptStatus: "done",
+  });
+  return { ...f, kept: answer };
+}
+
+const VOICE_NUMBER = "+15555550100";
+const voiceContext = () =>
+  context({
+    TWILIO_ACCOUNT_SID: "AC" + "1".repeat(32),
+    TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
+    TWILIO_FROM_NUMBER: VOICE_NUMBER,
+    TWILIO_VOICE_NUMBER: VOICE_NUMBER,
+  });
+const callSid = () => "CA" + crypto.randomUUID().replaceAll("-", "");
+
+/** A call in progress, past the code: its Storyteller and question known (as the webhook keeps it). */
+async function callInProgress() {
+  const f = await family();
+  const sid = callSid();
+  await database.db
+    .insertInto("phone_calls")
+    .values({
+      call_sid: sid,
+      direction: "inbound",
+      caller_e164: "+15555550123",
+      called_e164: VOICE_NUMBER,
+      storyteller_id: f.storyteller.id,
+      prompt_id: f.sent.id,
+      language: "hi",
+    })
+    .execute();
+  return { ...f, sid, base: { CallSid: sid, From: "+15555550123", To: VOICE_NUMBER } };
+}
+
 const routes: Record<string, Entry> = {
-  _public: { none: "the public pages' layout: no loader or action" },
+  _public: { loader: { prepare: () => signedOut("/") } },
   "_public.$": {
     forms: [
       {
@@ -540,6 +594,7 @@ const routes: Record<string, Entry> = {
     ],
     loader: { prepare: () => signedIn("/dashboard/groups/new"), query: ["step", "more", "dialog"] },
   },
+  "dashboard.keep": { loader: { prepare: () => signedIn("/dashboard/keep") } },
   "dashboard.kanban": { loader: { prepare: () => signedIn("/dashboard/kanban") } },
   "dashboard.mystories": {
     forms: [
@@ -804,6 +859,58 @@ const routes: Record<string, Entry> = {
       params: ["id"],
     },
   },
+  "dashboard.recipient.$id_.keep": {
+    forms: [
+      {
+        name: "make a book",
+        prepare: async () => {
+          const f = await keptFamily();
+          return {
+            path: `/dashboard/recipient/${f.storyteller.id}/keep`,
+            params: { id: f.storyteller.id },
+            fields: {
+              intent: "book",
+              title: "Nani's stories",
+              paper: "a4",
+              cover: "none",
+              include: [f.kept.id, f.answer.id],
+              [`position-${f.kept.id}`]: "2",
+              [`position-${f.answer.id}`]: "1",
+            },
+            jar: f.owner.jar,
+          };
+        },
+        typed: ["title", "paper", "cover", "include"],
+        hidden: ["intent"],
+        params: ["id"],
+      },
+      {
+        name: "stop a listen link",
+        prepare: async () => {
+          const f = await listenToken();
+          return {
+            path: `/dashboard/recipient/${f.storyteller.id}/keep`,
+            params: { id: f.storyteller.id },
+            fields: { intent: "revoke-link", linkId: f.linkId },
+            jar: f.owner.jar,
+          };
+        },
+        hidden: ["intent", "linkId"],
+        params: ["id"],
+      },
+    ],
+    loader: {
+      prepare: async () => {
+        const f = await family();
+        return {
+          path: `/dashboard/recipient/${f.storyteller.id}/keep`,
+          params: { id: f.storyteller.id },
+          jar: f.owner.jar,
+        };
+      },
+      params: ["id"],
+    },
+  },
   "dashboard.recipient.$id_.prompts.new": {
     forms: [
       {
@@ -956,6 +1063,57 @@ const routes: Record<string, Entry> = {
     loader: { prepare: () => signedIn("/dashboard/user/new") },
   },
   "dashboard.user.profile": { loader: { prepare: () => signedIn("/dashboard/user/profile") } },
+  "dashboard_.keep.$id.download": {
+    loader: {
+      prepare: async () => {
+        const user = await signedInUser(database);
+        const key = `keepsakes/${crypto.randomUUID()}.zip`;
+        await context().storage.put(key, new Uint8Array([0x50, 0x4b, 0x05, 0x06]), "application/zip");
+        const row = await database.db
+          .insertInto("keepsakes")
+          .values({
+            user_id: user.id,
+            storyteller_id: null,
+            kind: "export",
+            status: "ready",
+            progress: 100,
+            options: JSON.stringify({}),
+            storage_key: key,
+            byte_size: 4,
+            ready_at: new Date(),
+            expires_at: new Date(Date.now() + 86_400_000),
+          })
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        return { path: `/dashboard/keep/${row.id}/download`, params: { id: row.id }, jar: user.jar };
+      },
+      params: ["id"],
+    },
+  },
+  "dashboard_.keep.export": {
+    forms: [
+      {
+        name: "export a Storyteller's answers",
+        prepare: async () => {
+          const f = await keptFamily();
+          return {
+            path: "/dashboard/keep/export",
+            fields: { scope: "storyteller", storytellerId: f.storyteller.id },
+            jar: f.owner.jar,
+          };
+        },
+        hidden: ["scope", "storytellerId"],
+      },
+      {
+        name: "export everything I can hear",
+        prepare: async () => {
+          const f = await keptFamily();
+          return { path: "/dashboard/keep/export", fields: { scope: "everything" }, jar: f.owner.jar };
+        },
+        hidden: ["scope"],
+      },
+    ],
+  },
   "dev.outbox": {
     // A developer's stand-in for a texted reply (loopback only): a bare 400 will do.
     forms: [
@@ -968,6 +1126,24 @@ const routes: Record<string, Entry> = {
     loader: { prepare: () => signedOut("/dev/outbox") },
   },
   healthz: { loader: { prepare: () => signedOut("/healthz") } },
+  "l.$token": {
+    loader: {
+      prepare: async () => {
+        const { token } = await listenToken();
+        return { path: `/l/${token}`, params: { token } };
+      },
+      params: ["token"],
+    },
+  },
+  "l.$token.audio": {
+    loader: {
+      prepare: async () => {
+        const { token } = await listenToken();
+        return { path: `/l/${token}/audio`, params: { token } };
+      },
+      params: ["token"],
+    },
+  },
   "locales.$lng.$ns": {
     loader: {
       prepare: async () => ({ path: "/locales/hi/common", params: { lng: "hi", ns: "common" } }),
@@ -1228,6 +1404,106 @@ const routes: Record<string, Entry> = {
       },
     ],
     loader: { prepare: () => signedOut("/webhooks/twilio/status") },
+  },
+  "webhooks.twilio.voice": {
+    forms: [
+      {
+        name: "a call comes in",
+        prepare: async () => ({
+          path: "/webhooks/twilio/voice?step=incoming",
+          fields: { CallSid: callSid(), From: "+15555550123", To: VOICE_NUMBER, CallStatus: "ringing" },
+          context: voiceContext,
+          request: twilioRequest,
+        }),
+        hidden: ["CallSid", "From", "To", "CallStatus"],
+      },
+      {
+        name: "a code is keyed in",
+        prepare: async () => {
+          const sid = callSid();
+          await database.db
+            .insertInto("phone_calls")
+            .values({ call_sid: sid, direction: "inbound", caller_e164: "+15555550177", called_e164: VOICE_NUMBER })
+            .execute();
+          return {
+            path: "/webhooks/twilio/voice?step=code",
+            fields: { CallSid: sid, From: "+15555550177", To: VOICE_NUMBER, Digits: "123456" },
+            context: voiceContext,
+            request: twilioRequest,
+          };
+        },
+        hidden: ["CallSid", "Digits"],
+      },
+      {
+        name: "a question is chosen",
+        prepare: async () => {
+          const call = await callInProgress();
+          return {
+            path: "/webhooks/twilio/voice?step=choose",
+            fields: { ...call.base, Digits: "1" },
+            context: voiceContext,
+            request: twilioRequest,
+          };
+        },
+        hidden: ["CallSid", "Digits"],
+      },
+      {
+        name: "the recording is in",
+        prepare: async () => {
+          const call = await callInProgress();
+          const recordingSid = "RE" + crypto.randomUUID().replaceAll("-", "");
+          return {
+            path: "/webhooks/twilio/voice?step=recorded",
+            fields: {
+              ...call.base,
+              RecordingSid: recordingSid,
+              RecordingUrl: `https://api.twilio.com/2010-04-01/Accounts/AC${"1".repeat(32)}/Recordings/${recordingSid}`,
+              RecordingDuration: "3",
+              Digits: "#",
+            },
+            context: voiceContext,
+            request: twilioRequest,
+          };
+        },
+        hidden: ["CallSid", "RecordingSid", "RecordingDuration", "Digits"],
+      },
+      {
+        name: "review: keep, play or again",
+        prepare: async () => {
+          const call = await callInProgress();
+          await database.db
+            .insertInto("phone_recordings")
+            .values({
+              recording_sid: "RE" + crypto.randomUUID().replaceAll("-", ""),
+              call_sid: call.sid,
+              prompt_id: call.sent.id,
+              duration_seconds: 3,
+            })
+            .execute();
+          return {
+            path: "/webhooks/twilio/voice?step=review",
+            fields: { ...call.base, Digits: "3" },
+            context: voiceContext,
+            request: twilioRequest,
+          };
+        },
+        hidden: ["CallSid", "Digits"],
+      },
+      {
+        name: "the call ends",
+        prepare: async () => {
+          const call = await callInProgress();
+          return {
+            path: "/webhooks/twilio/voice?step=status",
+            fields: { ...call.base, CallStatus: "completed" },
+            context: voiceContext,
+            request: twilioRequest,
+          };
+        },
+        hidden: ["CallSid", "CallStatus"],
+      },
+    ],
+    loader: { prepare: () => signedOut("/webhooks/twilio/voice") },
   },
 };
 

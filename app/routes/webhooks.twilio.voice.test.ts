@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import twilio from "twilio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureAnswerCode } from "~/models/answer-code.server";
-import { recordOutboundCall } from "~/models/phone-call.server";
+import { MAX_RECORDING_SECONDS, recordOutboundCall } from "~/models/phone-call.server";
 import { processPhoneRecording } from "~/models/phone-recording.server";
 import { sweepPhoneCalls } from "~/models/phone-upkeep.server";
 import { createTwilioVoice } from "~/services/voice.server";
@@ -468,6 +468,14 @@ describe("recording", () => {
     const [row] = await recordingRows(c.sid);
     expect(row.status).toBe("kept");
     expect((await jobsFor(database.db, "phone__recording")).map((j) => j.payload.recordingId)).toContain(row.id);
+  });
+
+  it("stores a duration past what a recording can last as the longest one, not an error", async () => {
+    const { c } = await callingStoryteller("Where did you go to school?");
+    const answer = await c.recorded(newRecordingSid(), 2_147_483_648);
+    expect(answer.status).toBe(200);
+    expect(answer.xml).toContain("<Gather");
+    expect((await recordingRows(c.sid)).map((row) => row.duration_seconds)).toEqual([MAX_RECORDING_SECONDS]);
   });
 
   it("says it heard nothing and tries once more, then says goodbye", async () => {

@@ -17,5 +17,6 @@ export const profileSchema = z.object({
   email: email(),
   language: choice(supportedLanguages),
   phone: plainText(30).optional(),
-  photo: z.instanceof(File).optional(),
+  // A file part without a name arrives as text: the photo could not be read, on its field.
+  photo: z.instanceof(File, { error: "account:errors.photoUnreadable" }).optional(),
 });

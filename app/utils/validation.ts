@@ -7,7 +7,7 @@ import { z } from "zod";
 // of a character, which a JSON body can carry) is not text either: it would be stored as U+FFFD.
 const CONTROL_CHARACTER = /(?![\t\n\r])\p{Cc}|\p{Cs}/u;
 
-const noControlCharacters = (value: string) => !CONTROL_CHARACTER.test(value);
+export const noControlCharacters = (value: string) => !CONTROL_CHARACTER.test(value);
 
 /** An optional string field's rules: trimmed, within `max` characters, no control characters. */
 export const plainText = (max: number) =>

@@ -246,4 +246,25 @@ describe("keepsake book", () => {
       [],
     );
   });
+
+  it("refuses a NUL in the title, a paper or cover not offered and an answer id that is not one, on each field", async () => {
+    const { owner, st, answers } = await family();
+    const refused = await act(owner, st.id, {
+      intent: "book",
+      title: "Stories\u0000",
+      paper: "a3",
+      cover: "front",
+      include: [answers[0].id, "not-an-answer"],
+    });
+    expect(refused.status).toBe(400);
+    expect((refused.data as { result: { error: Record<string, string[]> } }).result.error).toMatchObject({
+      title: ["validation.invalidCharacters"],
+      paper: ["keep:book.pickPaper"],
+      cover: ["keep:book.pickCover"],
+      "include[1]": ["keep:book.answerGone"],
+    });
+    expect(await database.db.selectFrom("keepsakes").select("id").where("user_id", "=", owner.id).execute()).toEqual(
+      [],
+    );
+  });
 });

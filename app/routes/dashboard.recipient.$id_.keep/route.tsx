@@ -63,8 +63,12 @@ export default function KeepStoryteller() {
   const { t } = useTranslation("keep");
   const { storyteller, summary, answers, keepsakes, links, canPrint, limitMb } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>()?.result;
+  // A field's errors and its items' ("include[0]": an answer that is no longer there).
   const errors = (field: string) =>
-    result?.error?.[field]?.filter((error): error is string => typeof error === "string");
+    Object.entries(result?.error ?? {})
+      .filter(([name]) => name === field || name.startsWith(`${field}[`))
+      .flatMap(([, messages]) => messages ?? [])
+      .filter((error): error is string => typeof error === "string");
   const date = (iso: string) => new Date(iso).toISOString().slice(0, 10);
   return (
     <div className="flex flex-col gap-8">
@@ -112,6 +116,7 @@ export default function KeepStoryteller() {
             </div>
             <fieldset className="flex flex-wrap gap-4">
               <legend className="font-medium">{t("book.paperLabel")}</legend>
+              <FieldErrors id="book-paper-error" errors={errors("paper")} />
               {(["a4", "letter"] as const).map((paper) => (
                 <label key={paper} className="flex items-center gap-2">
                   <input type="radio" name="paper" value={paper} defaultChecked={paper === "a4"} />
@@ -121,6 +126,7 @@ export default function KeepStoryteller() {
             </fieldset>
             <fieldset className="flex flex-wrap gap-4">
               <legend className="font-medium">{t("book.coverLabel")}</legend>
+              <FieldErrors id="book-cover-error" errors={errors("cover")} />
               {(storyteller.hasPhoto ? (["storyteller", "none"] as const) : (["none"] as const)).map((cover) => (
                 <label key={cover} className="flex items-center gap-2">
                   <input

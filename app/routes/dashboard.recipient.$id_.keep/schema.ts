@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { choice, noControlCharacters } from "~/utils/validation";
 
 /** The keep page's buttons (name="intent"); the export has its own route (EXPORT_ACTION). */
 export const Intent = { book: "book", revokeLink: "revoke-link" } as const;
@@ -12,12 +13,16 @@ export const keepSchema = z.discriminatedUnion("intent", [
       .string({ error: "keep:book.titleTooShort" })
       .trim()
       .min(1, "keep:book.titleTooShort")
-      .max(MAX_TITLE, "keep:book.titleTooLong"),
-    paper: z.enum(["a4", "letter"]),
-    cover: z.enum(["none", "storyteller"]),
+      .max(MAX_TITLE, "keep:book.titleTooLong")
+      .refine(noControlCharacters, "validation.invalidCharacters"),
+    paper: choice(["a4", "letter"], "keep:book.pickPaper"),
+    cover: choice(["none", "storyteller"], "keep:book.pickCover"),
     // The ticked answers; each has a "position-<id>" number beside it (read by the server).
     include: z
-      .preprocess((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]), z.array(z.uuid()))
+      .preprocess(
+        (value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]),
+        z.array(z.uuid({ error: "keep:book.answerGone" }), { error: "keep:book.answerGone" }),
+      )
       .pipe(z.array(z.uuid()).min(1, "keep:book.pickOne")),
   }),
   z.object({ intent: z.literal(Intent.revokeLink), linkId: z.uuid() }),
