@@ -103,14 +103,7 @@ export async function storytellerRole(
   userId: string,
   storytellerId: string,
 ): Promise<StorytellerRole | null> {
-  const row = await db
-    .selectFrom("storytellers")
-    .select("owner_id")
-    .where("id", "=", storytellerId)
-    .where("id", "in", visibleStorytellerIds(db, userId))
-    .executeTakeFirst();
-  if (!row) return null;
-  return row.owner_id === userId ? "owner" : "collaborator";
+  return roleAmong(db, userId, storytellerId, visibleStorytellerIds(db, userId));
 }
 
 /**
@@ -122,11 +115,21 @@ export async function askedStorytellerRole(
   userId: string,
   storytellerId: string,
 ): Promise<StorytellerRole | null> {
+  return roleAmong(db, userId, storytellerId, askedStorytellerIds(db, userId));
+}
+
+/** The user's role for a Storyteller among `ids` (one of the id sets above), or null. */
+async function roleAmong(
+  db: DbOrTx,
+  userId: string,
+  storytellerId: string,
+  ids: ReturnType<typeof visibleStorytellerIds>,
+): Promise<StorytellerRole | null> {
   const row = await db
     .selectFrom("storytellers")
     .select("owner_id")
     .where("id", "=", storytellerId)
-    .where("id", "in", askedStorytellerIds(db, userId))
+    .where("id", "in", ids)
     .executeTakeFirst();
   if (!row) return null;
   return row.owner_id === userId ? "owner" : "collaborator";
