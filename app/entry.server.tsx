@@ -1,9 +1,8 @@
 import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
-import { createInstance, type i18n } from "i18next";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { I18nextProvider, initReactI18next } from "react-i18next";
+import { I18nextProvider } from "react-i18next";
 import {
   isRouteErrorResponse,
   ServerRouter,
@@ -13,8 +12,9 @@ import {
   type HandleErrorFunction,
 } from "react-router";
 import { carriesSessionCookie } from "~/auth/session.server";
-import { fallbackLanguage, i18nOptions, isSupportedLanguage, type TextVariables } from "~/i18n/config";
+import { fallbackLanguage, isSupportedLanguage, type SupportedLanguage, type TextVariables } from "~/i18n/config";
 import { i18nServer, textVariables } from "~/i18n/i18next.server";
+import { createLiteI18n, type LiteI18n } from "~/i18n/lite";
 import { resources } from "~/i18n/resources.server";
 import { log } from "~/services/logger.server";
 import { NonceContext } from "~/utils/nonce";
@@ -24,23 +24,20 @@ const ABORT_DELAY = 5_000;
 const PRIVATE_PAGE = "private, no-store";
 
 /**
- * One i18next instance per language (and install name/address), made once and shared by every
- * render: rendering only reads from it (nothing changes its language), and making and initialising
- * an instance per request was a tenth of the server's time under load.
+ * One translator per language (and install name/address), made once and shared by every render:
+ * rendering only reads from it. It is the browser's own lite translator ("react-i18next" resolves to
+ * app/i18n/react-lite.tsx in both builds, decision 029), so the server and the hydrating browser
+ * give the same strings; i18next's per-call work was a tenth of the server's time under load.
  */
-const instances = new Map<string, Promise<i18n>>();
-function renderingInstance(lng: string, variables: TextVariables): Promise<i18n> {
+const translators = new Map<string, LiteI18n>();
+function renderingTranslator(lng: SupportedLanguage, variables: TextVariables): LiteI18n {
   const key = `${lng}\u0000${variables.appName}\u0000${variables.appUrl}`;
-  let instance = instances.get(key);
-  if (!instance) {
-    const created = createInstance();
-    instance = created
-      .use(initReactI18next)
-      .init({ ...i18nOptions(variables), lng, resources })
-      .then(() => created);
-    instances.set(key, instance);
+  let translator = translators.get(key);
+  if (!translator) {
+    translator = createLiteI18n({ lng, resources: resources[lng], variables });
+    translators.set(key, translator);
   }
-  return instance;
+  return translator;
 }
 export const streamTimeout = ABORT_DELAY;
 
@@ -54,7 +51,7 @@ export default async function handleRequest(
   // The root loader decides the language (it may know more than the request, e.g. a profile choice).
   const rootData = routerContext.staticHandlerContext.loaderData?.root as { locale?: string } | undefined;
   const lng = rootData?.locale ?? (await i18nServer.getLocale(request));
-  const i18n = await renderingInstance(isSupportedLanguage(lng) ? lng : fallbackLanguage, textVariables(loadContext));
+  const i18n = renderingTranslator(isSupportedLanguage(lng) ? lng : fallbackLanguage, textVariables(loadContext));
 
   if (await carriesSessionCookie(request, loadContext)) responseHeaders.set("Cache-Control", PRIVATE_PAGE);
 
@@ -66,7 +63,7 @@ export default async function handleRequest(
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <I18nextProvider i18n={i18n}>
+        <I18nextProvider i18n={i18n as never}>
           <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
         </I18nextProvider>
       </NonceContext.Provider>,

@@ -1,8 +1,7 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches } from "react-router";
 import { data, type LinksFunction, type MetaFunction } from "react-router";
-import { useChangeLanguage } from "remix-i18next/react";
 import { getSessionUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { NavigationProgress } from "~/components/navigation-progress";
@@ -112,8 +111,12 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  // After a language switch (a form post and redirect), the browser's i18next follows the server.
-  useChangeLanguage(useRootData()?.locale ?? "en");
+  // After a language switch (a form post and redirect), the browser's translator follows the server.
+  const locale = useRootData()?.locale ?? "en";
+  const { i18n } = useTranslation();
+  useEffect(() => {
+    if (i18n.language !== locale) void i18n.changeLanguage(locale);
+  }, [i18n, locale]);
   return <Outlet />;
 }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import type { Locker } from "@tus/server";
 import compression from "compression";
@@ -69,7 +70,15 @@ export function createHttpApp(options: {
         serveStatic: { immutable: true, maxAge: "1y", index: false },
       }),
     );
-    app.use(express.static(options.clientDir, { maxAge: "1h", index: false }));
+    // The few files beside the assets (favicon): looked up by name, so a page request costs no
+    // file-system lookup.
+    const rootFiles = new Set(
+      readdirSync(options.clientDir, { withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => `/${entry.name}`),
+    );
+    const serveRootFile = express.static(options.clientDir, { maxAge: "1h", index: false });
+    app.use((req, res, next) => (rootFiles.has(req.path) ? serveRootFile(req, res, next) : next()));
   }
 
   // Before maintenance mode: an operator watches the site most closely then.

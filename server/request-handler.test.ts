@@ -1,5 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import zlib from "node:zlib";
+import compression from "compression";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeBody } from "./request-handler";
@@ -80,4 +82,60 @@ describe("writeBody", () => {
     expect(state.cancelled).toBe(true);
     expect(state.pulled).toBeLessThan(CHUNKS);
   });
+
+  it.each([
+    ["plain", false],
+    ["compressed", true],
+  ])(
+    "sends chunks that arrive together as one write, and each stretch as soon as the body waits (%s)",
+    async (_, compress) => {
+      let release = () => {};
+      const writes = { count: 0 };
+      const app = express();
+      if (compress) app.use(compression());
+      app.get("/", async (req, res) => {
+        // Every write that reaches the socket, one writev for corked chunks.
+        const socket = req.socket as unknown as Record<"_write" | "_writev", (...args: unknown[]) => unknown>;
+        for (const method of ["_write", "_writev"] as const) {
+          const original = socket[method].bind(socket);
+          socket[method] = (...args: unknown[]) => {
+            writes.count++;
+            return original(...args);
+          };
+        }
+        const body = new ReadableStream<Uint8Array>({
+          async start(controller) {
+            // A rendered stretch of HTML: many small chunks at once, then a wait (a slow query).
+            for (let i = 0; i < 50; i++) controller.enqueue(new TextEncoder().encode(`<p>${i}</p>`));
+            await new Promise<void>((resolve) => (release = resolve));
+            controller.enqueue(new TextEncoder().encode("<p>end</p>"));
+            controller.close();
+          },
+        });
+        res.setHeader("Content-Type", "text/html");
+        await writeBody(body, res);
+      });
+      await new Promise<void>((resolve) => (server = app.listen(0, "127.0.0.1", resolve)));
+      const port = (server!.address() as AddressInfo).port;
+      const response = await new Promise<http.IncomingMessage>((resolve) =>
+        http.get(
+          { port, host: "127.0.0.1", path: "/", headers: { "Accept-Encoding": compress ? "gzip" : "identity" } },
+          resolve,
+        ),
+      );
+      const stream = compress ? response.pipe(zlib.createGunzip()) : response;
+      let text = "";
+      stream.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      // The first stretch arrives while the body is still waiting.
+      await waitFor(() => text.includes("<p>49</p>"));
+      expect(text).toContain("<p>49</p>");
+      expect(text).not.toContain("end");
+      const firstStretch = writes.count;
+      // Headers and the 50 chunks: a few writes, not one per chunk.
+      expect(firstStretch).toBeLessThanOrEqual(3);
+      release();
+      await new Promise((resolve) => stream.on("end", resolve));
+      expect(text).toBe(Array.from({ length: 50 }, (_, i) => `<p>${i}</p>`).join("") + "<p>end</p>");
+    },
+  );
 });

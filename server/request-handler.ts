@@ -84,23 +84,39 @@ async function sendResponse(res: express.Response, response: Response) {
 }
 
 /**
- * Writes the body chunk by chunk, waiting for "drain" when the socket is full, flushing each chunk
- * through compression (streamed HTML arrives as it is rendered). Each wait has its own listeners,
- * removed when it ends, so nothing outlives the chunk it was for. A client that goes away cancels
- * the body.
+ * Writes the body chunk by chunk, waiting for "drain" when the socket is full. Chunks that arrive
+ * together (a rendered stretch of HTML comes as many small ones) are corked and go out as one write,
+ * flushed through compression once the body makes us wait: streamed HTML still arrives as it is
+ * rendered, without a socket write and a compression flush per chunk. Each wait has its own
+ * listeners, removed when it ends, so nothing outlives the chunk it was for. A client that goes away
+ * cancels the body.
  */
 export async function writeBody(body: ReadableStream<Uint8Array>, res: express.Response) {
   const reader = body.getReader();
   const onClose = () => void reader.cancel().catch(() => {});
   res.on("close", onClose);
+  let corked = false;
+  const flush = () => {
+    if (!corked) return;
+    corked = false;
+    if (isClosed(res)) return;
+    (res as unknown as { flush?: () => void }).flush?.();
+    res.uncork();
+  };
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       if (isClosed(res)) return;
-      const more = res.write(value);
-      (res as unknown as { flush?: () => void }).flush?.();
-      if (!more) await drained(res);
+      if (!corked) {
+        corked = true;
+        res.cork();
+        setImmediate(flush);
+      }
+      if (!res.write(value)) {
+        flush();
+        await drained(res);
+      }
     }
     if (!isClosed(res)) res.end();
   } catch (error) {

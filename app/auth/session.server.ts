@@ -63,19 +63,23 @@ export async function carriesSessionCookie(request: Request, context: Pick<AppCo
   return typeof id === "string" && id.length > 0;
 }
 
-// Loaders of one request run in parallel and each checks the session; one lookup serves them all.
-const sessionLookups = new WeakMap<Request, Promise<SessionUser | null>>();
+// The loaders of one page (root, layout, page) each check the session; one lookup serves them all.
+// React Router hands each loader its own copy of the Request but the same load context, so the
+// lookup is kept on the context, for that cookie. Only reads share it: the loaders that run after
+// an action see what the action changed (a new name, a new language).
+const sessionLookups = new WeakMap<object, { cookie: string | null; lookup: Promise<SessionUser | null> }>();
 
 /** The signed-in user, or null. Expired (idle or absolute) sessions count as signed out. */
 export function getSessionUser(
   request: Request,
   context: Pick<AppContext, "config" | "db">,
 ): Promise<SessionUser | null> {
-  let lookup = sessionLookups.get(request);
-  if (!lookup) {
-    lookup = lookUpSessionUser(request, context);
-    sessionLookups.set(request, lookup);
-  }
+  if (request.method !== "GET" && request.method !== "HEAD") return lookUpSessionUser(request, context);
+  const cookie = request.headers.get("Cookie");
+  const shared = sessionLookups.get(context);
+  if (shared && shared.cookie === cookie) return shared.lookup;
+  const lookup = lookUpSessionUser(request, context);
+  sessionLookups.set(context, { cookie, lookup });
   return lookup;
 }
 
@@ -143,6 +147,7 @@ export async function requireUser(request: Request, context: Pick<AppContext, "c
 
 /** Deletes the session row; the cookie is cleared whether or not that worked. */
 export async function destroyUserSession(request: Request, context: Pick<AppContext, "config" | "db">) {
+  sessionLookups.delete(context);
   const cookie = sessionCookie(context.config);
   const id = await cookie.parse(request.headers.get("Cookie"));
   let deleted = true;

@@ -1,6 +1,8 @@
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "~/context.server";
+import { getSessionUser } from "~/auth/session.server";
+import { loader as rootLoader } from "~/root";
 import { loader as layoutLoader } from "~/routes/dashboard";
 import { loader as overviewLoader } from "~/routes/dashboard._index";
 import { loader as storytellerLoader } from "~/routes/dashboard.recipient.$id/route";
@@ -121,6 +123,45 @@ describe("statements per page, 1 answer against 10,000", () => {
     expect((await statementsOf(timelineArgs, large, page.olderLink!)).length).toBe(one.length);
     const filtered = `/dashboard/timeline?storyteller=${large.groupStorytellerId}`;
     expect((await statementsOf(timelineArgs, large, filtered)).length).toBe(one.length);
+  });
+});
+
+describe("the session, once per page", () => {
+  // React Router gives each matched route's loader its own copy of the Request, and all of them the
+  // same load context: root, layout and page loaders share one session lookup through the context.
+  const copyOf = (request: Request) => new Request(request.url, request);
+  const sessionLookups = (statements: { sql: string }[]) =>
+    statements.filter((s) => /from "sessions"/.test(s.sql)).length;
+
+  it("looks the session up once for the root, the layout and the page", async () => {
+    const counter = countingDb(database);
+    const context = makeTestContext(database, {}, { db: counter.db });
+    const request = new Request("http://localhost:3000/dashboard", { headers: { Cookie: large.cookie } });
+    const args = { context, params: {}, ...routeArgs };
+    await Promise.all([
+      rootLoader({ ...args, request: copyOf(request) }),
+      layoutLoader({ ...args, request: copyOf(request) }),
+      overviewLoader({ ...args, request: copyOf(request) }),
+    ]);
+    expect(sessionLookups(counter.statements)).toBe(1);
+  });
+
+  it("looks again for another cookie and for an action, so loaders after an action see its changes", async () => {
+    const counter = countingDb(database);
+    const context = makeTestContext(database, {}, { db: counter.db });
+    const headers = (cookie: string) => ({ headers: { Cookie: cookie } });
+    await getSessionUser(new Request("http://localhost:3000/dashboard", headers(large.cookie)), context);
+    await getSessionUser(
+      new Request("http://localhost:3000/dashboard", { method: "POST", ...headers(large.cookie) }),
+      context,
+    );
+    const other = await getSessionUser(new Request("http://localhost:3000/dashboard", headers(small.cookie)), context);
+    expect(sessionLookups(counter.statements)).toBe(3);
+    const [again] = await Promise.all([
+      getSessionUser(new Request("http://localhost:3000/dashboard/kanban", headers(small.cookie)), context),
+    ]);
+    expect(again).toEqual(other);
+    expect(sessionLookups(counter.statements)).toBe(3);
   });
 });
 
