@@ -2,7 +2,10 @@
 // half the Storytellers answered), then loads /dashboard, /dashboard/recipient/{id},
 // /dashboard/kanban and /dashboard/timeline from the production server with autocannon, next to a
 // bare Node http server answering a fixed page, in the same run. Reports requests/second and latency
-// (p90, p97.5 (between which p95 lies) and p99), and each page's share of the bare server's throughput.
+// (p90, p97.5 (between which p95 lies) and p99), each page's share of the bare server's throughput,
+// and the server process's CPU time per request (from /proc: steadier than req/s on a busy machine,
+// where other processes take the cores). /healthz runs the whole stack (middleware, React Router, one
+// query) without rendering a page: the ceiling any page can reach on this machine.
 // BENCH_PORT and BENCH_PG_PORT move the server and its PostgreSQL (to run beside another copy).
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -36,11 +39,30 @@ const server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
 });
 const exited = new Promise((resolve) => server.on("exit", resolve));
 
-async function run(url: string, headers: Record<string, string> = {}) {
+/** CPU time (user + system) the server process has used so far, in ms; null where /proc is missing. */
+function serverCpuMs(): number | null {
+  try {
+    const fields = readFileSync(`/proc/${server.pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks, USER_HZ = 100
+  } catch {
+    return null;
+  }
+}
+
+async function run(url: string, headers: Record<string, string> = {}, measureServer = true) {
+  const before = serverCpuMs();
   const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
+  const after = serverCpuMs();
   if (result.non2xx) throw new Error(`${url}: ${result.non2xx} responses were not 2xx`);
+  const cpu = measureServer && before !== null && after !== null ? (after - before) / result.requests.total : null;
   // autocannon reports p90 and p97.5; p95 lies between them.
-  return { rps: result.requests.average, p90: result.latency.p90, p97: result.latency.p97_5, p99: result.latency.p99 };
+  return {
+    rps: result.requests.average,
+    p90: result.latency.p90,
+    p97: result.latency.p97_5,
+    p99: result.latency.p99,
+    cpu,
+  };
 }
 
 try {
@@ -127,8 +149,9 @@ try {
   await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
   const barePort = (bare.address() as AddressInfo).port;
 
-  const rows: [string, { rps: number; p90: number; p97: number; p99: number }][] = [];
-  rows.push(["bare node http (same HTML)", await run(`http://127.0.0.1:${barePort}/`)]);
+  const rows: [string, Awaited<ReturnType<typeof run>>][] = [];
+  rows.push(["bare node http (same HTML)", await run(`http://127.0.0.1:${barePort}/`, {}, false)]);
+  rows.push(["/healthz (no page: the floor)", await run(`${base}/healthz`)]);
   for (const page of ["/dashboard", `/dashboard/recipient/${firstId}`, "/dashboard/kanban", "/dashboard/timeline"]) {
     rows.push([page.replace(firstId, "{id}"), await run(`${base}${page}`, { Cookie: cookie })]);
   }
@@ -142,8 +165,9 @@ try {
     "p97.5 ms".padStart(9),
     "p99 ms".padStart(8),
     "of bare".padStart(9),
+    "server CPU ms/req".padStart(18),
   );
-  for (const [name, { rps, p90, p97, p99 }] of rows) {
+  for (const [name, { rps, p90, p97, p99, cpu }] of rows) {
     console.log(
       name.padEnd(30),
       rps.toFixed(0).padStart(9),
@@ -151,6 +175,7 @@ try {
       String(p97).padStart(9),
       String(p99).padStart(8),
       `${((rps / bareRps) * 100).toFixed(1)}%`.padStart(9),
+      (cpu === null ? "" : cpu.toFixed(2)).padStart(18),
     );
   }
 } finally {

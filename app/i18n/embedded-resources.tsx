@@ -19,6 +19,27 @@ function useRouteNamespaces(): string[] {
   return [...namespaces];
 }
 
+type Translator = ReturnType<typeof useTranslation>["i18n"];
+// The server renders with one translator per language that never changes (entry.server.tsx): the
+// JSON for a set of namespaces is the same on every page that uses it, so it is made once. (The
+// browser's translator gains namespaces as it goes; it builds the JSON each time, rarely.)
+const made = new WeakMap<Translator, Map<string, string>>();
+
+function embeddedJson(i18n: Translator, namespaces: string[]): string {
+  const onServer = typeof document === "undefined";
+  const key = `${i18n.language}\u0000${namespaces.join(",")}`;
+  let byNamespaces = made.get(i18n);
+  const known = byNamespaces?.get(key);
+  if (known !== undefined) return known;
+  const resources = Object.fromEntries(namespaces.map((ns) => [ns, i18n.getResourceBundle(i18n.language, ns) ?? {}]));
+  const variables = i18n.options.interpolation?.defaultVariables;
+  const json = JSON.stringify({ resources, variables }).replace(/</g, "\\u003c");
+  if (!onServer) return json;
+  if (!byNamespaces) made.set(i18n, (byNamespaces = new Map()));
+  byNamespaces.set(key, json);
+  return json;
+}
+
 /**
  * Puts this page's translations into the HTML so the browser hydrates without fetching them.
  * A JSON script is data, not code, so the CSP does not apply to it.
@@ -26,9 +47,7 @@ function useRouteNamespaces(): string[] {
 export function EmbeddedTranslations() {
   const { i18n } = useTranslation();
   const namespaces = useRouteNamespaces();
-  const resources = Object.fromEntries(namespaces.map((ns) => [ns, i18n.getResourceBundle(i18n.language, ns) ?? {}]));
-  const variables = i18n.options.interpolation?.defaultVariables;
-  const json = JSON.stringify({ resources, variables }).replace(/</g, "\\u003c");
+  const json = embeddedJson(i18n, namespaces);
   return (
     <script
       id={I18N_DATA_ELEMENT_ID}

@@ -9,32 +9,7 @@ import type { EditRefusal } from "./schema";
 /** `editable`: this user may reword, move and delete it (the owner: every prompt; a collaborator: those they added). */
 type QueuedPrompt = { id: string; text: string; editable: boolean };
 
-function IntentButton({
-  intent,
-  promptId,
-  label,
-  disabled,
-}: {
-  intent: typeof Intent.moveUp | typeof Intent.moveDown | typeof Intent.sendNow;
-  promptId: string;
-  label: string;
-  disabled?: boolean;
-}) {
-  return (
-    <Form method="post">
-      <input type="hidden" name="promptId" value={promptId} />
-      <button
-        type="submit"
-        name="intent"
-        value={intent}
-        disabled={disabled}
-        className="rounded px-2 py-1 text-sm hover:bg-line/60 disabled:opacity-40"
-      >
-        {label}
-      </button>
-    </Form>
-  );
-}
+const actionClass = "rounded px-2 py-1 text-sm hover:bg-line/60 disabled:opacity-40";
 
 /**
  * The Scheduled tab: the queue in sending order. Every action is a plain form post; editing and
@@ -128,33 +103,43 @@ export function PromptQueue({
               </Form>
             ) : null}
             {prompt.editable || canSendNow ? (
-              <div className="mt-2 flex flex-wrap gap-1">
+              // One form per prompt: each button posts its own intent with the prompt's id.
+              <Form method="post" className="mt-2 flex flex-wrap gap-1">
+                <input type="hidden" name="promptId" value={prompt.id} />
                 {prompt.editable ? (
                   <>
-                    <IntentButton
-                      intent={Intent.moveUp}
-                      promptId={prompt.id}
-                      label={t("view.moveUp")}
+                    <button
+                      type="submit"
+                      name="intent"
+                      value={Intent.moveUp}
                       disabled={index === 0}
-                    />
-                    <IntentButton
-                      intent={Intent.moveDown}
-                      promptId={prompt.id}
-                      label={t("view.moveDown")}
+                      className={actionClass}
+                    >
+                      {t("view.moveUp")}
+                    </button>
+                    <button
+                      type="submit"
+                      name="intent"
+                      value={Intent.moveDown}
                       disabled={index === prompts.length - 1}
-                    />
-                    <Link to={`?edit=${prompt.id}`} className="rounded px-2 py-1 text-sm hover:bg-line/60">
+                      className={actionClass}
+                    >
+                      {t("view.moveDown")}
+                    </button>
+                    <Link to={`?edit=${prompt.id}`} className={actionClass}>
                       {t("view.edit")}
                     </Link>
-                    <Link to={`?delete=${prompt.id}`} className="rounded px-2 py-1 text-sm hover:bg-line/60">
+                    <Link to={`?delete=${prompt.id}`} className={actionClass}>
                       {t("view.delete")}
                     </Link>
                   </>
                 ) : null}
                 {canSendNow ? (
-                  <IntentButton intent={Intent.sendNow} promptId={prompt.id} label={t("view.sendNow")} />
+                  <button type="submit" name="intent" value={Intent.sendNow} className={actionClass}>
+                    {t("view.sendNow")}
+                  </button>
                 ) : null}
-              </div>
+              </Form>
             ) : null}
           </li>
         ))}
