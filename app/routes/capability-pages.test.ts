@@ -227,6 +227,28 @@ describe("record page forms", () => {
   });
 });
 
+describe("record page upload that cannot be read", () => {
+  it("says the recording did not arrive whole, not that none was chosen, and keeps nothing", async () => {
+    const owner = await createUser(database.db);
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id });
+    const prompt = await createPrompt(database.db, { storytellerId: storyteller.id, sentAt: new Date() });
+    const token = await recordToken(prompt.id);
+    // A part cut off mid-header: the parser cannot follow the body.
+    const body = '--b\r\nContent-Disposition: form-data; name="audio"; filename="a.webm"\r\nContent-Ty';
+    const request = new Request(`http://localhost:3000/record/${token}`, {
+      method: "POST",
+      headers: { "Content-Type": "multipart/form-data; boundary=b", "Content-Length": String(body.length) },
+      body,
+    });
+    const result = await unwrap<{ ok: boolean; error?: string }>(
+      await recordAction({ request, context: context(), params: { token }, ...routeArgs }),
+    );
+    expect(result).toMatchObject({ status: 400, data: { ok: false, error: "upload.garbled" } });
+    const answers = await database.db.selectFrom("answers").where("prompt_id", "=", prompt.id).execute();
+    expect(answers).toEqual([]);
+  });
+});
+
 describe("unsubscribe page", () => {
   const unsubscribedAt = async (id: string) =>
     (

@@ -40,7 +40,8 @@ export async function receiveAnswerFile(request: Request, accept: Accept): Promi
         ? { ok: false, error: "upload.tooLarge", status: 413, close: true }
         : {
             ok: false,
-            error: body.problem === "tooManyFiles" ? "upload.oneFile" : "upload.missing",
+            // A body the parser cannot follow (cut short, a broken boundary) is not a missing file.
+            error: body.problem === "tooManyFiles" ? "upload.oneFile" : "upload.garbled",
             status: 400,
             close: true,
           };
