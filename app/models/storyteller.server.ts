@@ -66,37 +66,36 @@ export async function getBoard(db: DbOrTx, userId: string) {
       .where("is_self", "=", false)
       .executeTakeFirstOrThrow(),
   ]);
+  // Per column, through the queue and sent indexes (their partial indexes also count them): the
+  // first cards of each kind, not a window over every prompt that sorted each column's history.
   const cards = columns.length
-    ? await db
-        .selectFrom((eb) =>
-          eb
-            .selectFrom("prompts")
-            .select([
-              "id",
-              "storyteller_id",
-              "text",
-              "sent_at",
-              "created_at",
-              "queue_position",
-              // Queued: by queue position; sent: latest first (sent_at is null throughout the first).
-              sql<number>`row_number() over (partition by storyteller_id, sent_at is null order by sent_at desc, queue_position)`.as(
-                "rank",
-              ),
-              sql<number>`count(*) over (partition by storyteller_id)`.as("total"),
-            ])
-            .where(
-              "storyteller_id",
-              "in",
-              columns.map((c) => c.id),
-            )
-            .as("p"),
-        )
-        .select(["id", "storyteller_id", "text", "sent_at", "created_at", "total"])
-        .where("rank", "<=", BOARD_CARDS_PER_KIND)
-        .orderBy(sql`sent_at is not null`)
-        .orderBy(sql`case when sent_at is null then queue_position end`)
-        .orderBy("sent_at", "desc")
-        .execute()
+    ? (
+        await sql<{
+          id: string;
+          storyteller_id: string;
+          text: string;
+          sent_at: Date | null;
+          created_at: Date;
+          total: number;
+        }>`
+          select c.id, s.id as storyteller_id, c.text, c.sent_at, c.created_at, t.total
+          from storytellers s
+          cross join lateral (
+            select (select count(*) from prompts where storyteller_id = s.id and sent_at is null)::int
+              + (select count(*) from prompts where storyteller_id = s.id and sent_at is not null)::int as total
+          ) t
+          cross join lateral (
+            (select id, text, sent_at, created_at, 0 as kind, queue_position as queued_order, null::timestamptz as sent_order
+              from prompts where storyteller_id = s.id and sent_at is null
+              order by queue_position limit ${BOARD_CARDS_PER_KIND})
+            union all
+            (select id, text, sent_at, created_at, 1, null, sent_at
+              from prompts where storyteller_id = s.id and sent_at is not null
+              order by sent_at desc limit ${BOARD_CARDS_PER_KIND})
+          ) c
+          where s.id in (${sql.join(columns.map((column) => column.id))})
+          order by s.id, c.kind, c.queued_order, c.sent_order desc`.execute(db)
+      ).rows
     : [];
   return {
     columns: columns.map((column) => {
