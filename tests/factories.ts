@@ -189,6 +189,8 @@ export type AnswerOptions = {
   transcriptStatus?: "pending" | "done" | "none" | "failed";
   recordedForEmail?: string | null;
   uploadId?: string | null;
+  /** Answered by calling in (decision 022). */
+  viaPhone?: boolean;
   id?: string;
 };
 
@@ -227,6 +229,7 @@ export async function createAnswer(db: DbOrTx, options: AnswerOptions) {
       transcript_status: options.transcriptStatus ?? "pending",
       recorded_for_email: options.recordedForEmail ?? null,
       upload_id: options.uploadId ?? null,
+      via_phone: options.viaPhone ?? false,
     })
     .returning(["id", "prompt_id", "storyteller_id", "storage_key", "playable_storage_key"])
     .executeTakeFirstOrThrow();
