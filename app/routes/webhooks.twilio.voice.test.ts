@@ -231,7 +231,7 @@ describe("calling in", () => {
       expect(xml).toContain('numDigits="6"');
       expect(xml).toContain('action="https://heirloom.example/webhooks/twilio/voice?step=code"');
       expect(said(xml)).toContain("Please enter the six-digit answer code that came with your question.");
-      expect(said(xml)).toContain("कृपया वह छह अंकों का जवाब कोड दबाइए जो आपको सवाल के साथ मिला है।");
+      expect(said(xml)).toContain("कृपया वह छह अंकों वाला कोड दबाइए, जो आपको सवाल के साथ मिला था।");
       expect(xml).not.toContain("Question for");
     }
   });
@@ -512,6 +512,131 @@ describe("recording", () => {
   });
 });
 
+describe("another question in the same call", () => {
+  const OFFER = "To answer another question, press 1. Or you can hang up now.";
+
+  async function storytellerWithTwo(phone = newPhone()) {
+    const owner = await createUser(database.db, { first_name: "Asha" });
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, phone, prompts: [] });
+    const older = await sentPromptFor(storyteller.id, "Older question?", new Date("2026-01-01T10:00:00Z"));
+    const newer = await sentPromptFor(storyteller.id, "Newer question?", new Date("2026-02-01T10:00:00Z"));
+    return { storyteller, older, newer, phone };
+  }
+
+  it("offers the next question after one is kept, answers it, and hangs up once none is left: two answers", async () => {
+    const { older, newer, phone } = await storytellerWithTwo();
+    const c = call(phone);
+    await c.start();
+    await c.press("choose", "1");
+    await c.recorded(newRecordingSid());
+    const kept = (await c.press("review", "1")).xml;
+    expect(said(kept)).toEqual([
+      "Thank you. Your story is saved, and Asha will hear it soon.",
+      OFFER,
+      "Thank you. Goodbye.",
+    ]);
+    expect(kept).toMatch(
+      /<Gather input="dtmf" numDigits="1" timeout="8" action="https:\/\/heirloom.example\/webhooks\/twilio\/voice\?step=next"/,
+    );
+    // The question just kept is not offered again, though its answer is still on its way.
+    const second = (await c.press("next", "1")).xml;
+    expect(said(second)).toContain("Older question?");
+    expect(said(second)).not.toContain("Newer question?");
+    expect(second).toContain("<Record ");
+    await c.recorded(newRecordingSid());
+    const last = (await c.press("review", "1")).xml;
+    expect(said(last)).toEqual(["Thank you. Your story is saved, and Asha will hear it soon. Goodbye."]);
+    expect(last).toContain("<Hangup/>");
+    expect(last).not.toContain("<Gather");
+
+    const rows = await recordingRows(c.sid);
+    expect(rows.map((r) => [r.prompt_id, r.status])).toEqual([
+      [newer.id, "kept"],
+      [older.id, "kept"],
+    ]);
+    for (const row of rows) expect(await runRecordingJob(row.id)).toBe("stored");
+    const answers = await database.db
+      .selectFrom("answers")
+      .select(["prompt_id", "via_phone"])
+      .where("prompt_id", "in", [older.id, newer.id])
+      .orderBy("created_at")
+      .execute();
+    expect(answers).toEqual([
+      { prompt_id: newer.id, via_phone: true },
+      { prompt_id: older.id, via_phone: true },
+    ]);
+  });
+
+  it("lists the rest when several are left, and says goodbye when no key (or another key) is pressed", async () => {
+    const { storyteller, phone } = await storytellerWithTwo();
+    await sentPromptFor(storyteller.id, "Newest question?", new Date("2026-03-01T10:00:00Z"));
+    const c = call(phone);
+    await c.start();
+    await c.press("choose", "1");
+    await c.recorded(newRecordingSid());
+    expect(said((await c.press("review", "1")).xml)).toContain(OFFER);
+    const menu = (await c.press("next", "1")).xml;
+    expect(said(menu)).toEqual([
+      "You have 2 questions waiting.",
+      "For the question: Newer question?. Press 1.",
+      "For the question: Older question?. Press 2.",
+      "We did not hear a choice. Please call again whenever you like. Goodbye.",
+    ]);
+    for (const digits of ["", "5"]) {
+      const bye = (await c.press("next", digits)).xml;
+      expect(said(bye)).toEqual(["Thank you. Goodbye."]);
+      expect(bye).toContain("<Hangup/>");
+    }
+  });
+
+  it("offers the next question after a skip (9) when more are left, in Hindi for a Hindi speaker", async () => {
+    const owner = await createUser(database.db);
+    const phone = newPhone();
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, phone, language: "hi", prompts: [] });
+    const first = await sentPromptFor(storyteller.id, "पहला सवाल?", new Date("2026-02-01T10:00:00Z"));
+    await sentPromptFor(storyteller.id, "दूसरा सवाल?", new Date("2026-01-01T10:00:00Z"));
+    const c = call(phone);
+    const menu = (await c.start()).xml;
+    expect(said(menu)).toContain("आपके लिए दो सवाल हैं।");
+    expect(said(menu)).toContain("सवाल है: पहला सवाल?। इसका जवाब देने के लिए एक दबाइए।");
+    await c.press("choose", "1");
+    const skipped = (await c.press("key", "9")).xml;
+    expect(said(skipped)).toEqual([
+      "ठीक है, यह सवाल छोड़ दिया गया है।",
+      "एक और सवाल का जवाब देना हो, तो एक दबाइए। नहीं तो फ़ोन रख दीजिए।",
+      "धन्यवाद। नमस्ते।",
+    ]);
+    expect(skipped).toContain('voice="Polly.Aditi" language="hi-IN"');
+    const row = await database.db
+      .selectFrom("prompts")
+      .select("skipped_at")
+      .where("id", "=", first.id)
+      .executeTakeFirstOrThrow();
+    expect(row.skipped_at).not.toBeNull();
+    const next = (await c.press("next", "1")).xml;
+    expect(said(next)).toContain("दूसरा सवाल?");
+    // Skipping the last one: thanks and goodbye.
+    const last = (await c.press("key", "9")).xml;
+    expect(said(last)).toEqual(["ठीक है, यह सवाल छोड़ दिया गया है। नमस्ते।"]);
+    expect(last).toContain("<Hangup/>");
+  });
+
+  it("asks a caller who came in with a code for the next question's code, never reading the others out", async () => {
+    const { older, newer } = await storytellerWithTwo();
+    const c = call(newPhone());
+    await c.start();
+    await c.press("code", await codeFor(newer.id));
+    await c.recorded(newRecordingSid());
+    expect(said((await c.press("review", "1")).xml)).toContain(OFFER);
+    const asked = (await c.press("next", "1")).xml;
+    expect(asked).toContain('numDigits="6"');
+    expect(said(asked)).toContain("Please enter the six-digit answer code that came with your question.");
+    expect(asked).not.toContain("Older question?");
+    const opened = (await c.press("code", await codeFor(older.id))).xml;
+    expect(said(opened)).toContain("Older question?");
+  });
+});
+
 describe("call-out", () => {
   it("places the call through Twilio's Calls API with answering-machine detection", async () => {
     const voice = createTwilioVoice(context().config);
@@ -575,5 +700,32 @@ describe("call-out", () => {
     const human = await post("outbound", { CallSid: humanSid, From: VOICE_NUMBER, To: phone, AnsweredBy: "human" });
     expect(said(human.xml)).toContain("What songs did your mother sing?");
     expect(human.xml).toContain("<Record ");
+  });
+
+  it("reads the number and the code to a Hindi answering machine digit by digit, as Hindi words", async () => {
+    const owner = await createUser(database.db, { first_name: "Ravi" });
+    const phone = newPhone();
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, phone, language: "hi", prompts: [] });
+    const prompt = await sentPromptFor(storyteller.id, "आपकी माँ कौन से गीत गाती थीं?");
+    const sid = newCallSid();
+    await recordOutboundCall(database.db, {
+      callSid: sid,
+      to: phone,
+      from: VOICE_NUMBER,
+      storytellerId: storyteller.id,
+      promptId: prompt.id,
+      language: "hi",
+    });
+    const machine = await post("outbound", {
+      CallSid: sid,
+      From: VOICE_NUMBER,
+      To: phone,
+      AnsweredBy: "machine_end_beep",
+    });
+    const words = ["ज़ीरो", "एक", "दो", "तीन", "चार", "पाँच", "छह", "सात", "आठ", "नौ"];
+    const code = (await codeFor(prompt.id)).split("").map((d) => words[Number(d)]);
+    expect(said(machine.xml)).toEqual([
+      `नमस्ते, यह Heirloom है। Ravi ने आपके लिए एक सवाल भेजा है। जवाब देने के लिए पाँच पाँच पाँच, पाँच पाँच पाँच, ज़ीरो एक ज़ीरो ज़ीरो पर फ़ोन कीजिए, और यह कोड दबाइए: ${code.slice(0, 3).join(" ")}, ${code.slice(3).join(" ")}। नमस्ते।`,
+    ]);
   });
 });

@@ -124,7 +124,7 @@ describe("/dashboard/timeline", () => {
     }
   });
 
-  it("marks an answer given by calling in (the card says \"By phone\")", async () => {
+  it('marks an answer given by calling in (the card says "By phone")', async () => {
     const user = await signedInUser(database);
     const nani = await createStoryteller(database.db, { ownerId: user.id, nickname: "Nani", prompts: [] });
     const byPhone = await createAnswer(database.db, { storytellerId: nani.id, viaPhone: true });
