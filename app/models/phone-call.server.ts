@@ -4,7 +4,8 @@ import type VoiceResponse from "twilio/lib/twiml/VoiceResponse";
 import { z } from "zod";
 import type { Config } from "~/config.server";
 import { getServerT } from "~/i18n/i18next.server";
-import { CALL_SID, RECORDING_SID, type VoiceService } from "~/services/voice.server";
+import { signPhonePlayback, verifyPhonePlayback } from "~/services/tokens.server";
+import { CALL_SID, RECORDING_SID, type RecordingStream, type VoiceService } from "~/services/voice.server";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import type { Language } from "../../db/schema";
 import { ensureAnswerCode, findOpenPromptByCode, formatAnswerCode } from "./answer-code.server";
@@ -31,7 +32,7 @@ export const VOICE_STEPS = [
 export type VoiceStep = (typeof VOICE_STEPS)[number];
 export const voiceStepSchema = z.enum(VOICE_STEPS);
 
-export type VoiceServices = AnswerServices & { voice: Pick<VoiceService, "playUrl"> };
+export type VoiceServices = AnswerServices;
 
 /** Wrong codes: this many in an hour from one caller end the call and lock that caller out for the hour. */
 export const WRONG_CODES_PER_CALLER = 5;
@@ -405,6 +406,40 @@ async function recorded(services: VoiceServices, call: Call, params: Record<stri
   return reviewMenu(services, call);
 }
 
+/**
+ * Where `<Play>` finds a caller's recording while they listen back: our own playback route with a
+ * ten-minute token for this call's recording (decision 022), never Twilio's media address, which may
+ * require the account's credentials.
+ */
+export const phonePlaybackUrl = (config: Config, playback: { recordingId: string; callSid: string }) =>
+  `${config.APP_URL}/phone/play/${signPhonePlayback(config, playback)}`;
+
+/**
+ * The recording a playback token opens, streamed from the voice provider (Twilio with the account's
+ * credentials, or the simulator's storage). Null for a bad or expired token, a token whose call is
+ * not the recording's, and once the recording is decided (kept, discarded) or its call has ended:
+ * only the caller, during their call, listens to it this way.
+ */
+export async function openPhonePlayback(
+  services: Pick<AnswerServices, "db" | "config"> & { voice: Pick<VoiceService, "openRecording"> },
+  token: string,
+  now = new Date(),
+): Promise<RecordingStream | null> {
+  const playback = await verifyPhonePlayback(services.config, token, now);
+  if (!playback) return null;
+  const recording = await services.db
+    .selectFrom("phone_recordings as r")
+    .innerJoin("phone_calls as c", "c.call_sid", "r.call_sid")
+    .select("r.recording_sid")
+    .where("r.id", "=", playback.recordingId)
+    .where("r.call_sid", "=", playback.callSid)
+    .where("r.status", "=", "pending")
+    .where("c.ended_at", "is", null)
+    .executeTakeFirst();
+  if (!recording) return null;
+  return services.voice.openRecording(recording.recording_sid);
+}
+
 const pendingRecording = (db: DbOrTx, callSid: string) =>
   db
     .selectFrom("phone_recordings")
@@ -419,10 +454,12 @@ async function review(services: VoiceServices, call: Call, digits: string) {
   const pending = await pendingRecording(services.db, call.call_sid);
   const s = await script(services, call.language);
   if (!pending || !call.prompt_id) return s.goodbye("goodbye");
-  if (digits === "2")
+  if (digits === "2") {
+    const url = phonePlaybackUrl(services.config, { recordingId: pending.id, callSid: call.call_sid });
     return reviewMenu(services, call, (before) => {
-      before.response.play(services.voice.playUrl(pending.recording_sid));
+      before.response.play(url);
     });
+  }
   if (digits === "3") {
     await decidePhoneRecordings(services.db, { id: pending.id }, "discarded");
     await updateCall(services.db, call.call_sid, { silent_tries: 0 });

@@ -1,6 +1,5 @@
 import type { ActionArgs } from "~/context.server";
 import { handleVoiceStep, voiceStepSchema } from "~/models/phone-call.server";
-import { createVoiceService } from "~/services/voice.server";
 import { verifiedTwilioParams } from "~/services/webhooks.server";
 
 /**
@@ -16,7 +15,7 @@ export async function action({ request, context }: ActionArgs) {
   const step = voiceStepSchema.safeParse(new URL(request.url).searchParams.get("step"));
   if (!step.success) return new Response(null, { status: 400 });
   const twiml = await handleVoiceStep(
-    { db: context.db, config, storage: context.storage, voice: createVoiceService(config, context.storage) },
+    { db: context.db, config, storage: context.storage },
     step.data,
     params,
   );
