@@ -408,7 +408,7 @@ async function recorded(services: VoiceServices, call: Call, params: Record<stri
 
 /**
  * Where `<Play>` finds a caller's recording while they listen back: our own playback route with a
- * ten-minute token for this call's recording (decision 022), never Twilio's media address, which may
+ * ten-minute token for this call's recording (decision 028), never Twilio's media address, which may
  * require the account's credentials.
  */
 export const phonePlaybackUrl = (config: Config, playback: { recordingId: string; callSid: string }) =>
@@ -507,13 +507,13 @@ async function offerAnother(
   s.say(moreKey, vars);
   const gather = s.gather("next", 1, 8);
   s.say("next.offer", undefined, gather);
-  return s.goodbye("goodbye");
+  return s.goodbye("next.bye");
 }
 
 /** "Press 1 to answer another question": the next one (or the list), or its code for a code caller. */
 async function next(services: VoiceServices, call: Call, digits: string) {
   const s = await script(services, call.language);
-  if (digits !== "1" || !call.storyteller_id) return s.goodbye("goodbye");
+  if (digits !== "1" || !call.storyteller_id) return s.goodbye("next.bye");
   if (!(await isStorytellersPhone(services.db, call))) return askForCode(services, call);
   const open = await openPromptsOf(services.db, call.storyteller_id);
   if (open.length === 0) return s.goodbye("goodbye");

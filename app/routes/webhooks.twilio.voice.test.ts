@@ -669,7 +669,7 @@ describe("another question in the same call", () => {
     expect(said(kept)).toEqual([
       "Thank you. Your story is saved, and Asha will hear it soon.",
       OFFER,
-      "Thank you. Goodbye.",
+      "Goodbye.",
     ]);
     expect(kept).toMatch(
       /<Gather input="dtmf" numDigits="1" timeout="8" action="https:\/\/heirloom.example\/webhooks\/twilio\/voice\?step=next"/,
@@ -720,7 +720,7 @@ describe("another question in the same call", () => {
     ]);
     for (const digits of ["", "5"]) {
       const bye = (await c.press("next", digits)).xml;
-      expect(said(bye)).toEqual(["Thank you. Goodbye."]);
+      expect(said(bye)).toEqual(["Goodbye."]);
       expect(bye).toContain("<Hangup/>");
     }
   });
@@ -740,7 +740,7 @@ describe("another question in the same call", () => {
     expect(said(skipped)).toEqual([
       "ठीक है, यह सवाल छोड़ दिया गया है।",
       "एक और सवाल का जवाब देना हो, तो एक दबाइए। नहीं तो फ़ोन रख दीजिए।",
-      "धन्यवाद। नमस्ते।",
+      "नमस्ते।",
     ]);
     expect(skipped).toContain('voice="Polly.Aditi" language="hi-IN"');
     const row = await database.db
