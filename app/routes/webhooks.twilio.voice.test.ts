@@ -666,11 +666,7 @@ describe("another question in the same call", () => {
     await c.press("choose", "1");
     await c.recorded(newRecordingSid());
     const kept = (await c.press("review", "1")).xml;
-    expect(said(kept)).toEqual([
-      "Thank you. Your story is saved, and Asha will hear it soon.",
-      OFFER,
-      "Goodbye.",
-    ]);
+    expect(said(kept)).toEqual(["Thank you. Your story is saved, and Asha will hear it soon.", OFFER, "Goodbye."]);
     expect(kept).toMatch(
       /<Gather input="dtmf" numDigits="1" timeout="8" action="https:\/\/heirloom.example\/webhooks\/twilio\/voice\?step=next"/,
     );
