@@ -9,8 +9,7 @@ export const phoneRecording =
   async (payload) => {
     // Twilio's client comes from server/main.ts (its SDK stays out of the task list's imports);
     // without Twilio the simulator's recordings are in storage.
-    const voice =
-      deps.voice ?? (deps.config.voiceUsesSimulator ? createSimulatedVoice(deps.storage, deps.config) : null);
+    const voice = deps.voice ?? (deps.config.voiceUsesSimulator ? createSimulatedVoice(deps.storage) : null);
     if (!voice) throw new Error("no voice service for a phone recording");
     await processPhoneRecording({ ...deps, voice }, payload.recordingId);
   };

@@ -73,6 +73,8 @@ describe("the request log at info", () => {
       [`/s/${TOKEN}`]: "/s/:token",
       [`/s/${TOKEN}/audio`]: "/s/:token/audio",
       ["/uploads/3f1c2a9e-upload-id"]: "/uploads/:id",
+      [`/phone/play/${TOKEN}`]: "/phone/play/:token",
+      [`/Phone/Play/${TOKEN}`]: "/phone/play/:token",
       ["/invitations/inv1te5ecret0token"]: "/invitations/:token",
       ["/Invitations/inv1te5ecret0token?from=email"]: "/invitations/:token",
       [`/Record/${TOKEN}`]: "/record/:token",

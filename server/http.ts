@@ -191,6 +191,7 @@ export function requestLog(log: Logger, metrics?: Metrics): express.RequestHandl
 const SECRET_SEGMENTS: [RegExp, (match: string, route: string) => string][] = [
   [/^\/(record|unsubscribe|s|invitations)\/[^/]+/i, (_match, route) => `/${route.toLowerCase()}/:token`],
   [/^\/(uploads)\/[^/]+/i, () => "/uploads/:id"],
+  [/^\/phone\/play\/[^/]+/i, () => "/phone/play/:token"],
 ];
 
 /**

@@ -189,6 +189,8 @@ export type AnswerOptions = {
   transcriptStatus?: "pending" | "done" | "none" | "failed";
   recordedForEmail?: string | null;
   uploadId?: string | null;
+  /** Answered by calling in (decision 022). */
+  viaPhone?: boolean;
   id?: string;
 };
 
@@ -227,6 +229,7 @@ export async function createAnswer(db: DbOrTx, options: AnswerOptions) {
       transcript_status: options.transcriptStatus ?? "pending",
       recorded_for_email: options.recordedForEmail ?? null,
       upload_id: options.uploadId ?? null,
+      via_phone: options.viaPhone ?? false,
     })
     .returning(["id", "prompt_id", "storyteller_id", "storage_key", "playable_storage_key"])
     .executeTakeFirstOrThrow();
@@ -576,4 +579,52 @@ export async function createStorytellersInBulk(db: DbOrTx, options: BulkStorytel
     returning storyteller_id as id
   `.execute(db);
   return rows;
+}
+
+export type PhoneRecordingOptions = {
+  storytellerId: string;
+  promptId: string;
+  /** Default "pending": recorded, the caller not yet decided (the review menu). */
+  status?: "pending" | "kept" | "discarded";
+  /** The call is over (Twilio's status callback came). */
+  ended?: boolean;
+  /** With `storage`, the recording is where the phone simulator keeps it (as Twilio would). */
+  storage?: StorageService;
+  audio?: Uint8Array;
+};
+
+/** A call in to answer `promptId` with one recording (decision 022), as the voice webhook leaves them. */
+export async function createPhoneRecording(db: DbOrTx, options: PhoneRecordingOptions) {
+  const callSid = `CA${randomBytes(16).toString("hex")}`;
+  const recordingSid = `RE${randomBytes(16).toString("hex")}`;
+  await db
+    .insertInto("phone_calls")
+    .values({
+      call_sid: callSid,
+      direction: "inbound",
+      caller_e164: "+15555550123",
+      called_e164: "+15555550100",
+      storyteller_id: options.storytellerId,
+      prompt_id: options.promptId,
+      ended_at: options.ended ? new Date() : null,
+    })
+    .execute();
+  if (options.storage)
+    await options.storage.put(
+      storageKeys.phoneSimulatorRecording(recordingSid),
+      options.audio ?? new Uint8Array([0x52, 0x49, 0x46, 0x46]),
+      "audio/wav",
+    );
+  const recording = await db
+    .insertInto("phone_recordings")
+    .values({
+      recording_sid: recordingSid,
+      call_sid: callSid,
+      prompt_id: options.promptId,
+      status: options.status ?? "pending",
+      duration_seconds: 3,
+    })
+    .returning(["id", "recording_sid", "call_sid"])
+    .executeTakeFirstOrThrow();
+  return recording;
 }

@@ -4,7 +4,8 @@ import type VoiceResponse from "twilio/lib/twiml/VoiceResponse";
 import { z } from "zod";
 import type { Config } from "~/config.server";
 import { getServerT } from "~/i18n/i18next.server";
-import { CALL_SID, RECORDING_SID, type VoiceService } from "~/services/voice.server";
+import { signPhonePlayback, verifyPhonePlayback } from "~/services/tokens.server";
+import { CALL_SID, RECORDING_SID, type RecordingStream, type VoiceService } from "~/services/voice.server";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import type { Language } from "../../db/schema";
 import { ensureAnswerCode, findOpenPromptByCode, formatAnswerCode } from "./answer-code.server";
@@ -26,11 +27,12 @@ export const VOICE_STEPS = [
   "review",
   "status",
   "outbound",
+  "next",
 ] as const;
 export type VoiceStep = (typeof VOICE_STEPS)[number];
 export const voiceStepSchema = z.enum(VOICE_STEPS);
 
-export type VoiceServices = AnswerServices & { voice: Pick<VoiceService, "playUrl"> };
+export type VoiceServices = AnswerServices;
 
 /** Wrong codes: this many in an hour from one caller end the call and lock that caller out for the hour. */
 export const WRONG_CODES_PER_CALLER = 5;
@@ -49,13 +51,28 @@ const voiceOf = (language: Language) =>
 export const voiceWebhookUrl = (config: Pick<Config, "APP_URL">, step: VoiceStep) =>
   `${config.APP_URL}/webhooks/twilio/voice?step=${step}`;
 
+/**
+ * Digits as the caller hears them. Hindi gets the words ("पाँच", not "5"), so the voice never reads
+ * a run of digits as one large number; "ज़ीरो" is how Hindi speakers say 0 in a phone number.
+ */
+const HINDI_DIGITS = ["ज़ीरो", "एक", "दो", "तीन", "चार", "पाँच", "छह", "सात", "आठ", "नौ"];
+export const spokenDigit = (language: Language, digit: number | string) =>
+  language === "hi" ? (HINDI_DIGITS[Number(digit)] ?? String(digit)) : String(digit);
+const spokenDigits = (language: Language, digits: string) =>
+  digits
+    .split("")
+    .map((d) => spokenDigit(language, d))
+    .join(" ");
+
 /** A number said digit by digit ("5 5 5, 0 1 0 0"), as people read phone numbers out. */
-export function spokenNumber(e164: string) {
+export function spokenNumber(e164: string, language: Language = "en") {
   const national = e164.startsWith("+1") ? e164.slice(2) : e164.replace(/^\+/, "");
   const groups = national.length === 10 ? [national.slice(0, 3), national.slice(3, 6), national.slice(6)] : [national];
-  return groups.map((g) => g.split("").join(" ")).join(", ");
+  return groups.map((g) => spokenDigits(language, g)).join(", ");
 }
-const spokenCode = (code: string) => `${code.slice(0, 3).split("").join(" ")}, ${code.slice(3).split("").join(" ")}`;
+/** An answer code in two groups of three, digit by digit ("1 2 3, 4 5 6"). */
+export const spokenCode = (code: string, language: Language = "en") =>
+  `${spokenDigits(language, code.slice(0, 3))}, ${spokenDigits(language, code.slice(3))}`;
 
 type Call = {
   call_sid: string;
@@ -196,22 +213,36 @@ export async function isLockedOut(db: DbOrTx, caller: string, called: string, no
 
 /** The Storyteller's questions waiting for an answer, newest first (what "press 1, 2, …" lists). */
 export async function openPromptsOf(db: DbOrTx, storytellerId: string) {
-  return db
-    .selectFrom("prompts as p")
-    .select(["p.id", "p.text"])
-    .where("p.storyteller_id", "=", storytellerId)
-    .where("p.sent_at", "is not", null)
-    .where("p.skipped_at", "is", null)
-    .where((eb) =>
-      eb.or([
-        eb("p.rerecord_requested_at", "is not", null),
-        eb.not(eb.exists(eb.selectFrom("answers as a").select("a.id").whereRef("a.prompt_id", "=", "p.id"))),
-      ]),
-    )
-    .orderBy("p.sent_at", "desc")
-    .orderBy("p.id")
-    .limit(MAX_LISTED)
-    .execute();
+  return (
+    db
+      .selectFrom("prompts as p")
+      .select(["p.id", "p.text"])
+      .where("p.storyteller_id", "=", storytellerId)
+      .where("p.sent_at", "is not", null)
+      .where("p.skipped_at", "is", null)
+      .where((eb) =>
+        eb.or([
+          eb("p.rerecord_requested_at", "is not", null),
+          eb.not(eb.exists(eb.selectFrom("answers as a").select("a.id").whereRef("a.prompt_id", "=", "p.id"))),
+        ]),
+      )
+      // A recording already given for it (in this call or another) is on its way to being the answer.
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom("phone_recordings as r")
+              .select("r.id")
+              .whereRef("r.prompt_id", "=", "p.id")
+              .where("r.status", "in", ["pending", "kept"]),
+          ),
+        ),
+      )
+      .orderBy("p.sent_at", "desc")
+      .orderBy("p.id")
+      .limit(MAX_LISTED)
+      .execute()
+  );
 }
 
 async function promptForCall(db: DbOrTx, promptId: string) {
@@ -245,9 +276,9 @@ async function listQuestions(services: VoiceServices, call: Call, greetName: str
   const s = await script(services, call.language);
   if (greetName) s.say("greeting.known", { name: greetName });
   const gather = s.gather("choose", 1, 8);
-  s.say("menu.intro", { count: prompts.length }, gather);
+  s.say("menu.intro", { count: prompts.length, spokenCount: spokenDigit(call.language, prompts.length) }, gather);
   prompts.forEach((prompt, index) => {
-    s.say("menu.item", { digit: index + 1, prompt: prompt.text }, gather);
+    s.say("menu.item", { digit: spokenDigit(call.language, index + 1), prompt: prompt.text }, gather);
   });
   s.say("menu.none");
   s.response.hangup();
@@ -326,7 +357,7 @@ async function key(services: VoiceServices, call: Call, digits: string) {
   if (!call.prompt_id) return s.goodbye("error");
   if (digits === "9") {
     await skipPrompt(services, call.prompt_id);
-    return s.goodbye("skip.done");
+    return offerAnother(services, call, s, "skip.doneMore", "skip.done");
   }
   s.say("question.afterBeep");
   s.record();
@@ -375,6 +406,40 @@ async function recorded(services: VoiceServices, call: Call, params: Record<stri
   return reviewMenu(services, call);
 }
 
+/**
+ * Where `<Play>` finds a caller's recording while they listen back: our own playback route with a
+ * ten-minute token for this call's recording (decision 028), never Twilio's media address, which may
+ * require the account's credentials.
+ */
+export const phonePlaybackUrl = (config: Config, playback: { recordingId: string; callSid: string }) =>
+  `${config.APP_URL}/phone/play/${signPhonePlayback(config, playback)}`;
+
+/**
+ * The recording a playback token opens, streamed from the voice provider (Twilio with the account's
+ * credentials, or the simulator's storage). Null for a bad or expired token, a token whose call is
+ * not the recording's, and once the recording is decided (kept, discarded) or its call has ended:
+ * only the caller, during their call, listens to it this way.
+ */
+export async function openPhonePlayback(
+  services: Pick<AnswerServices, "db" | "config"> & { voice: Pick<VoiceService, "openRecording"> },
+  token: string,
+  now = new Date(),
+): Promise<RecordingStream | null> {
+  const playback = await verifyPhonePlayback(services.config, token, now);
+  if (!playback) return null;
+  const recording = await services.db
+    .selectFrom("phone_recordings as r")
+    .innerJoin("phone_calls as c", "c.call_sid", "r.call_sid")
+    .select("r.recording_sid")
+    .where("r.id", "=", playback.recordingId)
+    .where("r.call_sid", "=", playback.callSid)
+    .where("r.status", "=", "pending")
+    .where("c.ended_at", "is", null)
+    .executeTakeFirst();
+  if (!recording) return null;
+  return services.voice.openRecording(recording.recording_sid);
+}
+
 const pendingRecording = (db: DbOrTx, callSid: string) =>
   db
     .selectFrom("phone_recordings")
@@ -389,10 +454,12 @@ async function review(services: VoiceServices, call: Call, digits: string) {
   const pending = await pendingRecording(services.db, call.call_sid);
   const s = await script(services, call.language);
   if (!pending || !call.prompt_id) return s.goodbye("goodbye");
-  if (digits === "2")
+  if (digits === "2") {
+    const url = phonePlaybackUrl(services.config, { recordingId: pending.id, callSid: call.call_sid });
     return reviewMenu(services, call, (before) => {
-      before.response.play(services.voice.playUrl(pending.recording_sid));
+      before.response.play(url);
     });
+  }
   if (digits === "3") {
     await decidePhoneRecordings(services.db, { id: pending.id }, "discarded");
     await updateCall(services.db, call.call_sid, { silent_tries: 0 });
@@ -403,7 +470,55 @@ async function review(services: VoiceServices, call: Call, digits: string) {
   if (digits !== "1" && digits !== "") return reviewMenu(services, call);
   await decidePhoneRecordings(services.db, { id: pending.id }, "kept");
   const prompt = await promptForCall(services.db, call.prompt_id);
-  return s.goodbye("review.kept", { asker: prompt?.asker ?? "" });
+  return offerAnother(services, call, s, "review.keptMore", "review.kept", { asker: prompt?.asker ?? "" });
+}
+
+/**
+ * Whether the caller may go on to another of the Storyteller's questions. Caller ID that is the
+ * Storyteller's own number (or our call-out to it) lists their open questions; a caller who came in
+ * with one question's code is asked for the next one's code, so a code still opens only its own
+ * question.
+ */
+async function isStorytellersPhone(db: DbOrTx, call: Call) {
+  if (!call.storyteller_id) return false;
+  const row = await db
+    .selectFrom("storytellers")
+    .select("id")
+    .where("id", "=", call.storyteller_id)
+    .where("phone_e164", "=", call.caller_e164)
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
+/**
+ * After a question is answered or skipped: with more of the Storyteller's questions open, "press 1
+ * to answer another, or hang up" (step `next`); with none, thanks and goodbye.
+ */
+async function offerAnother(
+  services: VoiceServices,
+  call: Call,
+  s: Script,
+  moreKey: string,
+  doneKey: string,
+  vars?: Record<string, unknown>,
+) {
+  const more = call.storyteller_id ? await openPromptsOf(services.db, call.storyteller_id) : [];
+  if (more.length === 0) return s.goodbye(doneKey, vars);
+  s.say(moreKey, vars);
+  const gather = s.gather("next", 1, 8);
+  s.say("next.offer", undefined, gather);
+  return s.goodbye("next.bye");
+}
+
+/** "Press 1 to answer another question": the next one (or the list), or its code for a code caller. */
+async function next(services: VoiceServices, call: Call, digits: string) {
+  const s = await script(services, call.language);
+  if (digits !== "1" || !call.storyteller_id) return s.goodbye("next.bye");
+  if (!(await isStorytellersPhone(services.db, call))) return askForCode(services, call);
+  const open = await openPromptsOf(services.db, call.storyteller_id);
+  if (open.length === 0) return s.goodbye("goodbye");
+  if (open.length === 1) return askQuestion(services, call, open[0].id, false);
+  return listQuestions(services, call, null);
 }
 
 /** The call ended (Twilio's status callback): a recording nobody pressed a key for is the answer. */
@@ -444,6 +559,8 @@ export async function handleVoiceStep(
       return silence(services, call);
     case "review":
       return review(services, call, digits);
+    case "next":
+      return next(services, call, digits);
   }
 }
 
@@ -463,8 +580,8 @@ async function outbound(services: VoiceServices, params: Record<string, string>)
     const s = await script(services, call.language);
     s.say("machine", {
       asker: prompt?.asker ?? "",
-      number: spokenNumber(config.voiceNumber ?? call.caller_e164),
-      code: spokenCode(code),
+      number: spokenNumber(config.voiceNumber ?? call.caller_e164, call.language),
+      code: spokenCode(code, call.language),
     });
     s.response.hangup();
     await updateCall(db, callSid, { ended_at: new Date() });

@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { checkAudioFile } from "~/services/audio-check.server";
 import { storageKeys } from "~/services/storage-keys";
-import { createSimulatedVoice } from "~/services/voice.server";
 import { type VoiceServices, type VoiceStep, handleVoiceStep, voiceStepSchema } from "./phone-call.server";
 
 /**
@@ -13,8 +12,11 @@ import { type VoiceServices, type VoiceStep, handleVoiceStep, voiceStepSchema } 
 export type SimulatedTurn = {
   callSid: string;
   from: string;
-  /** What the caller hears, in order: spoken text, or null where their recording is played. */
-  heard: (string | null)[];
+  /**
+   * What the caller hears, in order: spoken text, or where their recording is played back, the
+   * path of our playback route Twilio's <Play> would fetch (the page plays it the same way).
+   */
+  heard: (string | { play: string })[];
   /** Keys go to this step (a <Gather>); `empty` also when nothing is pressed. */
   gather: { step: VoiceStep; numDigits: number; onEmpty: boolean } | null;
   /** A <Record> follows: a file is the spoken answer, "say nothing" goes to `silenceStep`. */
@@ -44,7 +46,7 @@ const stepOf = (url: string | null): VoiceStep | null => {
 /** Our own TwiML (VoiceResponse's output: Say, Play, Gather, Record, Redirect, Hangup) read back. */
 export function readTwiml(xml: string) {
   const heard = [...xml.matchAll(/<(Say|Play)\b[^>]*>([^<]*)<\/\1>/g)].map((m) =>
-    m[1] === "Say" ? decode(m[2]) : null,
+    m[1] === "Say" ? decode(m[2]) : { play: new URL(decode(m[2])).pathname },
   );
   const gatherTag = /<Gather\b([^>]*)>/.exec(xml);
   const recordTag = /<Record\b([^>]*)\/>/.exec(xml);
@@ -133,9 +135,4 @@ export async function simulateRecording(
     RecordingDuration: String(Math.max(1, Math.round(check.durationMs / 1000))),
     Digits: "#",
   });
-}
-
-/** The services the simulator's turns run with: the simulated voice (recordings in storage). */
-export function simulatorServices(services: Omit<VoiceServices, "voice">): VoiceServices {
-  return { ...services, voice: createSimulatedVoice(services.storage, services.config) };
 }

@@ -33,6 +33,7 @@ export async function getStories(db: DbOrTx, user: { id: string; email: string }
       "p.skipped_at",
       "a.created_at as answered_at",
       "a.is_private",
+      "a.via_phone",
       "a.transcript",
       "a.transcript_status",
       "a.recorded_for_email",
@@ -52,6 +53,7 @@ export async function getStories(db: DbOrTx, user: { id: string; email: string }
         question: p.text,
         state: p.answered_at ? (hidden ? "private" : "answered") : p.skipped_at ? "skipped" : "notAnswered",
         answeredAt: p.answered_at?.toISOString() ?? null,
+        viaPhone: Boolean(p.via_phone),
         transcript: hidden ? null : p.transcript,
         transcriptStatus: hidden ? null : p.transcript_status,
       } as const;

@@ -65,6 +65,8 @@ export type TimelineItem = {
   month: string;
   durationMs: number;
   isPrivate: boolean;
+  /** Answered by calling in (decision 022): the card says "By phone". */
+  viaPhone: boolean;
   transcript: string | null;
   transcriptStatus: "pending" | "done" | "none" | "failed";
   question: string;
@@ -141,6 +143,7 @@ export async function getTimelinePage(
       utcMicros("a.created_at").as("cursor_time"),
       "a.duration_ms",
       "a.is_private",
+      "a.via_phone",
       "a.transcript",
       "a.transcript_status",
       "a.recorded_for_email",
@@ -164,6 +167,7 @@ export async function getTimelinePage(
       month: r.cursor_time.slice(0, 7),
       durationMs: r.duration_ms,
       isPrivate: r.is_private,
+      viaPhone: r.via_phone,
       transcript: r.transcript,
       transcriptStatus: r.transcript_status,
       question: r.question,

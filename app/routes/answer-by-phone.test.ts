@@ -12,6 +12,7 @@ import { useTestDatabase } from "../../tests/db";
 import { createAnswer, createPrompt, createStoryteller, createUser } from "../../tests/factories";
 import { storytellerPage } from "./dashboard.recipient.$id/server";
 import { action as outboxAction, loader as outboxLoader } from "./dev.outbox";
+import { loader as playbackLoader } from "./phone.play.$token";
 
 const database = useTestDatabase();
 const context = () => makeTestContext(database);
@@ -20,7 +21,7 @@ type Turn = {
   phone: {
     callSid: string;
     from: string;
-    heard: (string | null)[];
+    heard: (string | { play: string })[];
     gather: { step: string } | null;
     record: { step: string; silenceStep: string | null } | null;
     ended: boolean;
@@ -110,7 +111,19 @@ describe("the phone simulator in /dev/outbox", () => {
     const listened = (
       await simulate({ intent: "phone-keys", from: call.from, callSid: call.callSid, step: "review", digits: "2" })
     ).phone!;
-    expect(listened.heard[0]).toBeNull(); // the recording is played back
+    // The recording is played back through the same playback route Twilio's <Play> would fetch.
+    const played = listened.heard[0] as { play: string };
+    expect(played.play).toMatch(/^\/phone\/play\/[\w-]+\.[\w-]+\.[\w-]+$/);
+    const token = played.play.split("/").at(-1)!;
+    const playback = await playbackLoader({
+      request: new Request(`http://localhost:3000${played.play}`),
+      context: context(),
+      params: { token },
+      ...routeArgs,
+    });
+    expect(playback.status).toBe(200);
+    const bytes = new Uint8Array(await playback.arrayBuffer());
+    expect(Buffer.from(bytes).equals(silentWav(2))).toBe(true);
     const kept = (
       await simulate({ intent: "phone-keys", from: call.from, callSid: call.callSid, step: "review", digits: "1" })
     ).phone!;
@@ -124,9 +137,9 @@ describe("the phone simulator in /dev/outbox", () => {
       .execute();
     expect(recording.status).toBe("kept");
     const ctx = context();
-    expect(
-      await processPhoneRecording({ ...ctx, voice: createSimulatedVoice(ctx.storage, ctx.config) }, recording.id),
-    ).toBe("stored");
+    expect(await processPhoneRecording({ ...ctx, voice: createSimulatedVoice(ctx.storage) }, recording.id)).toBe(
+      "stored",
+    );
     const answer = await database.db
       .selectFrom("answers")
       .selectAll()

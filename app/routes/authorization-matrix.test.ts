@@ -4,7 +4,7 @@ import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { notifyStorytellerEvent } from "~/models/notification.server";
-import { signCapability } from "~/services/tokens.server";
+import { signCapability, signPhonePlayback } from "~/services/tokens.server";
 import { makeTestContext, routeArgs } from "../../tests/context";
 import { outcome } from "../../tests/dashboard-routes";
 import { useTestDatabase } from "../../tests/db";
@@ -14,6 +14,7 @@ import {
   createGroupInvitation,
   createKeepsake,
   createListenLink,
+  createPhoneRecording,
   createPrompt,
   createShareLink,
   createSignedInUser,
@@ -43,6 +44,7 @@ import { action as exportAction } from "./dashboard_.keep.export";
 import { loader as listenPageLoader } from "./l.$token";
 import { loader as listenAudioLoader } from "./l.$token.audio";
 import { loader as mediaLoader } from "./media.answer.$answerId";
+import { loader as phonePlaybackLoader } from "./phone.play.$token";
 import { loader as bellLoader } from "./resources.notifications";
 import { loader as responsesLoader } from "./responses.$recipientId";
 import { loader as sharePageLoader } from "./s.$token";
@@ -1082,6 +1084,54 @@ const matrix: Row[] = [
       return statusOf(() =>
         listenAudioLoader({ request: get(a, `/l/${token}/audio`), context: w.ctx, params: { token }, ...routeArgs }),
       );
+    },
+  },
+  // Answering by phone (decision 022): "press 2 to listen" is a capability of the call, not of a role.
+  {
+    name: "listen back to a caller's recording /phone/play/{token} during the call (a capability: the call's)",
+    may: ALL,
+    act: async (w, a) => {
+      const recording = await createPhoneRecording(database.db, {
+        storytellerId: w.storytellerId,
+        promptId: w.ownersSecondPrompt.id,
+        storage: w.ctx.storage,
+      });
+      const token = signPhonePlayback(w.ctx.config, { recordingId: recording.id, callSid: recording.call_sid });
+      return statusOf(() =>
+        phonePlaybackLoader({
+          request: get(a, `/phone/play/${token}`),
+          context: w.ctx,
+          params: { token },
+          ...routeArgs,
+        }),
+      );
+    },
+  },
+  {
+    name: "listen back to a caller's recording once it is kept or the call is over",
+    may: NOBODY,
+    act: async (w, a) => {
+      const statuses: number[] = [];
+      for (const options of [{ status: "kept" as const }, { ended: true }]) {
+        const recording = await createPhoneRecording(database.db, {
+          storytellerId: w.storytellerId,
+          promptId: w.ownersSecondPrompt.id,
+          storage: w.ctx.storage,
+          ...options,
+        });
+        const token = signPhonePlayback(w.ctx.config, { recordingId: recording.id, callSid: recording.call_sid });
+        statuses.push(
+          await statusOf(() =>
+            phonePlaybackLoader({
+              request: get(a, `/phone/play/${token}`),
+              context: w.ctx,
+              params: { token },
+              ...routeArgs,
+            }),
+          ),
+        );
+      }
+      return statuses.every((status) => status === statuses[0]) ? statuses[0] : 500;
     },
   },
   {

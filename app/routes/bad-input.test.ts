@@ -8,7 +8,8 @@ import twilio from "twilio";
 import { afterAll, describe, expect, it } from "vitest";
 import type { AppContext } from "~/context.server";
 import { watchLogs } from "~/services/logger.server";
-import { signCapability } from "~/services/tokens.server";
+import { storageKeys } from "~/services/storage-keys";
+import { signCapability, signPhonePlayback } from "~/services/tokens.server";
 import { silentWav } from "../../tests/audio-fixtures";
 import { makeTestContext, routeArgs } from "../../tests/context";
 import { CookieJar } from "../../tests/cookie-jar";
@@ -1221,6 +1222,25 @@ const routes: Record<string, Entry> = {
       query: ["submitted"],
     },
   },
+  "phone.play.$token": {
+    loader: {
+      // Without Twilio (the simulator): the recording is in storage, so a valid token plays it.
+      prepare: async () => {
+        const call = await callInProgress();
+        const recordingSid = "RE" + crypto.randomUUID().replaceAll("-", "");
+        const ctx = context();
+        await ctx.storage.put(storageKeys.phoneSimulatorRecording(recordingSid), silentWav(1), "audio/wav");
+        const recording = await database.db
+          .insertInto("phone_recordings")
+          .values({ recording_sid: recordingSid, call_sid: call.sid, prompt_id: call.sent.id, duration_seconds: 1 })
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        const token = signPhonePlayback(ctx.config, { recordingId: recording.id, callSid: call.sid });
+        return { path: `/phone/play/${token}`, params: { token } };
+      },
+      params: ["token"],
+    },
+  },
   "record.$token.audio": {
     loader: {
       prepare: async () => {
@@ -1483,6 +1503,19 @@ const routes: Record<string, Entry> = {
           return {
             path: "/webhooks/twilio/voice?step=review",
             fields: { ...call.base, Digits: "3" },
+            context: voiceContext,
+            request: twilioRequest,
+          };
+        },
+        hidden: ["CallSid", "Digits"],
+      },
+      {
+        name: "another question (next)",
+        prepare: async () => {
+          const call = await callInProgress();
+          return {
+            path: "/webhooks/twilio/voice?step=next",
+            fields: { ...call.base, Digits: "1" },
             context: voiceContext,
             request: twilioRequest,
           };

@@ -15,7 +15,6 @@ import {
   simulateHangUp,
   simulateKeys,
   simulateRecording,
-  simulatorServices,
 } from "~/models/phone-simulator.server";
 import { handleInboundSms } from "~/models/sms-consent.server";
 import { MAX_UPLOAD_BYTES } from "~/services/audio-check.server";
@@ -78,7 +77,7 @@ type PhoneResult = { phone: SimulatedTurn | null; phoneError?: string };
 
 /** The phone simulator's turns: the same handler as Twilio's voice webhooks (see phone-simulator.server). */
 async function phoneAction(request: Request, context: ActionArgs["context"]): Promise<PhoneResult> {
-  const services = simulatorServices(context);
+  const services = context;
   if ((request.headers.get("content-type") ?? "").startsWith("multipart/form-data")) {
     const folder = await mkdtemp(path.join(tmpdir(), "heirloom-phone-sim-"));
     try {
@@ -202,9 +201,16 @@ function PhoneSimulator({ number }: { number: string }) {
         <div className="mt-4 flex flex-col gap-3">
           <h3 className="font-medium">{t("simulator.heard")}</h3>
           <ol className="flex flex-col gap-1" data-testid="phone-heard">
-            {turn.heard.map((line, index) => (
-              <li key={index}>{line ?? t("simulator.plays")}</li>
-            ))}
+            {turn.heard.map((line, index) =>
+              typeof line === "string" ? (
+                <li key={index}>{line}</li>
+              ) : (
+                <li key={index} className="flex flex-col gap-1">
+                  {t("simulator.plays")}
+                  <audio controls src={line.play} aria-label={t("simulator.plays")} data-testid="phone-playback" />
+                </li>
+              ),
+            )}
           </ol>
           {result?.phoneError ? (
             <p role="alert" className="text-danger">

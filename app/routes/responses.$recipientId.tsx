@@ -38,6 +38,7 @@ export default function Responses() {
               {story.state === "answered" || story.state === "private"
                 ? `${t(story.state === "private" ? "private" : "answered", { date: date.format(new Date(story.answeredAt!)) })}`
                 : t(story.state)}
+              {story.viaPhone ? <> · {t("viaPhone")}</> : null}
             </p>
             {story.state === "answered" ? (
               <p className="mt-3 whitespace-pre-line leading-relaxed">

@@ -36,14 +36,15 @@ async function storiesFixture() {
     .set({ skipped_at: new Date("2026-01-02") })
     .where("id", "=", skipped.id)
     .execute();
-  for (const [prompt, isPrivate, transcript] of [
-    [open, false, "We had a well by the temple."],
-    [secret, true, "A song only for me."],
+  for (const [prompt, isPrivate, transcript, viaPhone] of [
+    [open, false, "We had a well by the temple.", true],
+    [secret, true, "A song only for me.", false],
   ] as const) {
     await createAnswer(database.db, {
       storytellerId: storyteller.id,
       promptId: prompt.id,
       isPrivate,
+      viaPhone,
       transcript,
       transcriptStatus: "done",
       recordedForEmail: storytellerAccount.email.toLowerCase(),
@@ -62,10 +63,10 @@ describe("/responses/{recipientId}", () => {
       ...routeArgs,
     });
     expect(page.firstName).toBe("Kamla");
-    expect(page.stories.map((s) => [s.question, s.state, s.transcript])).toEqual([
-      ["Tell me about your village.", "answered", "We had a well by the temple."],
-      ["What did you sing at weddings?", "private", null],
-      ["Who was your best friend?", "skipped", null],
+    expect(page.stories.map((s) => [s.question, s.state, s.transcript, s.viaPhone])).toEqual([
+      ["Tell me about your village.", "answered", "We had a well by the temple.", true],
+      ["What did you sing at weddings?", "private", null, false],
+      ["Who was your best friend?", "skipped", null, false],
     ]);
   });
 

@@ -5,6 +5,8 @@ import { ensureAnswerCode } from "~/models/answer-code.server";
 import { MAX_RECORDING_SECONDS, recordOutboundCall } from "~/models/phone-call.server";
 import { processPhoneRecording } from "~/models/phone-recording.server";
 import { sweepPhoneCalls } from "~/models/phone-upkeep.server";
+import { watchLogs } from "~/services/logger.server";
+import { PHONE_PLAYBACK_MINUTES, signCapability, signPhonePlayback } from "~/services/tokens.server";
 import { createTwilioVoice } from "~/services/voice.server";
 import { inTransaction } from "../../db/client";
 import { silentWav } from "../../tests/audio-fixtures";
@@ -13,6 +15,7 @@ import { useTestDatabase } from "../../tests/db";
 import { createAnswer, createPrompt, createStoryteller, createUser } from "../../tests/factories";
 import { type RecordedRequest, sendJson, startFakeApi } from "../../tests/fake-http-server";
 import { jobsFor } from "../../tests/jobs";
+import { loader as playbackLoader } from "./phone.play.$token";
 import { action as voiceAction } from "./webhooks.twilio.voice";
 
 const database = useTestDatabase();
@@ -26,6 +29,9 @@ const VOICE_NUMBER = "+15555550100";
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 let failFetches = 0;
 const recordingAudio = silentWav(3);
+/** What Twilio's .mp3 of a recording is here: bytes that say which recording they are. */
+const playbackAudio = new Uint8Array(Buffer.from("ID3\u0003 mp3 of a recording " + "x".repeat(2000)));
+const BASIC = `Basic ${Buffer.from(`${"AC" + "1".repeat(32)}:auth-token-1234567890`).toString("base64")}`;
 beforeAll(async () => {
   fake = await startFakeApi((request: RecordedRequest, res) => {
     const url = new URL(request.url, "http://twilio.test");
@@ -37,6 +43,17 @@ beforeAll(async () => {
       }
       res.writeHead(200, { "Content-Type": "audio/x-wav" });
       return res.end(recordingAudio);
+    }
+    const mp3 = url.pathname.match(/^\/2010-04-01\/Accounts\/(AC\w+)\/Recordings\/(RE\w+)\.mp3$/);
+    if (request.method === "GET" && mp3) {
+      // The account requires HTTP auth for recordings: without the credentials, nothing.
+      if (request.headers.authorization !== BASIC) return sendJson(res, 401, { code: 20003, status: 401 });
+      if (failFetches > 0) {
+        failFetches--;
+        return sendJson(res, 503, { code: 20503, message: "Service unavailable", status: 503 });
+      }
+      res.writeHead(200, { "Content-Type": "audio/mpeg", "Content-Length": String(playbackAudio.byteLength) });
+      return res.end(playbackAudio);
     }
     if (request.method === "DELETE" && /\/Recordings\/RE\w+\.json$/.test(url.pathname)) {
       res.writeHead(204);
@@ -231,7 +248,7 @@ describe("calling in", () => {
       expect(xml).toContain('numDigits="6"');
       expect(xml).toContain('action="https://heirloom.example/webhooks/twilio/voice?step=code"');
       expect(said(xml)).toContain("Please enter the six-digit answer code that came with your question.");
-      expect(said(xml)).toContain("कृपया वह छह अंकों का जवाब कोड दबाइए जो आपको सवाल के साथ मिला है।");
+      expect(said(xml)).toContain("कृपया वह छह अंकों वाला कोड दबाइए, जो आपको सवाल के साथ मिला था।");
       expect(xml).not.toContain("Question for");
     }
   });
@@ -377,7 +394,7 @@ describe("recording", () => {
     ]);
     expect(review).toContain('action="https://heirloom.example/webhooks/twilio/voice?step=review"');
     const listen = (await c.press("review", "2")).xml;
-    expect(listen).toContain(`<Play>${fake.url}/2010-04-01/Accounts/${ACCOUNT_SID}/Recordings/${first}.mp3</Play>`);
+    expect(listen).toMatch(/<Play>https:\/\/heirloom\.example\/phone\/play\/[\w-]+\.[\w-]+\.[\w-]+<\/Play>/);
     const again = (await c.press("review", "3")).xml;
     expect(said(again)).toContain("All right, let us record it again.");
     expect(again).toContain("<Record ");
@@ -512,6 +529,246 @@ describe("recording", () => {
   });
 });
 
+describe("listening back (press 2)", () => {
+  async function recordedCall(text: string) {
+    const owner = await createUser(database.db, { first_name: "Asha" });
+    const phone = newPhone();
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, phone, prompts: [] });
+    await sentPromptFor(storyteller.id, text);
+    const c = call(phone);
+    await c.start();
+    const recordingSid = newRecordingSid();
+    await c.recorded(recordingSid);
+    const [row] = await recordingRows(c.sid);
+    return { c, recordingSid, row };
+  }
+
+  /** Presses 2 and returns the address the <Play> gives. */
+  async function listen(c: ReturnType<typeof call>) {
+    const xml = (await c.press("review", "2")).xml;
+    const url = /<Play>([^<]+)<\/Play>/.exec(xml)![1];
+    expect(xml.indexOf("<Play>")).toBeLessThan(xml.indexOf("<Gather"));
+    return { xml, url, token: url.slice(`${APP_URL}/phone/play/`.length) };
+  }
+
+  async function play(token: string) {
+    const response = await playbackLoader({
+      request: new Request(`http://localhost:3000/phone/play/${token}`),
+      context: context(),
+      params: { token },
+      ...routeArgs,
+    });
+    return { status: response.status, headers: response.headers, body: new Uint8Array(await response.arrayBuffer()) };
+  }
+
+  it("plays the recording through our own route, which fetches it from Twilio with the account's credentials", async () => {
+    const { c, recordingSid } = await recordedCall("What was your first radio?");
+    const { xml, url, token } = await listen(c);
+    expect(url.startsWith(`${APP_URL}/phone/play/`)).toBe(true);
+    // Twilio's own media address (which wants the credentials) is never handed to <Play>.
+    expect(xml).not.toContain(recordingSid);
+    expect(xml).not.toContain("api.twilio.com");
+    const direct = await fetch(`${fake.url}/2010-04-01/Accounts/${ACCOUNT_SID}/Recordings/${recordingSid}.mp3`);
+    expect(direct.status).toBe(401);
+
+    const before = fake.requests.length;
+    const played = await play(token);
+    expect(played.status).toBe(200);
+    expect(played.headers.get("content-type")).toBe("audio/mpeg");
+    expect(played.headers.get("content-length")).toBe(String(playbackAudio.byteLength));
+    expect(played.headers.get("cache-control")).toBe("no-store");
+    expect(played.body).toEqual(playbackAudio);
+    const [fetched] = fake.requests.slice(before);
+    expect(`${fetched.method} ${fetched.url}`).toBe(
+      `GET /2010-04-01/Accounts/${ACCOUNT_SID}/Recordings/${recordingSid}.mp3`,
+    );
+    expect(fetched.headers.authorization).toBe(BASIC);
+    // Listening twice is fine; the menu comes again after each.
+    expect((await play(token)).status).toBe(200);
+    expect(said((await c.press("review", "2")).xml)).toEqual([
+      "To keep your answer, press 1. To listen to it, press 2. To record it again, press 3.",
+    ]);
+  });
+
+  it("refuses a tampered, expired or foreign token, and any token once the recording is decided or the call is over", async () => {
+    const a = await recordedCall("What did your father do?");
+    const b = await recordedCall("What did your mother do?");
+    const { token } = await listen(a.c);
+    const config = context().config;
+    const before = fake.requests.length;
+    const refused = {
+      tampered: token.slice(0, -2) + (token.endsWith("AA") ? "BB" : "AA"),
+      "not a token": "nonsense",
+      expired: signPhonePlayback(
+        config,
+        { recordingId: a.row.id, callSid: a.c.sid },
+        new Date(Date.now() - (PHONE_PLAYBACK_MINUTES + 1) * 60_000),
+      ),
+      // Another call's recording under this call's id, and this call's recording under another's.
+      "another call's recording": signPhonePlayback(config, { recordingId: b.row.id, callSid: a.c.sid }),
+      "this recording for another call": signPhonePlayback(config, { recordingId: a.row.id, callSid: b.c.sid }),
+      // Another kind of capability token for the same row.
+      "a listen link's token": await signCapability(config, "listen", a.row.id),
+      "another secret": signPhonePlayback(
+        { SESSION_SECRET: "another-secret-that-is-long-enough-000" },
+        { recordingId: a.row.id, callSid: a.c.sid },
+      ),
+    };
+    for (const [name, bad] of Object.entries(refused)) expect([name, (await play(bad)).status]).toEqual([name, 404]);
+    expect(fake.requests.length).toBe(before);
+    expect((await play(token)).status).toBe(200);
+
+    // Kept (1): the token stops working, though it has not expired.
+    await a.c.press("review", "1");
+    expect((await play(token)).status).toBe(404);
+    // Call over: b's recording is kept by the hang-up, and its token stops too.
+    const { token: bToken } = await listen(b.c);
+    await b.c.hangUp();
+    expect((await play(bToken)).status).toBe(404);
+  });
+
+  it("answers 502 when Twilio cannot give the recording, and logs neither the token nor the recording", async () => {
+    const { c, recordingSid } = await recordedCall("Where did you go on holiday?");
+    const { token } = await listen(c);
+    const logged: string[] = [];
+    const unwatch = watchLogs((_level, args) => {
+      logged.push(JSON.stringify(args, (_key, value: unknown) => (value instanceof Error ? String(value) : value)));
+      return false;
+    });
+    try {
+      failFetches = 1;
+      expect((await play(token)).status).toBe(502);
+    } finally {
+      unwatch();
+      failFetches = 0;
+    }
+    expect(logged.join("\n")).toContain("phone playback fetch failed");
+    expect(logged.join("\n")).not.toContain(token);
+    expect(logged.join("\n")).not.toContain(recordingSid);
+  });
+});
+
+describe("another question in the same call", () => {
+  const OFFER = "To answer another question, press 1. Or you can hang up now.";
+
+  async function storytellerWithTwo(phone = newPhone()) {
+    const owner = await createUser(database.db, { first_name: "Asha" });
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, phone, prompts: [] });
+    const older = await sentPromptFor(storyteller.id, "Older question?", new Date("2026-01-01T10:00:00Z"));
+    const newer = await sentPromptFor(storyteller.id, "Newer question?", new Date("2026-02-01T10:00:00Z"));
+    return { storyteller, older, newer, phone };
+  }
+
+  it("offers the next question after one is kept, answers it, and hangs up once none is left: two answers", async () => {
+    const { older, newer, phone } = await storytellerWithTwo();
+    const c = call(phone);
+    await c.start();
+    await c.press("choose", "1");
+    await c.recorded(newRecordingSid());
+    const kept = (await c.press("review", "1")).xml;
+    expect(said(kept)).toEqual(["Thank you. Your story is saved, and Asha will hear it soon.", OFFER, "Goodbye."]);
+    expect(kept).toMatch(
+      /<Gather input="dtmf" numDigits="1" timeout="8" action="https:\/\/heirloom.example\/webhooks\/twilio\/voice\?step=next"/,
+    );
+    // The question just kept is not offered again, though its answer is still on its way.
+    const second = (await c.press("next", "1")).xml;
+    expect(said(second)).toContain("Older question?");
+    expect(said(second)).not.toContain("Newer question?");
+    expect(second).toContain("<Record ");
+    await c.recorded(newRecordingSid());
+    const last = (await c.press("review", "1")).xml;
+    expect(said(last)).toEqual(["Thank you. Your story is saved, and Asha will hear it soon. Goodbye."]);
+    expect(last).toContain("<Hangup/>");
+    expect(last).not.toContain("<Gather");
+
+    const rows = await recordingRows(c.sid);
+    expect(rows.map((r) => [r.prompt_id, r.status])).toEqual([
+      [newer.id, "kept"],
+      [older.id, "kept"],
+    ]);
+    for (const row of rows) expect(await runRecordingJob(row.id)).toBe("stored");
+    const answers = await database.db
+      .selectFrom("answers")
+      .select(["prompt_id", "via_phone"])
+      .where("prompt_id", "in", [older.id, newer.id])
+      .orderBy("created_at")
+      .execute();
+    expect(answers).toEqual([
+      { prompt_id: newer.id, via_phone: true },
+      { prompt_id: older.id, via_phone: true },
+    ]);
+  });
+
+  it("lists the rest when several are left, and says goodbye when no key (or another key) is pressed", async () => {
+    const { storyteller, phone } = await storytellerWithTwo();
+    await sentPromptFor(storyteller.id, "Newest question?", new Date("2026-03-01T10:00:00Z"));
+    const c = call(phone);
+    await c.start();
+    await c.press("choose", "1");
+    await c.recorded(newRecordingSid());
+    expect(said((await c.press("review", "1")).xml)).toContain(OFFER);
+    const menu = (await c.press("next", "1")).xml;
+    expect(said(menu)).toEqual([
+      "You have 2 questions waiting.",
+      "For the question: Newer question?. Press 1.",
+      "For the question: Older question?. Press 2.",
+      "We did not hear a choice. Please call again whenever you like. Goodbye.",
+    ]);
+    for (const digits of ["", "5"]) {
+      const bye = (await c.press("next", digits)).xml;
+      expect(said(bye)).toEqual(["Goodbye."]);
+      expect(bye).toContain("<Hangup/>");
+    }
+  });
+
+  it("offers the next question after a skip (9) when more are left, in Hindi for a Hindi speaker", async () => {
+    const owner = await createUser(database.db);
+    const phone = newPhone();
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, phone, language: "hi", prompts: [] });
+    const first = await sentPromptFor(storyteller.id, "पहला सवाल?", new Date("2026-02-01T10:00:00Z"));
+    await sentPromptFor(storyteller.id, "दूसरा सवाल?", new Date("2026-01-01T10:00:00Z"));
+    const c = call(phone);
+    const menu = (await c.start()).xml;
+    expect(said(menu)).toContain("आपके लिए दो सवाल हैं।");
+    expect(said(menu)).toContain("सवाल है: पहला सवाल?। इसका जवाब देने के लिए एक दबाइए।");
+    await c.press("choose", "1");
+    const skipped = (await c.press("key", "9")).xml;
+    expect(said(skipped)).toEqual([
+      "ठीक है, यह सवाल छोड़ दिया गया है।",
+      "एक और सवाल का जवाब देना हो, तो एक दबाइए। नहीं तो फ़ोन रख दीजिए।",
+      "नमस्ते।",
+    ]);
+    expect(skipped).toContain('voice="Polly.Aditi" language="hi-IN"');
+    const row = await database.db
+      .selectFrom("prompts")
+      .select("skipped_at")
+      .where("id", "=", first.id)
+      .executeTakeFirstOrThrow();
+    expect(row.skipped_at).not.toBeNull();
+    const next = (await c.press("next", "1")).xml;
+    expect(said(next)).toContain("दूसरा सवाल?");
+    // Skipping the last one: thanks and goodbye.
+    const last = (await c.press("key", "9")).xml;
+    expect(said(last)).toEqual(["ठीक है, यह सवाल छोड़ दिया गया है। नमस्ते।"]);
+    expect(last).toContain("<Hangup/>");
+  });
+
+  it("asks a caller who came in with a code for the next question's code, never reading the others out", async () => {
+    const { older, newer } = await storytellerWithTwo();
+    const c = call(newPhone());
+    await c.start();
+    await c.press("code", await codeFor(newer.id));
+    await c.recorded(newRecordingSid());
+    expect(said((await c.press("review", "1")).xml)).toContain(OFFER);
+    const asked = (await c.press("next", "1")).xml;
+    expect(asked).toContain('numDigits="6"');
+    expect(said(asked)).toContain("Please enter the six-digit answer code that came with your question.");
+    expect(asked).not.toContain("Older question?");
+    const opened = (await c.press("code", await codeFor(older.id))).xml;
+    expect(said(opened)).toContain("Older question?");
+  });
+});
+
 describe("call-out", () => {
   it("places the call through Twilio's Calls API with answering-machine detection", async () => {
     const voice = createTwilioVoice(context().config);
@@ -575,5 +832,32 @@ describe("call-out", () => {
     const human = await post("outbound", { CallSid: humanSid, From: VOICE_NUMBER, To: phone, AnsweredBy: "human" });
     expect(said(human.xml)).toContain("What songs did your mother sing?");
     expect(human.xml).toContain("<Record ");
+  });
+
+  it("reads the number and the code to a Hindi answering machine digit by digit, as Hindi words", async () => {
+    const owner = await createUser(database.db, { first_name: "Ravi" });
+    const phone = newPhone();
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, phone, language: "hi", prompts: [] });
+    const prompt = await sentPromptFor(storyteller.id, "आपकी माँ कौन से गीत गाती थीं?");
+    const sid = newCallSid();
+    await recordOutboundCall(database.db, {
+      callSid: sid,
+      to: phone,
+      from: VOICE_NUMBER,
+      storytellerId: storyteller.id,
+      promptId: prompt.id,
+      language: "hi",
+    });
+    const machine = await post("outbound", {
+      CallSid: sid,
+      From: VOICE_NUMBER,
+      To: phone,
+      AnsweredBy: "machine_end_beep",
+    });
+    const words = ["ज़ीरो", "एक", "दो", "तीन", "चार", "पाँच", "छह", "सात", "आठ", "नौ"];
+    const code = (await codeFor(prompt.id)).split("").map((d) => words[Number(d)]);
+    expect(said(machine.xml)).toEqual([
+      `नमस्ते, यह Heirloom है। Ravi ने आपके लिए एक सवाल भेजा है। जवाब देने के लिए पाँच पाँच पाँच, पाँच पाँच पाँच, ज़ीरो एक ज़ीरो ज़ीरो पर फ़ोन कीजिए, और यह कोड दबाइए: ${code.slice(0, 3).join(" ")}, ${code.slice(3).join(" ")}। नमस्ते।`,
+    ]);
   });
 });

@@ -1,6 +1,5 @@
 import type { ActionArgs } from "~/context.server";
 import { handleVoiceStep, voiceStepSchema } from "~/models/phone-call.server";
-import { createVoiceService } from "~/services/voice.server";
 import { verifiedTwilioParams } from "~/services/webhooks.server";
 
 /**
@@ -15,11 +14,7 @@ export async function action({ request, context }: ActionArgs) {
   const params = await verifiedTwilioParams(request, config);
   const step = voiceStepSchema.safeParse(new URL(request.url).searchParams.get("step"));
   if (!step.success) return new Response(null, { status: 400 });
-  const twiml = await handleVoiceStep(
-    { db: context.db, config, storage: context.storage, voice: createVoiceService(config, context.storage) },
-    step.data,
-    params,
-  );
+  const twiml = await handleVoiceStep({ db: context.db, config, storage: context.storage }, step.data, params);
   if (twiml === null) return new Response(null, { status: 204 });
   return new Response(twiml, { headers: { "Content-Type": "text/xml; charset=utf-8" } });
 }

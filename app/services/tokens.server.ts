@@ -43,9 +43,64 @@ export async function signCapability(
   const days = LIFETIME_DAYS[purpose];
   const claims: Record<string, string | number> = { iss: ISSUER, aud: purpose, sub: subject, iat };
   if (days) claims.exp = Math.floor((now.getTime() + days * 86_400_000) / 1000);
+  return signClaims(config, claims);
+}
+
+function signClaims(config: Pick<Config, "SESSION_SECRET">, claims: Record<string, string | number>) {
   const signingInput = `${HEADER}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}`;
   const signature = createHmac("sha256", capabilityTokenKey(config)).update(signingInput).digest("base64url");
   return `${signingInput}.${signature}`;
+}
+
+/** How long a phone playback link lives: Twilio fetches it the moment the caller presses 2. */
+export const PHONE_PLAYBACK_MINUTES = 10;
+const PHONE_PLAYBACK = "phone-playback";
+const CALL_SID = /^CA[0-9a-f]{32}$/;
+
+/**
+ * A phone caller's own recording, played back to them ("press 2 to listen", decision 022): the
+ * recording row's id and the call it belongs to, for ten minutes. Its audience is its own, so no
+ * other capability token opens it and it opens nothing else.
+ */
+export function signPhonePlayback(
+  config: Pick<Config, "SESSION_SECRET">,
+  playback: { recordingId: string; callSid: string },
+  now = new Date(),
+): string {
+  const iat = Math.floor(now.getTime() / 1000);
+  return signClaims(config, {
+    iss: ISSUER,
+    aud: PHONE_PLAYBACK,
+    sub: playback.recordingId,
+    call: playback.callSid,
+    iat,
+    exp: iat + PHONE_PLAYBACK_MINUTES * 60,
+  });
+}
+
+/** The recording and call a valid, unexpired playback token names, or null. */
+export async function verifyPhonePlayback(
+  config: Pick<Config, "SESSION_SECRET">,
+  token: string,
+  now = new Date(),
+): Promise<{ recordingId: string; callSid: string } | null> {
+  if (token.length > 1000) return null;
+  try {
+    const { payload } = await jwtVerify(token, capabilityTokenKey(config), {
+      issuer: ISSUER,
+      audience: PHONE_PLAYBACK,
+      algorithms: ["HS256"],
+      currentDate: now,
+      requiredClaims: ["exp", "sub"],
+    });
+    const call = payload.call;
+    return typeof payload.sub === "string" && isUuid(payload.sub) && typeof call === "string" && CALL_SID.test(call)
+      ? { recordingId: payload.sub, callSid: call }
+      : null;
+  } catch (error) {
+    if (error instanceof errors.JOSEError || error instanceof TypeError) return null;
+    throw error;
+  }
 }
 
 const HEADER = Buffer.from(JSON.stringify({ alg: "HS256" })).toString("base64url");

@@ -2,7 +2,6 @@ import { createWriteStream } from "node:fs";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
-import type { Config } from "~/config.server";
 import { storageKeys } from "./storage-keys";
 import type { StorageService } from "./storage.server";
 
@@ -20,11 +19,16 @@ export interface VoiceService {
   fetchRecording(recordingSid: string, file: string): Promise<void>;
   /** Deletes it at the provider (missing is fine). */
   deleteRecording(recordingSid: string): Promise<void>;
-  /** Where `<Play>` finds the recording while the caller listens back. */
-  playUrl(recordingSid: string): string;
+  /**
+   * Streams the recording for the caller to listen back (our playback route, decision 022); null
+   * when the provider no longer has it; throws when it cannot be reached.
+   */
+  openRecording(recordingSid: string): Promise<RecordingStream | null>;
   /** Starts a call to `to` that asks `url` what to say (call-out); resolves with the call's id. */
   createCall(input: { to: string; url: string; statusCallback: string }): Promise<string>;
 }
+
+export type RecordingStream = { body: ReadableStream<Uint8Array>; contentType: string; size: number | null };
 
 export const checkSid = (sid: string) => {
   if (!RECORDING_SID.test(sid)) throw new Error("not a recording id");
@@ -35,7 +39,7 @@ export const checkSid = (sid: string) => {
  * Without Twilio: the simulator's "spoken answer" is a file the tester uploads, kept in storage
  * until the recording job takes it, as Twilio keeps a recording until we delete it.
  */
-export function createSimulatedVoice(storage: StorageService, config: Pick<Config, "APP_URL">): VoiceService {
+export function createSimulatedVoice(storage: StorageService): VoiceService {
   return {
     name: "simulator",
     async fetchRecording(recordingSid, file) {
@@ -49,7 +53,11 @@ export function createSimulatedVoice(storage: StorageService, config: Pick<Confi
     async deleteRecording(recordingSid) {
       await storage.delete(storageKeys.phoneSimulatorRecording(checkSid(recordingSid)));
     },
-    playUrl: (recordingSid) => `${config.APP_URL}/dev/outbox?recording=${checkSid(recordingSid)}`,
+    async openRecording(recordingSid) {
+      const stored = await storage.get(storageKeys.phoneSimulatorRecording(checkSid(recordingSid)));
+      // The simulator asks for a WAV file (its checks accept any audio; browsers sniff the rest).
+      return stored && { body: stored.body, contentType: "audio/wav", size: stored.size };
+    },
     async createCall() {
       return `CA${Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("")}`;
     },

@@ -8,7 +8,13 @@ import { MAX_UPLOAD_BYTES } from "./audio-check.server";
 import type { StorageService } from "./storage.server";
 import { checkSid, createSimulatedVoice, type VoiceService } from "./voice-simulator.server";
 
-export { CALL_SID, RECORDING_SID, createSimulatedVoice, type VoiceService } from "./voice-simulator.server";
+export {
+  CALL_SID,
+  RECORDING_SID,
+  createSimulatedVoice,
+  type RecordingStream,
+  type VoiceService,
+} from "./voice-simulator.server";
 
 /** Stops a download that passes what an answer may weigh (the file is then refused as too large). */
 function capped(limit: number) {
@@ -32,15 +38,14 @@ export function createTwilioVoice(config: TwilioSettings): VoiceService {
   // Only tests point this elsewhere (a local server speaking Twilio's API).
   const base = config.TWILIO_API_URL ?? "https://api.twilio.com";
   if (config.TWILIO_API_URL) client.api.baseUrl = config.TWILIO_API_URL;
+  const basicAuth = `Basic ${Buffer.from(`${accountSid}:${config.TWILIO_AUTH_TOKEN}`).toString("base64")}`;
   const mediaUrl = (sid: string) => `${base}/2010-04-01/Accounts/${accountSid}/Recordings/${checkSid(sid)}`;
   return {
     name: "twilio",
     async fetchRecording(recordingSid, file) {
       // Built from our account and the id, never from a URL a request handed us.
       const response = await fetch(`${mediaUrl(recordingSid)}.wav`, {
-        headers: {
-          Authorization: `Basic ${Buffer.from(`${accountSid}:${config.TWILIO_AUTH_TOKEN}`).toString("base64")}`,
-        },
+        headers: { Authorization: basicAuth },
         redirect: "follow",
         signal: AbortSignal.timeout(120_000),
       });
@@ -62,7 +67,31 @@ export function createTwilioVoice(config: TwilioSettings): VoiceService {
           if (error.status !== 404) throw error;
         });
     },
-    playUrl: (recordingSid) => `${mediaUrl(recordingSid)}.mp3`,
+    async openRecording(recordingSid) {
+      // Twilio may require HTTP auth for recordings (a recommended account setting), so the caller's
+      // <Play> reaches our playback route, which fetches the MP3 here with the account's credentials.
+      const response = await fetch(`${mediaUrl(recordingSid)}.mp3`, {
+        headers: { Authorization: basicAuth },
+        redirect: "follow",
+        signal: AbortSignal.timeout(30_000),
+      });
+      if (response.status === 404) {
+        await response.body?.cancel();
+        return null;
+      }
+      if (!response.ok || !response.body) {
+        await response.body?.cancel();
+        throw new Error(`Twilio recording fetch failed: HTTP ${response.status}`);
+      }
+      const size = Number(response.headers.get("content-length"));
+      return {
+        body: response.body,
+        contentType: response.headers.get("content-type")?.startsWith("audio/")
+          ? response.headers.get("content-type")!
+          : "audio/mpeg",
+        size: Number.isSafeInteger(size) && size > 0 ? size : null,
+      };
+    },
     async createCall(input) {
       const call = await client.calls.create({
         to: input.to,
@@ -81,5 +110,5 @@ export function createTwilioVoice(config: TwilioSettings): VoiceService {
 }
 
 export function createVoiceService(config: Config, storage: StorageService): VoiceService {
-  return config.voiceUsesSimulator ? createSimulatedVoice(storage, config) : createTwilioVoice(config);
+  return config.voiceUsesSimulator ? createSimulatedVoice(storage) : createTwilioVoice(config);
 }

@@ -103,9 +103,26 @@ test("a Storyteller answers by phone through the simulator; the owner is told an
   await expect(heard(page)).toHaveText(
     "To keep your answer, press 1. To listen to it, press 2. To record it again, press 3.",
   );
+  // 2 plays it back through the same playback route Twilio's <Play> fetches.
+  await phone.getByLabel("Press keys").fill("2");
+  await phone.getByRole("button", { name: "Press", exact: true }).click();
+  const playback = phone.getByTestId("phone-playback");
+  await expect(playback).toBeVisible();
+  await expect(heard(page)).toContainText("To keep your answer, press 1.");
+  await expectNoAxeViolations(page);
+  const playbackSrc = await playback.getAttribute("src");
+  expect(playbackSrc).toMatch(/^\/phone\/play\/[\w-]+\.[\w-]+\.[\w-]+$/);
+  const played = await page.request.get(playbackSrc!);
+  expect(played.status()).toBe(200);
+  expect(played.headers()["content-type"]).toMatch(/^audio\//);
+  expect((await played.body()).subarray(0, 4).toString()).toBe("RIFF");
+  expect((await page.request.get(`${playbackSrc!.slice(0, -3)}xyz`)).status()).toBe(404);
+
   await phone.getByLabel("Press keys").fill("1");
   await phone.getByRole("button", { name: "Press", exact: true }).click();
   await expect(heard(page)).toHaveText("Thank you. Your story is saved, and Meera will hear it soon. Goodbye.");
+  // Kept: the playback address stops working.
+  expect((await page.request.get(playbackSrc!)).status()).toBe(404);
   await expect(phone.getByRole("status")).toHaveText("The call has ended.");
 
   // The recording job makes it the answer: the owner is notified and hears it on the Sent tab.
@@ -121,6 +138,13 @@ test("a Storyteller answers by phone through the simulator; the owner is told an
   expect(audio.status()).toBe(200);
   expect(audio.headers()["content-type"]).toMatch(/^audio\//);
   expect((await audio.body()).byteLength).toBeGreaterThan(10_000);
+
+  // The Timeline says it came by phone too.
+  await page.goto("/dashboard/timeline");
+  const card = page
+    .getByTestId("timeline-answer")
+    .filter({ hasText: "What did your village sound like in the morning?" });
+  await expect(card.getByTestId("timeline-via-phone")).toContainText("By phone");
 
   await page.goto("/dashboard/notifications");
   await expect(page.getByTestId("notification-list")).toContainText("Dadi answered a prompt");

@@ -22,6 +22,7 @@ export function TimelineAnswer({ item }: { item: Item }) {
         {item.voice === "answeredFor" ? <> · {t("item.askedBy", { name: item.askerName })}</> : null} ·{" "}
         <time dateTime={item.answeredAt}>{item.dateLabel}</time> ·{" "}
         <span>{t("item.duration", { time: item.durationLabel })}</span>
+        {item.viaPhone ? <span data-testid="timeline-via-phone"> · {t("item.viaPhone")}</span> : null}
       </p>
       {item.isPrivate ? <p className="text-sm">{t("item.private")}</p> : null}
       <audio

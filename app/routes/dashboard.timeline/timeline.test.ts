@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { makeTestContext, routeArgs } from "../../../tests/context";
 import { get, outcome, signedInUser } from "../../../tests/dashboard-routes";
 import { useTestDatabase } from "../../../tests/db";
-import { createAnswersInBulk, createStoryteller } from "../../../tests/factories";
+import { createAnswer, createAnswersInBulk, createStoryteller } from "../../../tests/factories";
 import { loader } from "./route";
 import { formatDuration } from "./server";
 
@@ -122,6 +122,18 @@ describe("/dashboard/timeline", () => {
       const result = await page(stranger, `/dashboard/timeline?storyteller=${storyteller}`);
       expect(result).toMatchObject({ months: [], storytellers: [], olderLink: null });
     }
+  });
+
+  it('marks an answer given by calling in (the card says "By phone")', async () => {
+    const user = await signedInUser(database);
+    const nani = await createStoryteller(database.db, { ownerId: user.id, nickname: "Nani", prompts: [] });
+    const byPhone = await createAnswer(database.db, { storytellerId: nani.id, viaPhone: true });
+    const recorded = await createAnswer(database.db, { storytellerId: nani.id });
+    const items = (await page(user, "/dashboard/timeline")).months.flatMap((m) => m.items);
+    expect(Object.fromEntries(items.map((item) => [item.id, item.viaPhone]))).toEqual({
+      [byPhone.id]: true,
+      [recorded.id]: false,
+    });
   });
 });
 
