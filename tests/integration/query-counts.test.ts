@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { AppContext } from "~/context.server";
 import { getSessionUser } from "~/auth/session.server";
+import type { AppContext } from "~/context.server";
 import { loader as rootLoader } from "~/root";
 import { loader as layoutLoader } from "~/routes/dashboard";
 import { loader as overviewLoader } from "~/routes/dashboard._index";
