@@ -1,5 +1,5 @@
-// What components import as "react-i18next", in the browser bundle only (vite.config.ts points the
-// client build here; the server renders with the real react-i18next). Decision 026.
+// What components import as "react-i18next" in the browser bundle and in the server's rendering
+// (vite.config.ts; decisions 026 and 029). Tests outside the browser keep the real react-i18next.
 import { createContext, type ReactNode, useContext, useMemo, useSyncExternalStore } from "react";
 import type { LiteI18n } from "~/i18n/lite";
 
