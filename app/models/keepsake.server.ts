@@ -3,13 +3,13 @@ import type { AppContext } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
 import { enqueueJob } from "~/services/jobs.server";
 import { queueEmail } from "~/services/outbox.server";
-import { signCapability, verifyCapability } from "~/services/tokens.server";
+import { signCapability } from "~/services/tokens.server";
 import { isUuid } from "~/utils/ids";
 import type { KeepsakeView } from "~/utils/keep-schema";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import type { Language } from "../../db/schema";
 import { visibleStorytellerIds } from "./access.server";
-import type { AnswerAudio } from "./share.server";
+import { type AnswerAudio, answerForLinkToken } from "./share.server";
 
 /**
  * Keeping it forever (issue 13, decision 023): what goes into an export or a book, who may ask for
@@ -445,33 +445,10 @@ export async function revokeListenLink(
   return Number(result.numUpdatedRows) > 0;
 }
 
-/**
- * What a listen link opens, checked on every use: null when the token is tampered with or of
- * another purpose, the link revoked, the answer deleted or private.
- */
-export async function answerForListenToken(
+/** What a listen link opens (`answerForLinkToken`). */
+export function answerForListenToken(
   context: Pick<AppContext, "db" | "config">,
   token: string,
 ): Promise<AnswerAudio | null> {
-  const linkId = await verifyCapability(context.config, "listen", token);
-  if (!linkId) return null;
-  const row = await context.db
-    .selectFrom("listen_links as l")
-    .innerJoin("answers as a", "a.id", "l.answer_id")
-    .innerJoin("prompts as p", "p.id", "a.prompt_id")
-    .innerJoin("storytellers as s", "s.id", "a.storyteller_id")
-    .select([
-      "a.id",
-      "a.storage_key",
-      "a.content_type",
-      "a.playable_storage_key",
-      "a.playable_content_type",
-      "p.text as prompt_text",
-      "s.first_name",
-    ])
-    .where("l.id", "=", linkId)
-    .where("l.revoked_at", "is", null)
-    .where("a.is_private", "=", false)
-    .executeTakeFirst();
-  return row ?? null;
+  return answerForLinkToken(context, "listen", token);
 }

@@ -209,19 +209,25 @@ export async function stopSharingAnswer(
   return true;
 }
 
+/** The link table each public-answer capability names a row of: one answer per link, revocable. */
+const linkTables = { share: "share_links", listen: "listen_links" } as const;
+
 /**
- * What a share link opens, checked against the database on every use: null when the token is
- * tampered with or of another purpose, the link revoked, the answer deleted (or re-recorded) or
- * private.
+ * What a share (`/s/{token}`) or listen (`/l/{token}`, a book's QR code) link opens, checked against
+ * the database on every use: null when the token is tampered with or of another purpose, the link
+ * revoked, the answer deleted (or re-recorded) or private.
  */
-export async function answerForShareToken(
+export async function answerForLinkToken(
   context: Pick<AppContext, "db" | "config">,
+  purpose: keyof typeof linkTables,
   token: string,
 ): Promise<AnswerAudio | null> {
-  const linkId = await verifyCapability(context.config, "share", token);
+  const linkId = await verifyCapability(context.config, purpose, token);
   if (!linkId) return null;
   const row = await context.db
-    .selectFrom("share_links as l")
+    // The two tables have the same columns (db/schema.ts), but Kysely cannot type joins from a
+    // union of tables, so the query is typed as share_links' for both.
+    .selectFrom(`${linkTables[purpose]} as l` as "share_links as l")
     .innerJoin("answers as a", "a.id", "l.answer_id")
     .innerJoin("prompts as p", "p.id", "a.prompt_id")
     .innerJoin("storytellers as s", "s.id", "a.storyteller_id")
@@ -231,6 +237,14 @@ export async function answerForShareToken(
     .where("a.is_private", "=", false)
     .executeTakeFirst();
   return row ?? null;
+}
+
+/** What a share link opens (`answerForLinkToken`). */
+export function answerForShareToken(
+  context: Pick<AppContext, "db" | "config">,
+  token: string,
+): Promise<AnswerAudio | null> {
+  return answerForLinkToken(context, "share", token);
 }
 
 /**

@@ -1,18 +1,12 @@
-import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { runOnce } from "graphile-worker";
-import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "~/context.server";
 import { ffmpegAvailable, ffmpegBinary, resetFfmpegAvailability } from "~/services/audio.server";
 import { signCapability } from "~/services/tokens.server";
 import { createTaskList } from "../../jobs/task-list";
-import { createHttpApp } from "../../server/http";
 import {
   AUDIO_FIXTURE_LABELS,
   amrFile,
@@ -22,41 +16,33 @@ import {
   makeAudioFixtures,
   silentWav,
 } from "../audio-fixtures";
-import { makeTestContext } from "../context";
 import { useTestDatabase } from "../db";
 import { createStoryteller, createUser } from "../factories";
 import { waitForJobsToSettle } from "../jobs";
+import { type ServedBuild, serveBuild } from "../serve-build";
 
 // Every format a phone or browser records in, sent as a Storyteller would (the plain form without
 // JavaScript, and the recorder's resumable upload) through the real HTTP app: taken, measured,
 // kept as sent, given a playable copy where browsers need one, and served. And the refusals.
 const database = useTestDatabase();
 let base = "";
-let server: Server;
+let site: ServedBuild;
 let dataDir = "";
 let work = "";
 let fixtures: AudioFixture[] = [];
 let context: AppContext;
 
 beforeAll(async () => {
-  const buildFile = path.resolve("build/server/index.js");
-  if (!existsSync(buildFile))
-    throw new Error("build/server/index.js is missing: run `npm run build` first (npm test does).");
+  dataDir = path.join(os.tmpdir(), `heirloom-uploads-${database.name}`);
+  // First, so a missing build fails before the fixtures are encoded.
+  site = await serveBuild(database, { env: { DATA_DIR: dataDir } });
+  ({ base, context } = site);
   if (!(await ffmpegAvailable())) throw new Error("ffmpeg and ffprobe are required (CI installs them)");
   work = await mkdtemp(path.join(os.tmpdir(), "heirloom-formats-"));
   fixtures = await makeAudioFixtures(work);
-  const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
-  dataDir = path.join(os.tmpdir(), `heirloom-uploads-${database.name}`);
-  context = makeTestContext(database, { NODE_ENV: "production", DATA_DIR: dataDir });
-  const { cspNonce: _n, clientIp: _c, fromLoopback: _l, ...services } = context;
-  const app = createHttpApp({ services, build, clientDir: path.resolve("build/client") });
-  server = await new Promise((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }, 60_000);
 afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await site?.close();
   if (work) await rm(work, { recursive: true, force: true });
 });
 

@@ -1,16 +1,10 @@
-import { existsSync } from "node:fs";
 import http from "node:http";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signCapability } from "~/services/tokens.server";
-import { createHttpApp } from "../../server/http";
 import { makeTestContext } from "../context";
 import { useTestDatabase } from "../db";
 import { createSignedInUser, createStoryteller, createUser } from "../factories";
+import { serveBuild } from "../serve-build";
 
 // The production build served by the real Express app, on a test database.
 const database = useTestDatabase();
@@ -25,31 +19,11 @@ function statusWithHost(url: string, host: string): Promise<number> {
     request.on("error", reject);
   });
 }
-const buildFile = path.resolve("build/server/index.js");
-
-async function serve(env: Record<string, string> = {}) {
-  if (!existsSync(buildFile))
-    throw new Error("build/server/index.js is missing: run `npm run build` first (npm test does).");
-  const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
-  const {
-    cspNonce: _n,
-    clientIp: _c,
-    fromLoopback: _l,
-    ...services
-  } = makeTestContext(database, { NODE_ENV: "production", ...env });
-  const app = createHttpApp({ services, build, clientDir: path.resolve("build/client") });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { base, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
 describe("HTTP server", () => {
   let base: string;
   let close: () => Promise<void>;
   beforeAll(async () => {
-    ({ base, close } = await serve());
+    ({ base, close } = await serveBuild(database));
   });
   afterAll(() => close());
 
@@ -293,7 +267,9 @@ describe("HTTP server", () => {
 
 describe("a self-hoster's own name and address", () => {
   it("appear in every page's text in both languages, server-rendered and embedded for the browser", async () => {
-    const { base, close } = await serve({ APP_NAME: "Kahani", APP_URL: "https://kahani.example" });
+    const { base, close } = await serveBuild(database, {
+      env: { APP_NAME: "Kahani", APP_URL: "https://kahani.example" },
+    });
     try {
       for (const lng of ["en", "hi"]) {
         const html = await (await fetch(`${base}/registered-texts?lng=${lng}`)).text();
@@ -313,7 +289,7 @@ describe("a self-hoster's own name and address", () => {
 
 describe("maintenance mode", () => {
   it("answers every page with the maintenance page and 503", async () => {
-    const { base, close } = await serve({ MAINTENANCE_MODE: "1" });
+    const { base, close } = await serveBuild(database, { env: { MAINTENANCE_MODE: "1" } });
     try {
       for (const pagePath of ["/", "/faqs", "/dashboard", "/no/such/page"]) {
         const response = await fetch(`${base}${pagePath}`, { redirect: "manual" });

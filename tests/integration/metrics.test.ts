@@ -1,54 +1,24 @@
-import { existsSync } from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { sql } from "kysely";
-import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enqueueJob } from "~/services/jobs.server";
 import { createPool } from "../../db/client";
-import { createHttpApp } from "../../server/http";
 import { createMetrics } from "../../server/metrics";
 import { PgLocker } from "../../server/upload-locker";
-import { makeTestContext } from "../context";
 import { useTestDatabase } from "../db";
 import { createDelivery, createStoryteller, createUser } from "../factories";
+import { type ServedBuild, serveBuild } from "../serve-build";
 
 // GET /metrics through the real Express app and the production build: absent unless METRICS_TOKEN
 // is set, refused without it, and the series an operator needs when asked with it.
 const database = useTestDatabase();
 const TOKEN = "metrics-token-0123456789abcdef";
-const buildFile = path.resolve("build/server/index.js");
-
-async function serve(env: Record<string, string> = {}) {
-  if (!existsSync(buildFile))
-    throw new Error("build/server/index.js is missing: run `npm run build` first (npm test does).");
-  const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
-  const {
-    cspNonce: _n,
-    clientIp: _c,
-    fromLoopback: _l,
-    ...services
-  } = makeTestContext(database, { NODE_ENV: "production", ...env });
-  const app = createHttpApp({
-    services,
-    build,
-    clientDir: path.resolve("build/client"),
-    metrics: createMetrics(database.db),
-  });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { base, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
+const serve = (env: Record<string, string> = {}) => serveBuild(database, { env, metrics: createMetrics(database.db) });
 
 const metrics = (base: string, authorization?: string) =>
   fetch(`${base}/metrics`, { headers: authorization ? { Authorization: authorization } : {} });
 
 describe("/metrics without METRICS_TOKEN", () => {
-  let site: Awaited<ReturnType<typeof serve>>;
+  let site: ServedBuild;
   beforeAll(async () => {
     site = await serve();
   });
@@ -64,7 +34,7 @@ describe("/metrics without METRICS_TOKEN", () => {
 });
 
 describe("/metrics with METRICS_TOKEN", () => {
-  let site: Awaited<ReturnType<typeof serve>>;
+  let site: ServedBuild;
   let locker: PgLocker;
   beforeAll(async () => {
     site = await serve({ METRICS_TOKEN: TOKEN });

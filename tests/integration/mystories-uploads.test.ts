@@ -1,47 +1,30 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { readdir } from "node:fs/promises";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import type { ServerBuild } from "react-router";
 import { Upload } from "tus-js-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOwnStory } from "~/models/my-stories.server";
 import { signCapability } from "~/services/tokens.server";
-import { createHttpApp } from "../../server/http";
 import { makeTestContext } from "../context";
 import { useTestDatabase } from "../db";
 import { createSignedInUser, createStoryteller } from "../factories";
+import { type ServedBuild, serveBuild } from "../serve-build";
 
 // My Stories' recordings arriving through the record page's resumable uploads (tus, server/uploads.ts):
 // the upload names a prompt instead of a record token, and the session decides whether it may.
 const database = useTestDatabase();
 const webm = readFileSync(path.resolve("tests/fixtures/recording-3s.webm")); // Chromium MediaRecorder, Opus, 3 s
 let base = "";
-let server: Server;
+let site: ServedBuild;
 let dataDir = "";
 
 beforeAll(async () => {
-  const buildFile = path.resolve("build/server/index.js");
-  if (!existsSync(buildFile))
-    throw new Error("build/server/index.js is missing: run `npm run build` first (npm test does).");
-  const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
   dataDir = path.join(os.tmpdir(), `heirloom-mystories-uploads-${database.name}`);
-  const {
-    cspNonce: _n,
-    clientIp: _c,
-    fromLoopback: _l,
-    ...services
-  } = makeTestContext(database, { NODE_ENV: "production", DATA_DIR: dataDir });
-  const app = createHttpApp({ services, build, clientDir: path.resolve("build/client") });
-  server = await new Promise((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  site = await serveBuild(database, { env: { DATA_DIR: dataDir } });
+  base = site.base;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => site.close());
 
 const context = () => makeTestContext(database);
 const answersFor = (promptId: string) =>

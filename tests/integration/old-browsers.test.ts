@@ -1,15 +1,10 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import http from "node:http";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOwnStory } from "~/models/my-stories.server";
 import { signCapability } from "~/services/tokens.server";
-import { createHttpApp } from "../../server/http";
 import { makeTestContext } from "../context";
 import { useTestDatabase } from "../db";
 import {
@@ -20,6 +15,7 @@ import {
   createStoryteller,
   createUser,
 } from "../factories";
+import { type ServedBuild, serveBuild } from "../serve-build";
 
 // Issue 11, item 1 (decision 019): every form and upload on a capability page works from browsers
 // without Fetch Metadata, sent through the real HTTP app with exactly the headers those browsers send
@@ -28,29 +24,13 @@ import {
 const database = useTestDatabase();
 const webm = readFileSync(path.resolve("tests/fixtures/recording-3s.webm")); // Chromium MediaRecorder, Opus, 3 s
 let base = "";
-let server: Server;
+let site: ServedBuild;
 
 beforeAll(async () => {
-  const buildFile = path.resolve("build/server/index.js");
-  if (!existsSync(buildFile))
-    throw new Error("build/server/index.js is missing: run `npm run build` first (npm test does).");
-  const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
-  const {
-    cspNonce: _n,
-    clientIp: _c,
-    fromLoopback: _l,
-    ...services
-  } = makeTestContext(database, {
-    NODE_ENV: "production",
-    DATA_DIR: path.join(os.tmpdir(), `heirloom-${database.name}`),
-  });
-  const app = createHttpApp({ services, build, clientDir: path.resolve("build/client") });
-  server = await new Promise((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  site = await serveBuild(database, { env: { DATA_DIR: path.join(os.tmpdir(), `heirloom-${database.name}`) } });
+  base = site.base;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => site.close());
 
 type Headers = Record<string, string>;
 type Sent = { status: number; headers: http.IncomingHttpHeaders; text: string };

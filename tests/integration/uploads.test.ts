@@ -1,48 +1,31 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import http from "node:http";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import type { ServerBuild } from "react-router";
 import { Upload } from "tus-js-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signCapability } from "~/services/tokens.server";
-import { createHttpApp } from "../../server/http";
 import { silentWav } from "../audio-fixtures";
 import { makeTestContext } from "../context";
 import { useTestDatabase } from "../db";
 import { createStoryteller, createUser } from "../factories";
 import { jobsFor } from "../jobs";
+import { type ServedBuild, serveBuild } from "../serve-build";
 
 // Answers arriving: resumable uploads (tus) and the plain form, through the real HTTP app.
 const database = useTestDatabase();
 const webm = readFileSync(path.resolve("tests/fixtures/recording-3s.webm")); // Chromium MediaRecorder, Opus, 3 s
 let base = "";
-let server: Server;
+let site: ServedBuild;
 let dataDir = "";
 
 beforeAll(async () => {
-  const buildFile = path.resolve("build/server/index.js");
-  if (!existsSync(buildFile))
-    throw new Error("build/server/index.js is missing: run `npm run build` first (npm test does).");
-  const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
   dataDir = path.join(os.tmpdir(), `heirloom-uploads-${database.name}`);
-  const {
-    cspNonce: _n,
-    clientIp: _c,
-    fromLoopback: _l,
-    ...services
-  } = makeTestContext(database, { NODE_ENV: "production", DATA_DIR: dataDir });
-  const app = createHttpApp({ services, build, clientDir: path.resolve("build/client") });
-  server = await new Promise((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  site = await serveBuild(database, { env: { DATA_DIR: dataDir } });
+  base = site.base;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => site.close());
 
 async function sentPrompt() {
   const owner = await createUser(database.db, { first_name: "Ravi" });
