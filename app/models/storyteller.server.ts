@@ -27,6 +27,7 @@ export async function listStorytellerCards(db: DbOrTx, userId: string) {
       "s.delivery_method",
       "s.unsubscribed_at",
       "s.sms_consent",
+      "s.call_consent",
       nextPromptQuery(db, eb.ref("s.id")).as("next_prompt"),
       lastSentPromptQuery(db, eb.ref("s.id")).as("last_sent_prompt"),
       eb

@@ -13,12 +13,15 @@ export async function action({ request, context }: ActionArgs) {
   const { config } = context;
   if (!config.voiceNumber || config.voiceUsesSimulator) return new Response(null, { status: 404 });
   const params = await verifiedTwilioParams(request, config);
-  const step = voiceStepSchema.safeParse(new URL(request.url).searchParams.get("step"));
+  const query = new URL(request.url).searchParams;
+  const step = voiceStepSchema.safeParse(query.get("step"));
   if (!step.success) return new Response(null, { status: 400 });
+  // A call-out's webhooks carry its outbox message (`m`, signed with the rest of the URL).
+  const outboxId = query.get("m");
   const twiml = await handleVoiceStep(
     { db: context.db, config, storage: context.storage, voice: createVoiceService(config, context.storage) },
     step.data,
-    params,
+    outboxId ? { ...params, m: outboxId } : params,
   );
   if (twiml === null) return new Response(null, { status: 204 });
   return new Response(twiml, { headers: { "Content-Type": "text/xml; charset=utf-8" } });

@@ -24,6 +24,8 @@ export interface VoiceService {
   playUrl(recordingSid: string): string;
   /** Starts a call to `to` that asks `url` what to say (call-out); resolves with the call's id. */
   createCall(input: { to: string; url: string; statusCallback: string }): Promise<string>;
+  /** After a crash mid-call-out: the id of a call to `to` placed at or after `since`, else null. */
+  findCall(input: { to: string; since: Date }): Promise<string | null>;
 }
 
 export const checkSid = (sid: string) => {
@@ -52,6 +54,10 @@ export function createSimulatedVoice(storage: StorageService, config: Pick<Confi
     playUrl: (recordingSid) => `${config.APP_URL}/dev/outbox?recording=${checkSid(recordingSid)}`,
     async createCall() {
       return `CA${Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("")}`;
+    },
+    // A simulated call leaves no trace to find: placing it again is harmless.
+    async findCall() {
+      return null;
     },
   };
 }
