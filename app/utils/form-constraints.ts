@@ -40,7 +40,7 @@ export const storytellerConstraint: Constraints = {
   deliveryMethod: { required: true, pattern: "email|sms|call" },
   email: optional,
   phone: optional,
-  callConsent: { required: false, pattern: "on" },
+  callConsent: optional,
   timeZone: required,
   language,
 };
