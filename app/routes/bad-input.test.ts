@@ -239,6 +239,7 @@ const storytellerFields = (overrides: Fields = {}): Fields => ({
   deliveryMethod: "email",
   email: "nani@example.com",
   phone: "",
+  callConsent: "on",
   timeZone: "Asia/Kolkata",
   language: "hi",
   ...overrides,
@@ -252,6 +253,7 @@ const STORYTELLER_TYPED = [
   "deliveryMethod",
   "email",
   "phone",
+  "callConsent",
   "timeZone",
   "language",
 ];
@@ -723,6 +725,16 @@ const routes: Record<string, Entry> = {
         hidden: ["intent"],
       },
       {
+        name: "step 1: who, by phone call",
+        prepare: async () => ({
+          path: "/dashboard/onboarding?step=1",
+          fields: { intent: "next", ...storytellerFields({ deliveryMethod: "call", phone: "(416) 555-0199" }) },
+          jar: (await signedInUser(database)).jar,
+        }),
+        typed: STORYTELLER_TYPED,
+        hidden: ["intent"],
+      },
+      {
         name: "step 2: questions",
         prepare: async () => ({
           path: "/dashboard/onboarding?step=2",
@@ -825,6 +837,25 @@ const routes: Record<string, Entry> = {
             path: `/dashboard/recipient/${f.storyteller.id}/edit`,
             params: { id: f.storyteller.id },
             fields: { intent: "update", ...storytellerFields(), ...scheduleFields() },
+            jar: f.owner.jar,
+          };
+        },
+        typed: [...STORYTELLER_TYPED, ...SCHEDULE_TYPED],
+        hidden: ["intent"],
+        params: ["id"],
+      },
+      {
+        name: "switch a Storyteller to phone calls",
+        prepare: async () => {
+          const f = await family();
+          return {
+            path: `/dashboard/recipient/${f.storyteller.id}/edit`,
+            params: { id: f.storyteller.id },
+            fields: {
+              intent: "update",
+              ...storytellerFields({ deliveryMethod: "call", phone: "(416) 555-0199" }),
+              ...scheduleFields(),
+            },
             jar: f.owner.jar,
           };
         },

@@ -22,7 +22,10 @@ export const storytellerShape = {
   email: z.preprocess((value) => (value === "" ? undefined : value), email().optional()),
   phone: optionalText(30),
   /** "Phone call": the owner confirms the Storyteller agreed to be called (decision 027). */
-  callConsent: z.preprocess((value) => (value === "" ? undefined : value), z.literal("on").optional()),
+  callConsent: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.literal("on", { error: "storytellers:errors.callConsentRequired" }).optional(),
+  ),
   timeZone: z.string({ error: "validation.required" }).min(1, "validation.required"),
   language: choice(supportedLanguages),
 };
