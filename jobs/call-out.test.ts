@@ -7,8 +7,9 @@ import { handleInboundSms } from "~/models/sms-consent.server";
 import { type CallService, createCallService } from "~/services/call-out.server";
 import { listOutboxMessages, queueMessagesWithoutJobs, sendOutboxMessage } from "~/services/outbox.server";
 import { createSimulatedVoice, createTwilioVoice } from "~/services/voice.server";
+import { action as outboxAction } from "../app/routes/dev.outbox";
 import { action as voiceAction } from "../app/routes/webhooks.twilio.voice";
-import { makeTestContext, routeArgs } from "../tests/context";
+import { formRequest, makeTestContext, routeArgs } from "../tests/context";
 import { useTestDatabase } from "../tests/db";
 import { createStoryteller, createUser } from "../tests/factories";
 import { type RecordedRequest, sendJson, startFakeApi } from "../tests/fake-http-server";
@@ -409,5 +410,29 @@ describe("calling out without Twilio", () => {
     expect(shown).toMatchObject({ channel: "call", to_address: PHONE, status: "sent" });
     expect(shown.text_body).toContain("What songs did your mother sing?");
     expect(shown.text_body).toMatch(/Or call \+1 555 555 0100 and enter \d{3} \d{3}\./);
+  });
+
+  it("lets /dev/outbox pick the call up, as the Storyteller or as a machine, through the call's own webhook step", async () => {
+    await calledStoryteller();
+    const ctx = makeTestContext(database);
+    const deps = { ...ctx, calls: createCallService(ctx.config, createSimulatedVoice(ctx.storage, ctx.config)) };
+    await runSchedulerTick(deps, due);
+    const [job] = await batchJobs();
+    await sendDeliveryBatch(deps, job.payload.deliveryIds, { now, claimant: "job-1" });
+    const [message] = await listOutboxMessages(database.db, ["call"]);
+    const answer = (answeredBy: string) =>
+      outboxAction({
+        request: formRequest("/dev/outbox?phone", { intent: "phone-answer", messageId: message.id, answeredBy }),
+        context: ctx,
+        params: {},
+        ...routeArgs,
+      }) as Promise<{ phone: { heard: (string | null)[]; record: unknown; ended: boolean } }>;
+    const person = await answer("human");
+    expect(person.phone.heard).toContain("What songs did your mother sing?");
+    expect(person.phone.heard).toContain("To stop these calls, press 0.");
+    expect(person.phone.record).not.toBeNull();
+    const machine = await answer("machine_end_beep");
+    expect(machine.phone.ended).toBe(true);
+    expect(machine.phone.heard.join(" ")).toMatch(/^Hello, this is Heirloom with a question from Ravi\./);
   });
 });
