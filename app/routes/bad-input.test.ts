@@ -1153,6 +1153,33 @@ const routes: Record<string, Entry> = {
         prepare: async () => ({ path: "/dev/outbox", fields: { from: "+15555550123", body: "YES" } }),
         hidden: ["from", "body"],
       },
+      {
+        name: "pick up a call-out",
+        prepare: async () => {
+          const f = await family();
+          const [message] = await database.db
+            .insertInto("outbox_messages")
+            .values({
+              channel: "call",
+              to_address: "+15555550123",
+              text_body: "Call",
+              status: "sent",
+              provider: "simulator",
+              provider_message_id: "CA" + "9".repeat(32),
+            })
+            .returning("id")
+            .execute();
+          await database.db
+            .insertInto("deliveries")
+            .values({ prompt_id: f.sent.id, channel: "call", status: "sent", outbox_message_id: message.id })
+            .execute();
+          return {
+            path: "/dev/outbox?phone",
+            fields: { intent: "phone-answer", messageId: message.id, answeredBy: "human" },
+          };
+        },
+        hidden: ["intent", "messageId", "answeredBy"],
+      },
     ],
     loader: { prepare: () => signedOut("/dev/outbox") },
   },
