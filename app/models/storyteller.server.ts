@@ -7,9 +7,9 @@ import type { DbOrTx } from "../../db/client";
 import { inTransaction } from "../../db/client";
 import { askedStorytellerIds, ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
 import { type AnswerServices, deleteWithAnswerFiles } from "./answer.server";
+import { grantCallConsent } from "./call-consent.server";
 import { emailOptedOut } from "./capability-links.server";
 import { firstSendAt, nextSendAt } from "./schedule";
-import { grantCallConsent } from "./call-consent.server";
 import { requestSmsConsent } from "./sms-consent.server";
 
 /**

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
+import type { CallService } from "~/services/call-out.server";
 import type { MailBatchResult, MailMessage, MailService } from "~/services/mail.server";
 import type { SmsService } from "~/services/sms.server";
-import type { CallService } from "~/services/call-out.server";
 import { isUuid } from "~/utils/ids";
 import { type Db, type DbOrTx, inTransaction } from "../../db/client";
 import type { OutboxMessage } from "../../db/schema";
