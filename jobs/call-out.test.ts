@@ -326,6 +326,28 @@ describe("calling out on the Storyteller's schedule", () => {
     expect(placed).toHaveLength(1);
   });
 
+  it("takes a completed call's status callback as the word that it went, when its worker died after placing it", async () => {
+    await calledStoryteller();
+    const deps = twilioDeps((calls) => ({
+      ...calls,
+      async send(message) {
+        await calls.send(message);
+        throw new Error("worker died after the call was placed");
+      },
+    }));
+    await expect(tickAndSend(deps)).rejects.toThrow(/worker died/);
+    expect((await ledger())[0]).toMatchObject({ status: "sending" });
+    const [call] = placed;
+    await twilioCalls(call.statusCallback, {
+      CallSid: call.sid,
+      AccountSid: ACCOUNT_SID,
+      From: VOICE_NUMBER,
+      To: PHONE,
+      CallStatus: "completed",
+    });
+    expect((await ledger())[0]).toMatchObject({ status: "sent", provider_message_id: call.sid, prompt_sent: true });
+  });
+
   it("asks a person the question and lets them stop the calls with 0; an answering machine gets the number and code", async () => {
     await calledStoryteller();
     const deps = twilioDeps();

@@ -5,6 +5,7 @@ import { makeTestContext, routeArgs } from "../../../tests/context";
 import { outcome, post, replyErrorsOf, signedInUser } from "../../../tests/dashboard-routes";
 import { useTestDatabase } from "../../../tests/db";
 import { createStoryteller } from "../../../tests/factories";
+import { action as newGroupAction } from "../dashboard.groups.new/route";
 import { action as editAction } from "../dashboard.recipient.$id_.edit/route";
 import { action } from "./route";
 
@@ -196,5 +197,45 @@ describe("Phone call when editing a Storyteller", () => {
     expect(
       await database.db.selectFrom("storytellers").select("delivery_method").where("id", "=", st.id).execute(),
     ).toEqual([{ delivery_method: "email" }]);
+  });
+});
+
+describe("Phone call for a new Storyteller in Add Group", () => {
+  const addGroup = (user: User, step: number, fields: Record<string, string>) =>
+    outcome(() =>
+      newGroupAction({
+        request: post(user.jar, `/dashboard/groups/new?step=${step}`, fields),
+        context: makeTestContext(database),
+        params: {},
+        ...routeArgs,
+      }),
+    );
+  const newStoryteller = {
+    intent: "create",
+    nickname: "Dadi",
+    firstName: "Savitri",
+    deliveryMethod: "call",
+    phone: "(416) 555-0177",
+    timeZone: "America/Toronto",
+    language: "hi",
+    firstPromptDate: inAMonth,
+    frequency: "weekly",
+  };
+
+  it("asks for the consent, and creates the Storyteller with it on record", async () => {
+    const user = await signedInUser(database);
+    await addGroup(user, 1, { intent: "next", name: "Dadi's stories", description: "The whole family asks" });
+    const refused = await addGroup(user, 2, newStoryteller);
+    expect(refused.status).toBe(400);
+    expect(replyErrorsOf(refused.data)).toEqual({ callConsent: ["storytellers:errors.callConsentRequired"] });
+    expect(await addGroup(user, 2, { ...newStoryteller, callConsent: "on" })).toMatchObject({ status: 302 });
+    expect(await addGroup(user, 3, { intent: "submit" })).toMatchObject({ status: 302 });
+    const storyteller = await database.db
+      .selectFrom("storytellers")
+      .select(["id", "delivery_method", "call_consent"])
+      .where("owner_id", "=", user.id)
+      .executeTakeFirstOrThrow();
+    expect(storyteller).toMatchObject({ delivery_method: "call", call_consent: "granted" });
+    expect((await consentsOf(storyteller.id)).map((c) => [c.status, c.given_by])).toEqual([["granted", user.id]]);
   });
 });
