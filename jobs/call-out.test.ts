@@ -6,7 +6,7 @@ import { runSchedulerTick } from "~/models/scheduler.server";
 import { handleInboundSms } from "~/models/sms-consent.server";
 import { type CallService, createCallService } from "~/services/call-out.server";
 import { listOutboxMessages, queueMessagesWithoutJobs, sendOutboxMessage } from "~/services/outbox.server";
-import { createSimulatedVoice, createTwilioVoice } from "~/services/voice.server";
+import { createTwilioVoice, createVoiceService } from "~/services/voice.server";
 import { action as outboxAction } from "../app/routes/dev.outbox";
 import { action as voiceAction } from "../app/routes/webhooks.twilio.voice";
 import { formRequest, makeTestContext, routeArgs } from "../tests/context";
@@ -422,7 +422,7 @@ describe("calling out without Twilio", () => {
   it("places the call with the phone simulator, and the outbox shows it", async () => {
     await calledStoryteller();
     const ctx = makeTestContext(database);
-    const deps = { ...ctx, calls: createCallService(ctx.config, createSimulatedVoice(ctx.storage, ctx.config)) };
+    const deps = { ...ctx, calls: createCallService(ctx.config, createVoiceService(ctx.config, ctx.storage)) };
     await runSchedulerTick(deps, due);
     const [job] = await batchJobs();
     expect(await sendDeliveryBatch(deps, job.payload.deliveryIds, { now, claimant: "job-1" })).toMatchObject({
@@ -437,7 +437,7 @@ describe("calling out without Twilio", () => {
   it("lets /dev/outbox pick the call up, as the Storyteller or as a machine, through the call's own webhook step", async () => {
     await calledStoryteller();
     const ctx = makeTestContext(database);
-    const deps = { ...ctx, calls: createCallService(ctx.config, createSimulatedVoice(ctx.storage, ctx.config)) };
+    const deps = { ...ctx, calls: createCallService(ctx.config, createVoiceService(ctx.config, ctx.storage)) };
     await runSchedulerTick(deps, due);
     const [job] = await batchJobs();
     await sendDeliveryBatch(deps, job.payload.deliveryIds, { now, claimant: "job-1" });
