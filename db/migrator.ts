@@ -16,6 +16,7 @@ import * as answerTimelineOrder from "./migrations/0012_answer_timeline_order";
 import * as phoneAnswers from "./migrations/0013_phone_answers";
 import * as keepsakes from "./migrations/0014_keepsakes";
 import * as outboxClaimedBy from "./migrations/0016_outbox_claimed_by";
+import * as callOut from "./migrations/0017_call_out";
 
 // Listed by hand (not read from the folder) so the same list works under tsx, vitest and bundlers.
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   "0013_phone_answers": phoneAnswers,
   "0014_keepsakes": keepsakes,
   "0016_outbox_claimed_by": outboxClaimedBy,
+  "0017_call_out": callOut,
 };
 
 const quietLogger = new Logger(() => () => {});

@@ -35,8 +35,9 @@ export interface SessionsTable {
   user_agent: string | null;
 }
 
-export type DeliveryMethod = "email" | "sms";
+export type DeliveryMethod = "email" | "sms" | "call";
 export type SmsConsent = "none" | "requested" | "granted" | "revoked";
+export type CallConsent = "none" | "granted" | "revoked";
 
 export interface StorytellersTable {
   id: Generated<string>;
@@ -53,6 +54,8 @@ export interface StorytellersTable {
   unsubscribed_at: NullableTimestamp;
   email_undeliverable_at: NullableTimestamp;
   sms_consent: Generated<SmsConsent>;
+  /** Calls (delivery method "call"): granted once the owner confirms they agreed (call_consents). */
+  call_consent: Generated<CallConsent>;
   /** The user's own stories ("Record a story"): never sent to, never listed as someone they ask. */
   is_self: Generated<boolean>;
   created_at: Generated<Date>;
@@ -167,7 +170,7 @@ export interface PhoneRecordingsTable {
   updated_at: Generated<Date>;
 }
 
-export type Channel = "email" | "sms";
+export type Channel = "email" | "sms" | "call";
 
 export interface DeliveriesTable {
   id: Generated<string>;
@@ -195,6 +198,19 @@ export interface SmsConsentsTable {
   status: "requested" | "granted" | "revoked";
   created_at: Generated<Date>;
   replied_at: NullableTimestamp;
+}
+
+/** The owner's word that the Storyteller agreed to be called, and opt-outs (decision 027). */
+export interface CallConsentsTable {
+  id: Generated<string>;
+  /** Null once the Storyteller is deleted: the number's opt-out is still honoured. */
+  storyteller_id: string | null;
+  phone_e164: string;
+  status: "granted" | "revoked";
+  source: "owner" | "call" | "text";
+  statement: string;
+  given_by: string | null;
+  created_at: Generated<Date>;
 }
 
 export interface NotificationsTable {
@@ -361,6 +377,7 @@ export interface Database {
   answers: AnswersTable;
   deliveries: DeliveriesTable;
   sms_consents: SmsConsentsTable;
+  call_consents: CallConsentsTable;
   notifications: NotificationsTable;
   groups: GroupsTable;
   group_members: GroupMembersTable;

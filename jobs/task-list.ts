@@ -1,5 +1,6 @@
 import type { Task, TaskList } from "graphile-worker";
 import type { Config } from "~/config.server";
+import { type CallService, createCallService } from "~/services/call-out.server";
 import { jobDefinitions, type JobName, type JobPayload, type JobTask } from "~/services/jobs.server";
 import type { MailService } from "~/services/mail.server";
 import type { SmsService } from "~/services/sms.server";
@@ -29,6 +30,8 @@ export type JobDeps = {
   storage: StorageService;
   /** Twilio Voice (answering by phone); without it the phone simulator's, when that is on. */
   voice?: VoiceService;
+  /** Call-outs placed through `voice` (made from it by createTaskList). */
+  calls?: CallService;
 };
 
 /** A task that runs only on a payload its registry schema accepts (a malformed one fails the job). */
@@ -36,7 +39,11 @@ function checked<K extends JobName>(name: K, run: JobTask<K>): Task {
   return (payload, helpers) => run(jobDefinitions[name].payload.parse(payload) as JobPayload<K>, helpers);
 }
 
-export function createTaskList(deps: JobDeps): TaskList & Record<JobName, Task> {
+export function createTaskList(jobDeps: JobDeps): TaskList & Record<JobName, Task> {
+  const deps: JobDeps = {
+    ...jobDeps,
+    calls: jobDeps.calls ?? (jobDeps.voice ? createCallService(jobDeps.config, jobDeps.voice) : undefined),
+  };
   return {
     outbox__send: checked("outbox__send", outboxSend(deps)),
     maintenance__cleanup: checked("maintenance__cleanup", maintenanceCleanup(deps)),

@@ -5,7 +5,15 @@ import type { AppContext } from "~/context.server";
 import { storageKeys } from "~/services/storage-keys";
 import type { StorageService } from "~/services/storage.server";
 import type { DbOrTx } from "../db/client";
-import type { Channel, DeliveriesTable, DeliveryMethod, Frequency, Language, SmsConsent } from "../db/schema";
+import type {
+  CallConsent,
+  Channel,
+  DeliveriesTable,
+  DeliveryMethod,
+  Frequency,
+  Language,
+  SmsConsent,
+} from "../db/schema";
 
 // Rows for tests, inserted straight into the database with sensible defaults: a test names only what
 // it is about. Every default is unique where the schema asks for it (emails, keys, queued texts).
@@ -51,7 +59,9 @@ export type StorytellerOptions = {
   timeZone?: string;
   language?: Language;
   smsConsent?: SmsConsent;
-  /** Default: one for a texting Storyteller, none otherwise; null for none. */
+  /** Default: granted for a Storyteller called (delivery method "call"), none otherwise. */
+  callConsent?: CallConsent;
+  /** Default: one for a texting or called Storyteller, none otherwise; null for none. */
   phone?: string | null;
   /** Default: a fresh address for an email Storyteller, none otherwise; null for none. */
   email?: string | null;
@@ -82,10 +92,11 @@ function storytellerRow(options: StorytellerOptions) {
     first_name: options.firstName ?? "Kamla",
     delivery_method: method,
     email: options.email !== undefined ? options.email : method === "email" ? `st-${randomUUID()}@example.com` : null,
-    phone_e164: options.phone !== undefined ? options.phone : method === "sms" ? "+15555550123" : null,
+    phone_e164: options.phone !== undefined ? options.phone : method !== "email" ? "+15555550123" : null,
     time_zone: options.timeZone ?? "America/New_York",
     language: options.language ?? "en",
     sms_consent: options.smsConsent ?? (method === "sms" ? ("granted" as const) : ("none" as const)),
+    call_consent: options.callConsent ?? (method === "call" ? ("granted" as const) : ("none" as const)),
     unsubscribed_at: options.unsubscribedAt ?? null,
     profile_pic_key: options.profilePicKey ?? null,
   };

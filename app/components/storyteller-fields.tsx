@@ -12,7 +12,15 @@ import { deliveryMethods, FIRST_PROMPT_MAX_DAYS_AHEAD, frequencies } from "~/uti
 type Meta = FieldMetadata<unknown>;
 
 export type StorytellerFieldsMeta = Record<
-  "nickname" | "firstName" | "relationship" | "deliveryMethod" | "email" | "phone" | "timeZone" | "language",
+  | "nickname"
+  | "firstName"
+  | "relationship"
+  | "deliveryMethod"
+  | "email"
+  | "phone"
+  | "callConsent"
+  | "timeZone"
+  | "language",
   Meta
 >;
 
@@ -27,6 +35,7 @@ export function StorytellerFields({
   timeZoneRef?: Ref<HTMLSelectElement>;
 }) {
   const { t } = useTranslation("storytellers");
+  const { key: consentKey, ...consentProps } = getInputProps(fields.callConsent, { type: "checkbox", value: "on" });
   return (
     <>
       <Field
@@ -73,6 +82,14 @@ export function StorytellerFields({
         inputProps={{ ...getInputProps(fields.phone, { type: "tel" }), autoComplete: "off" }}
         errors={fields.phone.errors}
       />
+      <div className="flex flex-col gap-1 min-[700px]:col-span-2">
+        <label className="flex items-start gap-2">
+          <input key={consentKey} {...consentProps} className="mt-1" />
+          <span>{t("fields.callConsent")}</span>
+        </label>
+        <p className="text-sm text-muted">{t("fields.callConsentHint")}</p>
+        <FieldErrors id={fields.callConsent.errorId} errors={fields.callConsent.errors} />
+      </div>
       <SelectField
         label={t("fields.timeZone")}
         selectProps={getSelectProps(fields.timeZone)}

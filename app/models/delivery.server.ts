@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Config } from "~/config.server";
 import { getServerT } from "~/i18n/i18next.server";
-import { enqueueJob, enqueueJobs, TEXTS_QUEUE } from "~/services/jobs.server";
+import { enqueueJob, enqueueJobs, sendQueueOf } from "~/services/jobs.server";
 import {
   queueEmail,
   queueMessagesWithoutJobs,
@@ -52,6 +52,7 @@ export async function queueSendNow(
         "s.unsubscribed_at",
         "s.email_undeliverable_at",
         "s.sms_consent",
+        "s.call_consent",
       ])
       .where("prompts.id", "=", promptId)
       .executeTakeFirst();
@@ -69,7 +70,7 @@ export async function queueSendNow(
  */
 export async function deliverNow(
   tx: DbOrTx,
-  target: { promptId: string; channel: "email" | "sms"; purpose: "prompt" | "resend" },
+  target: { promptId: string; channel: "email" | "sms" | "call"; purpose: "prompt" | "resend" },
   now: Date,
 ) {
   const delivery = await tx
@@ -100,18 +101,20 @@ export async function deliverNow(
     tx,
     "delivery__send",
     { deliveryId: delivery.id, sendNow: true },
-    { queueName: target.channel === "sms" ? TEXTS_QUEUE : undefined },
+    { queueName: sendQueueOf(target.channel) },
   );
 }
 
 /** Whether anything may be sent to the Storyteller now (the owner sees why not on their page). */
 export function canReceive(s: {
-  delivery_method: "email" | "sms";
+  delivery_method: "email" | "sms" | "call";
   unsubscribed_at: Date | null;
   email_undeliverable_at: Date | null;
   sms_consent: string;
+  call_consent: string;
 }) {
-  return s.delivery_method === "email" ? !s.unsubscribed_at && !s.email_undeliverable_at : s.sms_consent === "granted";
+  if (s.delivery_method === "email") return !s.unsubscribed_at && !s.email_undeliverable_at;
+  return s.delivery_method === "call" ? s.call_consent === "granted" : s.sms_consent === "granted";
 }
 
 /**
@@ -204,6 +207,7 @@ function lockLedgerRows(tx: DbOrTx, deliveryIds: string[]) {
       "s.unsubscribed_at",
       "s.email_undeliverable_at",
       "s.sms_consent",
+      "s.call_consent",
       "sc.paused_at",
       sql<string>`coalesce(asker.first_name, owner.first_name)`.as("asker_name"),
       sql<string | null>`coalesce(asker.profile_pic_key, owner.profile_pic_key)`.as("asker_photo"),
@@ -222,7 +226,7 @@ type Review =
   | { outcome: "send" };
 
 /** What the send job does with one locked ledger row: every re-check of decision 008, in one place. */
-function review(row: LedgerRow, sendNow: boolean, now: Date, lateSend = lateSendDecision): Review {
+function review(row: LedgerRow, sendNow: boolean, now: Date, callsOn: boolean, lateSend = lateSendDecision): Review {
   if (row.status === "sending" && row.outbox_message_id)
     return { outcome: "resume", outboxMessageId: row.outbox_message_id };
   if (row.status !== "pending") return { outcome: "nothing-to-do" };
@@ -236,11 +240,15 @@ function review(row: LedgerRow, sendNow: boolean, now: Date, lateSend = lateSend
   if (row.channel === "email" && row.email_undeliverable_at) return cancel("email undeliverable");
   if (row.channel === "sms" && row.sms_consent !== "granted")
     return cancel(row.sms_consent === "revoked" ? "opted out" : "waiting for consent");
+  if (row.channel === "call" && !callsOn) return cancel("calls not available");
+  if (row.channel === "call" && row.call_consent !== "granted")
+    return cancel(row.call_consent === "revoked" ? "opted out of calls" : "waiting for consent");
   if (!sendNow && row.paused_at) return cancel("paused");
   if (!sendNow && now.getTime() - row.scheduled_for.getTime() > STALE_AFTER_MS) return cancel("stale");
 
+  // "Send now" holds back texts and calls outside 08:00–21:00 (an email waits in the inbox).
   const retryAt = sendNow
-    ? row.channel === "sms" && !isInsideSendingWindow(now, row.time_zone)
+    ? row.channel !== "email" && !isInsideSendingWindow(now, row.time_zone)
       ? nextWindowOpening(now, row.time_zone)
       : null
     : (() => {
@@ -261,6 +269,23 @@ async function composeFor(deps: DeliveryDeps, tx: DbOrTx, row: LedgerRow, now: D
     recordUrl: recordUrl(deps.config, recordToken, row.language),
     photoUrl: row.asker_photo ? `${deps.config.APP_URL}/record/${recordToken}/photo` : null,
   };
+  if (row.channel === "call") {
+    const t = await getServerT(row.language, { config: deps.config }, "phone");
+    return {
+      channel: "call" as const,
+      call: {
+        to: row.phone_e164!,
+        // What the outbox shows of the call (and what the machine message says), not a script.
+        text: t("callOut.outbox", {
+          name: row.first_name,
+          asker: row.asker_name,
+          prompt: row.prompt_text,
+          number: input.callIn?.number ?? "",
+          code: input.callIn?.code ?? "",
+        }),
+      },
+    };
+  }
   return row.channel === "email"
     ? {
         channel: "email" as const,
@@ -309,7 +334,7 @@ async function prepareDeliveries(
     return decision;
   };
   for (const row of rows) {
-    const verdict = review(row, sendNow, now, lateSend);
+    const verdict = review(row, sendNow, now, Boolean(deps.config.voiceNumber), lateSend);
     if (verdict.outcome === "nothing-to-do") result.set(row.id, "nothing-to-do");
     else if (verdict.outcome === "resume") result.set(row.id, { outboxMessageId: verdict.outboxMessageId });
     else if (verdict.outcome === "cancel") cancels.push({ id: row.id, reason: verdict.reason });
@@ -335,7 +360,7 @@ async function prepareDeliveries(
       "delivery__send",
       defers.map(({ row, retryAt }) => ({
         payload: { deliveryId: row.id, sendNow },
-        options: { runAt: retryAt, queueName: row.channel === "sms" ? TEXTS_QUEUE : undefined },
+        options: { runAt: retryAt, queueName: sendQueueOf(row.channel) },
       })),
     );
     for (const d of defers) result.set(d.row.id, "deferred");

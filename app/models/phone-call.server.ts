@@ -10,6 +10,8 @@ import { type DbOrTx, inTransaction } from "../../db/client";
 import type { Language } from "../../db/schema";
 import { ensureAnswerCode, findOpenPromptByCode, formatAnswerCode } from "./answer-code.server";
 import { type AnswerServices, skipPrompt } from "./answer.server";
+import { revokeCallConsent } from "./call-consent.server";
+import { recordCallOut, recordCallOutcome } from "./call-out.server";
 import { decidePhoneRecordings } from "./phone-upkeep.server";
 
 /**
@@ -90,7 +92,7 @@ class Script {
   readonly response = new VoiceResponse_();
   constructor(
     private readonly config: Config,
-    private readonly t: (key: string, vars?: Record<string, unknown>) => string,
+    readonly t: (key: string, vars?: Record<string, unknown>) => string,
     readonly language: Language,
   ) {}
   say(key: string, vars?: Record<string, unknown>, node: Pick<VoiceResponse, "say"> = this.response) {
@@ -267,6 +269,8 @@ async function askQuestion(services: VoiceServices, call: Call, promptId: string
   s.sayText(prompt.text);
   const gather = s.gather("key", 1, 2);
   s.say("question.howTo", undefined, gather);
+  // A call we placed (decision 027): 0 stops them.
+  if (call.direction === "outbound") s.say("callOut.stopHowTo", undefined, gather);
   s.record();
   return s.toString();
 }
@@ -358,6 +362,14 @@ async function key(services: VoiceServices, call: Call, digits: string) {
   if (digits === "9") {
     await skipPrompt(services, call.prompt_id);
     return offerAnother(services, call, s, "skip.doneMore", "skip.done");
+  }
+  if (digits === "0" && call.direction === "outbound") {
+    await revokeCallConsent(services.db, {
+      phoneE164: call.caller_e164,
+      source: "call",
+      statement: s.t("callOut.stopHowTo"),
+    });
+    return s.goodbye("callOut.stopped");
   }
   s.say("question.afterBeep");
   s.record();
@@ -542,6 +554,13 @@ export async function handleVoiceStep(
   if (step === "status") {
     if (call && ["completed", "busy", "failed", "no-answer", "canceled"].includes(params.CallStatus ?? ""))
       await ended(services, call);
+    // A call-out's end is its message's outcome (no answer, busy…: decision 027).
+    if (params.m)
+      await recordCallOutcome(services.db, {
+        outboxId: params.m,
+        callSid: params.CallSid ?? "",
+        status: params.CallStatus ?? "",
+      });
     return null;
   }
   if (!call) return (await script(services, "en")).goodbye("error");
@@ -571,6 +590,8 @@ export async function handleVoiceStep(
 async function outbound(services: VoiceServices, params: Record<string, string>) {
   const { db, config } = services;
   const callSid = params.CallSid ?? "";
+  if (CALL_SID.test(callSid) && params.m)
+    await recordCallOut(db, { callSid, outboxId: params.m, from: params.From ?? config.voiceNumber ?? "" });
   const call = CALL_SID.test(callSid) ? await loadCall(db, callSid) : null;
   if (!call?.prompt_id) return (await script(services, call?.language ?? "en")).goodbye("error");
   const answeredBy = params.AnsweredBy ?? "unknown";

@@ -96,6 +96,33 @@ export function simulateKeys(
   return turn(services, call.step, { ...callParams(services, call.callSid, call.from), Digits: call.digits });
 }
 
+/**
+ * A call-out the send job placed with the simulator (an outbox message of channel "call", sent)
+ * is picked up, by the Storyteller or by an answering machine: Twilio's request to the call's Url,
+ * `m` included. Null when the message is no such call.
+ */
+export async function simulateCallOutAnswer(
+  services: VoiceServices,
+  input: { messageId: string; answeredBy: "human" | "machine_end_beep" },
+): Promise<SimulatedTurn | null> {
+  const message = await services.db
+    .selectFrom("outbox_messages")
+    .select(["id", "to_address", "provider_message_id"])
+    .where("id", "=", input.messageId)
+    .where("channel", "=", "call")
+    .where("status", "=", "sent")
+    .executeTakeFirst();
+  if (!message?.provider_message_id) return null;
+  return turn(services, "outbound", {
+    CallSid: message.provider_message_id,
+    From: services.config.voiceNumber ?? "",
+    To: message.to_address,
+    Direction: "outbound-api",
+    AnsweredBy: input.answeredBy,
+    m: message.id,
+  });
+}
+
 /** Hanging up: Twilio's status callback. */
 export async function simulateHangUp(services: VoiceServices, call: { callSid: string; from: string }) {
   await handleVoiceStep(services, "status", {

@@ -40,6 +40,7 @@ export async function getStorytellerView(db: DbOrTx, userId: string, storyteller
       "s.unsubscribed_at",
       "s.email_undeliverable_at",
       "s.sms_consent",
+      "s.call_consent",
       "sc.frequency",
       "sc.first_prompt_date",
       "sc.next_send_at",

@@ -1,10 +1,10 @@
 import { sql } from "kysely";
 import type { Config } from "~/config.server";
 import { getServerT } from "~/i18n/i18next.server";
-import { enqueueJobs, TEXTS_QUEUE } from "~/services/jobs.server";
+import { enqueueJobs, sendQueueOf } from "~/services/jobs.server";
 import { EMAIL_BATCH_SIZE, queueEmail } from "~/services/outbox.server";
 import { type Db, type DbOrTx, inTransaction } from "../../db/client";
-import type { DeliveryMethod, Frequency, Language, SmsConsent } from "../../db/schema";
+import type { CallConsent, DeliveryMethod, Frequency, Language, SmsConsent } from "../../db/schema";
 import { canReceive } from "./delivery.server";
 import { nextSendAt } from "./schedule";
 
@@ -17,6 +17,7 @@ type DueSchedule = {
   time_zone: string;
   delivery_method: DeliveryMethod;
   sms_consent: SmsConsent;
+  call_consent: CallConsent;
   unsubscribed_at: Date | null;
   email_undeliverable_at: Date | null;
   owner_id: string;
@@ -53,7 +54,7 @@ export async function runSchedulerTick(
 /** The due-schedule query; the tick's test checks its plan uses schedules_due_idx. */
 export const dueSchedulesQuery = (now: Date, limit: number) => sql<DueSchedule>`
   select sc.storyteller_id, sc.first_prompt_date, sc.frequency, sc.next_send_at, sc.empty_queue_notified_at,
-         s.time_zone, s.delivery_method, s.sms_consent, s.unsubscribed_at, s.email_undeliverable_at, s.owner_id, s.nickname,
+         s.time_zone, s.delivery_method, s.sms_consent, s.call_consent, s.unsubscribed_at, s.email_undeliverable_at, s.owner_id, s.nickname,
          u.first_name as owner_first_name, u.email as owner_email, u.language as owner_language
   from schedules sc
   join storytellers s on s.id = sc.storyteller_id
@@ -143,17 +144,20 @@ async function tickBatch(config: Config, tx: DbOrTx, now: Date, limit: number): 
   return { schedules: due.length, deliveries: deliveries.length, emptyQueues: emptyNow.length };
 }
 
-/** Emails go out 500 to a job (one provider call); texts 50 to a job, in the number's queue. */
-const BATCH_SIZE = { email: EMAIL_BATCH_SIZE, sms: 50 };
+/**
+ * Emails go out 500 to a job (one provider call); texts 50 to a job, in the number's queue; calls
+ * 50 to a job, in the calls queue (placed one at a time).
+ */
+const BATCH_SIZE = { email: EMAIL_BATCH_SIZE, sms: 50, call: 50 };
 
-function sendBatches(deliveries: { id: string; channel: "email" | "sms" }[]) {
-  return (["email", "sms"] as const).flatMap((channel) => {
+function sendBatches(deliveries: { id: string; channel: "email" | "sms" | "call" }[]) {
+  return (["email", "sms", "call"] as const).flatMap((channel) => {
     const ids = deliveries.filter((d) => d.channel === channel).map((d) => d.id);
     const batches = [];
     for (let i = 0; i < ids.length; i += BATCH_SIZE[channel])
       batches.push({
         payload: { deliveryIds: ids.slice(i, i + BATCH_SIZE[channel]) },
-        options: { queueName: channel === "sms" ? TEXTS_QUEUE : undefined },
+        options: { queueName: sendQueueOf(channel) },
       });
     return batches;
   });

@@ -306,6 +306,7 @@ export async function requestRerecord(
         "s.unsubscribed_at",
         "s.email_undeliverable_at",
         "s.sms_consent",
+        "s.call_consent",
       ])
       .where("a.id", "=", answerId)
       .where("a.storyteller_id", "=", storytellerId)

@@ -36,13 +36,16 @@ const textsTo = (phone: string) =>
 
 describe("the Storyteller's fields, as every form sends them", () => {
   it("take US and Canadian numbers (stored in E.164) and known time zones, and refuse the rest by field", () => {
-    expect(checkStorytellerFields(fieldsOf({ deliveryMethod: "sms", phone: "(416) 555-0199" }))).toMatchObject({
+    expect(
+      checkStorytellerFields(fieldsOf({ deliveryMethod: "sms", phone: "(416) 555-0199" }), services().config),
+    ).toMatchObject({
       ok: true,
       columns: { phone_e164: "+14165550199", delivery_method: "sms" },
     });
     expect(
       checkStorytellerFields(
         fieldsOf({ deliveryMethod: "sms", phone: "+44 7700 900123", timeZone: "Mars/Olympus_Mons" }),
+        services().config,
       ),
     ).toEqual({
       ok: false,

@@ -7,6 +7,7 @@ import type { DbOrTx } from "../../db/client";
 import { inTransaction } from "../../db/client";
 import { askedStorytellerIds, ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
 import { type AnswerServices, deleteWithAnswerFiles } from "./answer.server";
+import { grantCallConsent } from "./call-consent.server";
 import { emailOptedOut } from "./capability-links.server";
 import { firstSendAt, nextSendAt } from "./schedule";
 import { requestSmsConsent } from "./sms-consent.server";
@@ -26,6 +27,7 @@ export async function listStorytellerCards(db: DbOrTx, userId: string) {
       "s.delivery_method",
       "s.unsubscribed_at",
       "s.sms_consent",
+      "s.call_consent",
       nextPromptQuery(db, eb.ref("s.id")).as("next_prompt"),
       lastSentPromptQuery(db, eb.ref("s.id")).as("last_sent_prompt"),
       eb
@@ -130,6 +132,7 @@ export async function getOwnedStoryteller(db: DbOrTx, userId: string, storytelle
       "s.phone_e164",
       "s.time_zone",
       "s.language",
+      "s.call_consent",
       "sc.first_prompt_date",
       "sc.frequency",
     ])
@@ -163,7 +166,7 @@ type StorytellerColumns = {
   nickname: string;
   first_name: string;
   relationship: string;
-  delivery_method: "email" | "sms";
+  delivery_method: "email" | "sms" | "call";
   email: string | null;
   phone_e164: string | null;
   time_zone: string;
@@ -171,16 +174,23 @@ type StorytellerColumns = {
 };
 
 /**
- * The checks the shared schema leaves to the server (a US or Canadian number, a known time zone),
- * then the form's fields as storytellers columns, the number in E.164. Onboarding's first step
- * checks with it before anything is written; saveStoryteller checks with it again.
+ * The checks the shared schema leaves to the server (a US or Canadian number, a known time zone,
+ * calls only where answering by phone is on), then the form's fields as storytellers columns, the
+ * number in E.164. Onboarding's first step checks with it before anything is written;
+ * saveStoryteller checks with it again.
  */
 export function checkStorytellerFields(
   input: StorytellerInput,
+  config: Pick<Config, "voiceNumber">,
 ): { ok: true; columns: StorytellerColumns } | { ok: false; fieldErrors: FieldErrors } {
   const phoneE164 = input.phone ? usOrCanadianE164(input.phone) : null;
   const fieldErrors: FieldErrors = {};
-  if (input.phone && !phoneE164) fieldErrors.phone = ["storytellers:errors.phoneNotUsCa"];
+  if (input.phone && !phoneE164)
+    fieldErrors.phone = [
+      input.deliveryMethod === "call" ? "storytellers:errors.callPhoneNotUsCa" : "storytellers:errors.phoneNotUsCa",
+    ];
+  if (input.deliveryMethod === "call" && !config.voiceNumber)
+    fieldErrors.deliveryMethod = ["storytellers:errors.callsUnavailable"];
   if (!isTimeZone(input.timeZone)) fieldErrors.timeZone = ["storytellers:errors.timeZoneInvalid"];
   if (Object.keys(fieldErrors).length) return { ok: false, fieldErrors };
   return {
@@ -230,7 +240,8 @@ export type SaveStorytellerResult =
  * On an edit, a changed schedule (first date, frequency or time zone) is recomputed from now, and a
  * new email address starts without the old one's bounce, unsubscribed only if it ever unsubscribed.
  * Texting a new number (a new Storyteller, a switch to texts, another number) first asks it for
- * consent.
+ * consent. Calling one records the owner's word that the Storyteller agreed (the form's box), unless
+ * that word already stands for this number (decision 027).
  */
 export async function saveStoryteller(
   services: { db: DbOrTx; config: Config },
@@ -238,7 +249,7 @@ export async function saveStoryteller(
   input: StorytellerInput & ScheduleInput,
   now = new Date(),
 ): Promise<SaveStorytellerResult> {
-  const checked = checkStorytellerFields(input);
+  const checked = checkStorytellerFields(input, services.config);
   if (!checked.ok) return { ok: false, problem: "invalid", fieldErrors: checked.fieldErrors };
   const { columns } = checked;
   const rule = { firstPromptDate: input.firstPromptDate, frequency: input.frequency, timeZone: columns.time_zone };
@@ -263,6 +274,13 @@ export async function saveStoryteller(
         })
         .execute();
       if (columns.delivery_method === "sms") await requestSmsConsent(tx, services.config, created.id, now);
+      if (columns.delivery_method === "call")
+        await grantCallConsent(
+          tx,
+          services.config,
+          { storytellerId: created.id, phoneE164: columns.phone_e164!, givenBy: target.ownerId },
+          now,
+        );
       return { ok: true, storytellerId: created.id };
     }
 
@@ -275,6 +293,7 @@ export async function saveStoryteller(
         "s.email",
         "s.phone_e164",
         "s.time_zone",
+        "s.call_consent",
         "sc.first_prompt_date",
         "sc.frequency",
       ])
@@ -287,6 +306,11 @@ export async function saveStoryteller(
     const needsSmsConsent =
       columns.delivery_method === "sms" &&
       (current.delivery_method !== "sms" || columns.phone_e164 !== current.phone_e164);
+    const needsCallConsent =
+      columns.delivery_method === "call" &&
+      (current.delivery_method !== "call" ||
+        columns.phone_e164 !== current.phone_e164 ||
+        current.call_consent !== "granted");
     await tx
       .updateTable("storytellers")
       .set({
@@ -315,6 +339,13 @@ export async function saveStoryteller(
       .where("storyteller_id", "=", current.id)
       .execute();
     if (needsSmsConsent) await requestSmsConsent(tx, services.config, current.id, now);
+    if (needsCallConsent)
+      await grantCallConsent(
+        tx,
+        services.config,
+        { storytellerId: current.id, phoneE164: columns.phone_e164!, givenBy: target.userId },
+        now,
+      );
     return { ok: true, storytellerId: current.id };
   });
 }

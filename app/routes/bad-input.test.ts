@@ -240,6 +240,7 @@ const storytellerFields = (overrides: Fields = {}): Fields => ({
   deliveryMethod: "email",
   email: "nani@example.com",
   phone: "",
+  callConsent: "on",
   timeZone: "Asia/Kolkata",
   language: "hi",
   ...overrides,
@@ -253,6 +254,7 @@ const STORYTELLER_TYPED = [
   "deliveryMethod",
   "email",
   "phone",
+  "callConsent",
   "timeZone",
   "language",
 ];
@@ -724,6 +726,16 @@ const routes: Record<string, Entry> = {
         hidden: ["intent"],
       },
       {
+        name: "step 1: who, by phone call",
+        prepare: async () => ({
+          path: "/dashboard/onboarding?step=1",
+          fields: { intent: "next", ...storytellerFields({ deliveryMethod: "call", phone: "(416) 555-0199" }) },
+          jar: (await signedInUser(database)).jar,
+        }),
+        typed: STORYTELLER_TYPED,
+        hidden: ["intent"],
+      },
+      {
         name: "step 2: questions",
         prepare: async () => ({
           path: "/dashboard/onboarding?step=2",
@@ -826,6 +838,25 @@ const routes: Record<string, Entry> = {
             path: `/dashboard/recipient/${f.storyteller.id}/edit`,
             params: { id: f.storyteller.id },
             fields: { intent: "update", ...storytellerFields(), ...scheduleFields() },
+            jar: f.owner.jar,
+          };
+        },
+        typed: [...STORYTELLER_TYPED, ...SCHEDULE_TYPED],
+        hidden: ["intent"],
+        params: ["id"],
+      },
+      {
+        name: "switch a Storyteller to phone calls",
+        prepare: async () => {
+          const f = await family();
+          return {
+            path: `/dashboard/recipient/${f.storyteller.id}/edit`,
+            params: { id: f.storyteller.id },
+            fields: {
+              intent: "update",
+              ...storytellerFields({ deliveryMethod: "call", phone: "(416) 555-0199" }),
+              ...scheduleFields(),
+            },
             jar: f.owner.jar,
           };
         },
@@ -1122,6 +1153,33 @@ const routes: Record<string, Entry> = {
         name: "text back",
         prepare: async () => ({ path: "/dev/outbox", fields: { from: "+15555550123", body: "YES" } }),
         hidden: ["from", "body"],
+      },
+      {
+        name: "pick up a call-out",
+        prepare: async () => {
+          const f = await family();
+          const [message] = await database.db
+            .insertInto("outbox_messages")
+            .values({
+              channel: "call",
+              to_address: "+15555550123",
+              text_body: "Call",
+              status: "sent",
+              provider: "simulator",
+              provider_message_id: "CA" + "9".repeat(32),
+            })
+            .returning("id")
+            .execute();
+          await database.db
+            .insertInto("deliveries")
+            .values({ prompt_id: f.sent.id, channel: "call", status: "sent", outbox_message_id: message.id })
+            .execute();
+          return {
+            path: "/dev/outbox?phone",
+            fields: { intent: "phone-answer", messageId: message.id, answeredBy: "human" },
+          };
+        },
+        hidden: ["intent", "messageId", "answeredBy"],
       },
     ],
     loader: { prepare: () => signedOut("/dev/outbox") },

@@ -94,7 +94,7 @@ export default function StorytellersOverview() {
                   {t("groups:card.groupStoryteller", { group: throughGroups.get(s.id)!.join(", ") })}
                 </p>
               ) : null}
-              {s.unsubscribed_at || s.sms_consent === "revoked" ? (
+              {s.unsubscribed_at || s.sms_consent === "revoked" || s.call_consent === "revoked" ? (
                 <p className="text-sm text-danger">{t("storytellers:card.unsubscribed")}</p>
               ) : null}
             </li>

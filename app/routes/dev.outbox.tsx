@@ -12,6 +12,7 @@ import { voiceStepSchema } from "~/models/phone-call.server";
 import {
   type SimulatedTurn,
   simulateCall,
+  simulateCallOutAnswer,
   simulateHangUp,
   simulateKeys,
   simulateRecording,
@@ -53,6 +54,12 @@ const phoneSchema = z.discriminatedUnion("intent", [
       .default(""),
   }),
   z.object({ intent: z.literal("phone-hangup"), from: e164, callSid: z.string().regex(/^CA[0-9a-f]{32}$/) }),
+  // A call-out the scheduler placed (decision 027), picked up by a person or a machine.
+  z.object({
+    intent: z.literal("phone-answer"),
+    messageId: z.uuid(),
+    answeredBy: z.enum(["human", "machine_end_beep"]),
+  }),
 ]);
 
 // Only while mail or SMS goes to the built-in outbox, and only to this machine: otherwise 404.
@@ -60,6 +67,7 @@ export async function loader({ request, context }: LoaderArgs) {
   const channels = [
     ...(context.config.mailUsesOutbox ? ["email" as const] : []),
     ...(context.config.smsUsesOutbox ? ["sms" as const] : []),
+    ...(context.config.voiceUsesSimulator ? ["call" as const] : []),
   ];
   if (!channels.length || !context.fromLoopback) throw new Response(null, { status: 404 });
   const messages = await listOutboxMessages(context.db, channels);
@@ -120,6 +128,11 @@ async function phoneAction(request: Request, context: ActionArgs["context"]): Pr
       return { phone: await simulateKeys(services, input) };
     case "phone-hangup":
       return { phone: await simulateHangUp(services, input) };
+    case "phone-answer": {
+      const turn = await simulateCallOutAnswer(services, input);
+      if (!turn) throw new Response("Not Found", { status: 404 });
+      return { phone: turn };
+    }
   }
 }
 
@@ -315,6 +328,18 @@ export default function DevOutbox() {
             <pre className="mt-2 whitespace-pre-wrap font-sans text-sm">
               <LinkifiedText text={message.text_body} />
             </pre>
+            {message.channel === "call" && message.status === "sent" && phoneNumber ? (
+              <Form method="post" action="/dev/outbox?phone" className="mt-3 flex flex-wrap gap-2">
+                <input type="hidden" name="intent" value="phone-answer" />
+                <input type="hidden" name="messageId" value={message.id} />
+                <button type="submit" name="answeredBy" value="human" className="btn-secondary">
+                  {t("outbox.answerCall")}
+                </button>
+                <button type="submit" name="answeredBy" value="machine_end_beep" className="btn-secondary">
+                  {t("outbox.machineAnswers")}
+                </button>
+              </Form>
+            ) : null}
             {message.channel === "sms" ? (
               <Form method="post" className="mt-3 flex flex-wrap items-end gap-2">
                 <input type="hidden" name="from" value={message.to_address} />

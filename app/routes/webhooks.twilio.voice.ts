@@ -12,9 +12,16 @@ export async function action({ request, context }: ActionArgs) {
   const { config } = context;
   if (!config.voiceNumber || config.voiceUsesSimulator) return new Response(null, { status: 404 });
   const params = await verifiedTwilioParams(request, config);
-  const step = voiceStepSchema.safeParse(new URL(request.url).searchParams.get("step"));
+  const query = new URL(request.url).searchParams;
+  const step = voiceStepSchema.safeParse(query.get("step"));
   if (!step.success) return new Response(null, { status: 400 });
-  const twiml = await handleVoiceStep({ db: context.db, config, storage: context.storage }, step.data, params);
+  // A call-out's webhooks carry its outbox message (`m`, signed with the rest of the URL).
+  const outboxId = query.get("m");
+  const twiml = await handleVoiceStep(
+    { db: context.db, config, storage: context.storage },
+    step.data,
+    outboxId ? { ...params, m: outboxId } : params,
+  );
   if (twiml === null) return new Response(null, { status: 204 });
   return new Response(twiml, { headers: { "Content-Type": "text/xml; charset=utf-8" } });
 }

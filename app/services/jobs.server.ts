@@ -76,6 +76,12 @@ export type JobName = keyof typeof jobDefinitions;
  * per-number rate is never exceeded by jobs racing each other.
  */
 export const TEXTS_QUEUE = "texts";
+/** Calls (call-out, decision 027) leave from the one voice number too: one at a time, in their own queue. */
+export const CALLS_QUEUE = "calls";
+
+/** The queue a send on `channel` runs in (emails: none, they run side by side). */
+export const sendQueueOf = (channel: "email" | "sms" | "call") =>
+  channel === "sms" ? TEXTS_QUEUE : channel === "call" ? CALLS_QUEUE : undefined;
 
 /** Where and when a job runs: the texts queue for anything that texts; a time for a deferred send. */
 export type JobOptions = { runAt?: Date; queueName?: string };

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
+import type { CallService } from "~/services/call-out.server";
 import type { MailBatchResult, MailMessage, MailService } from "~/services/mail.server";
 import type { SmsService } from "~/services/sms.server";
 import { isUuid } from "~/utils/ids";
@@ -17,6 +18,8 @@ export type OutgoingEmail = {
 };
 
 export type OutgoingSms = { to: string; text: string };
+/** A prompt's call-out (decision 027): `text` is what the outbox shows of it, not what is said. */
+export type OutgoingCall = { to: string; text: string };
 
 /** When to send and whether the outbox__send job is queued for it (a delivery's job sends its own). */
 export type QueueOptions = { runAt?: Date; withJob?: boolean };
@@ -81,19 +84,24 @@ export type ClaimedMessage = Pick<
  */
 export async function queueMessagesWithoutJobs(
   db: DbOrTx,
-  messages: ({ channel: "email"; email: OutgoingEmail } | { channel: "sms"; sms: OutgoingSms })[],
+  messages: (
+    | { channel: "email"; email: OutgoingEmail }
+    | { channel: "sms"; sms: OutgoingSms }
+    | { channel: "call"; call: OutgoingCall }
+  )[],
   { claimant }: { claimant?: string } = {},
 ): Promise<(ClaimedMessage & { status: "queued" | "sending" })[]> {
   if (!messages.length) return [];
   const now = new Date();
   const rows = messages.map((m) => {
     const claimed = m.channel === "email" && claimant !== undefined;
+    const short = m.channel === "sms" ? m.sms : m.channel === "call" ? m.call : null;
     return {
       id: randomUUID(),
       channel: m.channel,
-      to_address: m.channel === "email" ? m.email.to : m.sms.to,
+      to_address: m.channel === "email" ? m.email.to : short!.to,
       subject: m.channel === "email" ? m.email.subject : null,
-      text_body: m.channel === "email" ? m.email.text : m.sms.text,
+      text_body: m.channel === "email" ? m.email.text : short!.text,
       html_body: m.channel === "email" ? (m.email.html ?? null) : null,
       headers: m.channel === "email" ? (m.email.headers ?? {}) : {},
       status: claimed ? ("sending" as const) : ("queued" as const),
@@ -108,7 +116,8 @@ export async function queueMessagesWithoutJobs(
   return rows;
 }
 
-export type SendDeps = { db: Db; mail: MailService; sms: SmsService };
+/** `calls`: placing call-outs (absent where no voice service is wired; a call then waits and retries). */
+export type SendDeps = { db: Db; mail: MailService; sms: SmsService; calls?: CallService };
 /** "cancelled": a text whose number sent STOP after it was queued; nothing reached the provider. */
 export type SendOutcome = "sent" | "failed" | "cancelled" | "nothing-to-do";
 /**
@@ -169,6 +178,10 @@ export async function sendOutboxMessage(
 
   if (message.channel === "sms" && (await numberHasSentStop(db, message.to_address))) {
     await refuseStopped(db, message.id, now);
+    return "cancelled";
+  }
+  if (message.channel === "call" && (await numberRefusesCalls(db, message.to_address))) {
+    await refuseStopped(db, message.id, now, "opted out of calls");
     return "cancelled";
   }
 
@@ -296,8 +309,12 @@ function claimedElsewhere(message: OutboxMessage, claimant: string | undefined, 
   );
 }
 
-const providerFor = (deps: SendDeps, message: Pick<OutboxMessage, "channel">) =>
-  message.channel === "email" ? deps.mail : deps.sms;
+function providerFor(deps: SendDeps, message: Pick<OutboxMessage, "channel">) {
+  if (message.channel === "email") return deps.mail;
+  if (message.channel === "sms") return deps.sms;
+  if (!deps.calls) throw new Error("no voice service to place the call");
+  return deps.calls;
+}
 
 const asProviderMessage = (message: ClaimedMessage) => ({
   id: message.id,
@@ -325,20 +342,35 @@ async function numberHasSentStop(db: DbOrTx, phone: string) {
 }
 
 /**
- * A text held back by STOP: the message fails with that reason and a prompt riding on it goes back
- * to the queue (its ledger row cancelled, as the send job's own re-check does), so it is sent after
- * START instead of being counted as sent.
+ * The number's latest word on calls was an opt-out (call_consents: a key pressed on a call, or a
+ * text STOP): asked right before a call is placed, as STOP is before a text.
  */
-async function refuseStopped(db: Db, messageId: string, now: Date) {
+async function numberRefusesCalls(db: DbOrTx, phone: string) {
+  const latest = await db
+    .selectFrom("call_consents")
+    .select("status")
+    .where("phone_e164", "=", phone)
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return latest?.status === "revoked";
+}
+
+/**
+ * A text held back by STOP (or a call by an opt-out): the message fails with that reason and a
+ * prompt riding on it goes back to the queue (its ledger row cancelled, as the send job's own
+ * re-check does), so it is sent after START instead of being counted as sent.
+ */
+async function refuseStopped(db: Db, messageId: string, now: Date, reason = "opted out") {
   await inTransaction(db, async (tx) => {
     await tx
       .updateTable("outbox_messages")
-      .set({ status: "failed", error: "opted out (STOP)" })
+      .set({ status: "failed", error: reason === "opted out" ? "opted out (STOP)" : reason })
       .where("id", "=", messageId)
       .execute();
     const prompts = await tx
       .updateTable("deliveries")
-      .set({ status: "cancelled", error: "opted out", updated_at: now })
+      .set({ status: "cancelled", error: reason, updated_at: now })
       .where("outbox_message_id", "=", messageId)
       .returning(["prompt_id", "purpose"])
       .execute();
@@ -354,7 +386,7 @@ async function markSent(deps: SendDeps, sent: { message: ClaimedMessage; provide
   if (!sent.length) return;
   const now = new Date();
   // Once a real provider has the message, its body (sign-in codes, links) is not kept here.
-  const forget = (message: ClaimedMessage) => providerFor(deps, message).name !== "outbox";
+  const forget = (message: ClaimedMessage) => !["outbox", "simulator"].includes(providerFor(deps, message).name);
   await inTransaction(deps.db, async (tx) => {
     // Only from "sending": a failure the provider reported meanwhile (status callback) stands.
     const updated = await sql<{ id: string; provider_message_id: string }>`
@@ -455,7 +487,7 @@ export async function applyProviderStatus(
  * Messages of the channels that use the built-in outbox, newest first: what /dev/outbox shows.
  * A channel with a real provider is left out entirely (its queued bodies included).
  */
-export async function listOutboxMessages(db: DbOrTx, channels: ("email" | "sms")[], limit = 200) {
+export async function listOutboxMessages(db: DbOrTx, channels: ("email" | "sms" | "call")[], limit = 200) {
   if (!channels.length) return [];
   return db
     .selectFrom("outbox_messages")

@@ -26,6 +26,8 @@ export interface VoiceService {
   openRecording(recordingSid: string): Promise<RecordingStream | null>;
   /** Starts a call to `to` that asks `url` what to say (call-out); resolves with the call's id. */
   createCall(input: { to: string; url: string; statusCallback: string }): Promise<string>;
+  /** After a crash mid-call-out: the id of a call to `to` placed at or after `since`, else null. */
+  findCall(input: { to: string; since: Date }): Promise<string | null>;
 }
 
 export type RecordingStream = { body: ReadableStream<Uint8Array>; contentType: string; size: number | null };
@@ -60,6 +62,10 @@ export function createSimulatedVoice(storage: StorageService): VoiceService {
     },
     async createCall() {
       return `CA${Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("")}`;
+    },
+    // A simulated call leaves no trace to find: placing it again is harmless.
+    async findCall() {
+      return null;
     },
   };
 }

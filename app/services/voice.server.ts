@@ -5,6 +5,7 @@ import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import twilio from "twilio";
 import type { Config } from "~/config.server";
 import { MAX_UPLOAD_BYTES } from "./audio-check.server";
+import { isPermanentStatus, PermanentSendError } from "./send-errors.server";
 import type { StorageService } from "./storage.server";
 import { checkSid, createSimulatedVoice, type VoiceService } from "./voice-simulator.server";
 
@@ -93,18 +94,30 @@ export function createTwilioVoice(config: TwilioSettings): VoiceService {
       };
     },
     async createCall(input) {
-      const call = await client.calls.create({
-        to: input.to,
-        from: config.TWILIO_VOICE_NUMBER!,
-        url: input.url,
-        method: "POST",
-        statusCallback: input.statusCallback,
-        statusCallbackMethod: "POST",
-        statusCallbackEvent: ["completed"],
-        // An answering machine hears a short message, not the question (see the voice webhook).
-        machineDetection: "Enable",
-      });
+      const call = await client.calls
+        .create({
+          to: input.to,
+          from: config.TWILIO_VOICE_NUMBER!,
+          url: input.url,
+          method: "POST",
+          statusCallback: input.statusCallback,
+          statusCallbackMethod: "POST",
+          statusCallbackEvent: ["completed"],
+          // An answering machine hears a short message, not the question (see the voice webhook).
+          machineDetection: "Enable",
+        })
+        .catch((error: { status?: number; code?: number; message?: string }) => {
+          if (isPermanentStatus(error.status))
+            throw new PermanentSendError(`Twilio ${error.code ?? error.status}: ${error.message}`);
+          throw error;
+        });
       return call.sid;
+    },
+    // Twilio keeps no metadata of ours on a call: a call from our number to theirs since the attempt is it.
+    async findCall(input) {
+      const recent = await client.calls.list({ to: input.to, from: config.TWILIO_VOICE_NUMBER!, limit: 20 });
+      const match = recent.find((c) => c.dateCreated.getTime() >= input.since.getTime() - 60_000);
+      return match?.sid ?? null;
     },
   };
 }

@@ -37,9 +37,10 @@ export const storytellerConstraint: Constraints = {
   nickname: required,
   firstName: required,
   relationship: optional,
-  deliveryMethod: { required: true, pattern: "email|sms" },
+  deliveryMethod: { required: true, pattern: "email|sms|call" },
   email: optional,
   phone: optional,
+  callConsent: optional,
   timeZone: required,
   language,
 };

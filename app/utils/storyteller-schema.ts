@@ -21,6 +21,11 @@ export const storytellerShape = {
   deliveryMethod: choice(deliveryMethods),
   email: z.preprocess((value) => (value === "" ? undefined : value), email().optional()),
   phone: optionalText(30),
+  /** "Phone call": the owner confirms the Storyteller agreed to be called (decision 027). */
+  callConsent: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.literal("on", { error: "storytellers:errors.callConsentRequired" }).optional(),
+  ),
   timeZone: z.string({ error: "validation.required" }).min(1, "validation.required"),
   language: choice(supportedLanguages),
 };
@@ -45,15 +50,22 @@ export function firstPromptDateProblem(date: string, today: string, current?: st
   return null;
 }
 
-/** Email delivery needs an address, texts need a number (a cross-field rule, so not in the shape). */
+/**
+ * Email delivery needs an address, texts and calls a number, and calls the owner's word that the
+ * Storyteller agreed to be called (cross-field rules, so not in the shape).
+ */
 export function requireAddressForDelivery(
-  value: { deliveryMethod: (typeof deliveryMethods)[number]; email?: string; phone?: string },
+  value: { deliveryMethod: (typeof deliveryMethods)[number]; email?: string; phone?: string; callConsent?: "on" },
   ctx: z.RefinementCtx,
 ) {
   if (value.deliveryMethod === "email" && !value.email)
     ctx.addIssue({ code: "custom", path: ["email"], message: "validation.emailRequired" });
   if (value.deliveryMethod === "sms" && !value.phone)
     ctx.addIssue({ code: "custom", path: ["phone"], message: "storytellers:errors.phoneRequired" });
+  if (value.deliveryMethod === "call" && !value.phone)
+    ctx.addIssue({ code: "custom", path: ["phone"], message: "storytellers:errors.callPhoneRequired" });
+  if (value.deliveryMethod === "call" && !value.callConsent)
+    ctx.addIssue({ code: "custom", path: ["callConsent"], message: "storytellers:errors.callConsentRequired" });
 }
 
 export const storytellerSchema = z.object(storytellerShape).superRefine(requireAddressForDelivery);

@@ -246,7 +246,7 @@ test("a texted Storyteller's consent: the request, YES through the outbox, then 
   await page.getByLabel("Nickname").fill("Dadi");
   await page.getByLabel("First name").fill("Kamla");
   await page.getByLabel("Text message").check();
-  await page.getByLabel("Their mobile number").fill(`(415) 555-${line}`);
+  await page.getByLabel("Their phone number").fill(`(415) 555-${line}`);
   await page.getByRole("combobox", { name: "Their time zone" }).selectOption(timeZone);
   await page.getByRole("button", { name: "Next" }).click();
   await expect(page).toHaveURL(/step=2/);

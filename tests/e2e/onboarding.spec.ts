@@ -89,11 +89,11 @@ test("add a Storyteller reached by text message; a UK number is refused", async 
   await page.getByLabel("Nickname").fill("Dadaji");
   await page.getByLabel("First name").fill("Ramesh");
   await page.getByLabel("Text message").check();
-  await page.getByLabel("Their mobile number").fill("+44 7700 900123");
+  await page.getByLabel("Their phone number").fill("+44 7700 900123");
   await page.getByRole("combobox", { name: "Their language" }).selectOption("hi");
   await next(page);
   await expect(page.getByText("Text messages can only go to US or Canadian numbers")).toBeVisible();
-  await page.getByLabel("Their mobile number").fill("(416) 555-0199");
+  await page.getByLabel("Their phone number").fill("(416) 555-0199");
   await next(page);
   await expect(page).toHaveURL(/step=2/);
   // The library is shown in the Storyteller's language.
@@ -112,6 +112,47 @@ test("add a Storyteller reached by text message; a UK number is refused", async 
     .where("owner_id", "=", user.id)
     .executeTakeFirstOrThrow();
   expect(storyteller).toEqual({ delivery_method: "sms", phone_e164: "+14165550199", language: "hi" });
+});
+
+test("add a Storyteller reached by phone call: a US or Canadian number and their consent", async ({
+  page,
+  context,
+  db,
+  baseURL,
+}) => {
+  const user = await signInAsNewUser(db, context, baseURL!, "Kiran");
+  await page.goto("/dashboard/onboarding");
+  await page.getByLabel("Nickname").fill("Nanaji");
+  await page.getByLabel("First name").fill("Mohan");
+  await page.getByLabel("Phone call").check();
+  await page.getByLabel("Their phone number").fill("+91 98765 43210");
+  await next(page);
+  await expect(page.getByText("Please confirm that they agreed to be called")).toBeVisible();
+  await page.getByLabel(/They agreed to be called by Heirloom/).check();
+  await next(page);
+  await expect(page.getByText("Heirloom can only call US or Canadian numbers")).toBeVisible();
+  await expect(page.getByLabel(/They agreed to be called by Heirloom/)).toBeChecked();
+  await page.getByLabel("Their phone number").fill("(416) 555-0142");
+  await next(page);
+  await expect(page).toHaveURL(/step=2/);
+  await page.getByLabel("Your own questions").fill("What did your father do for a living?");
+  await next(page);
+  await expect(page.getByRole("region", { name: "Review" })).toContainText("Phone call");
+  await page.getByRole("button", { name: "Add Storyteller" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "New Storyteller Added" })).toBeVisible();
+  await expect(page.getByTestId("storyteller-card").filter({ hasText: "Nanaji" })).toContainText("Phone call");
+
+  const storyteller = await db
+    .selectFrom("storytellers")
+    .select(["id", "delivery_method", "phone_e164", "call_consent"])
+    .where("owner_id", "=", user.id)
+    .executeTakeFirstOrThrow();
+  expect(storyteller).toMatchObject({ delivery_method: "call", phone_e164: "+14165550142", call_consent: "granted" });
+  // The edit form shows the method and the consent already given.
+  await page.goto(`/dashboard/recipient/${storyteller.id}/edit`);
+  await expect(page.getByLabel("Phone call")).toBeChecked();
+  await expect(page.getByLabel(/They agreed to be called by Heirloom/)).toBeChecked();
+  await expectNoAxeViolations(page);
 });
 
 test("another user's Storytellers never show", async ({ page, context, db, baseURL }) => {

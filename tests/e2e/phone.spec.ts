@@ -149,3 +149,71 @@ test("a Storyteller answers by phone through the simulator; the owner is told an
   await page.goto("/dashboard/notifications");
   await expect(page.getByTestId("notification-list")).toContainText("Dadi answered a prompt");
 });
+
+/** A time zone where it is now between 09:00 and 19:00, so a call may go at once (08:00–21:00). */
+function daytimeZone() {
+  const zones = [
+    "Pacific/Honolulu",
+    "America/Los_Angeles",
+    "America/New_York",
+    "America/Sao_Paulo",
+    "Europe/London",
+    "Asia/Dubai",
+    "Asia/Kolkata",
+    "Asia/Tokyo",
+    "Australia/Sydney",
+    "Pacific/Auckland",
+  ];
+  const hourIn = (timeZone: string) =>
+    Number(new Intl.DateTimeFormat("en-US", { hour: "numeric", hourCycle: "h23", timeZone }).format(new Date()));
+  return zones.find((zone) => hourIn(zone) >= 9 && hourIn(zone) < 19)!;
+}
+
+test("a Phone call Storyteller is called: the outbox shows the call, a pick-up hears the question, 0 stops the calls", async ({
+  page,
+  context,
+  db,
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  const user = await signInAsNewUser(db, context, baseURL!, "Anil");
+  const number = `+1555${String(Math.floor(Math.random() * 9_000_000) + 1_000_000)}`;
+  const storyteller = await createStoryteller(db, {
+    ownerId: user.id,
+    nickname: "Nana",
+    firstName: "Gopal",
+    deliveryMethod: "call",
+    phone: number,
+    timeZone: daytimeZone(),
+    prompts: ["Which festival did you love most as a boy?"],
+  });
+  await page.goto(`/dashboard/recipient/${storyteller.id}`);
+  await expect(page.getByText("Phone call")).toBeVisible();
+  await page.getByTestId("queued-prompt").first().getByRole("button", { name: "Send now" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "The question will be sent shortly" })).toBeVisible();
+
+  // The worker places the call with the simulator; the outbox shows it.
+  const placedCall = page
+    .getByTestId("outbox-message")
+    .filter({ hasText: "Phone call (simulated)" })
+    .filter({ hasText: number });
+  await expect(async () => {
+    await page.goto("/dev/outbox");
+    await expect(placedCall).toContainText("Which festival did you love most as a boy?", { timeout: 500 });
+    await expect(placedCall).toContainText("delivered to the outbox", { timeout: 500 });
+  }).toPass({ timeout: 15_000, intervals: [500, 1000] });
+
+  await placedCall.getByRole("button", { name: "Answer as the Storyteller" }).click();
+  await expect(heard(page)).toContainText("Hello Gopal, this is Heirloom.");
+  await expect(heard(page)).toContainText("Which festival did you love most as a boy?");
+  await expect(heard(page)).toContainText("To stop these calls, press 0.");
+  await expectNoAxeViolations(page);
+  const phone = simulator(page);
+  await phone.getByLabel("Press keys").fill("0");
+  await phone.getByRole("button", { name: "Press", exact: true }).click();
+  await expect(heard(page)).toHaveText("We will not call you again. You can still call us whenever you like. Goodbye.");
+
+  // The owner sees why nothing more is called.
+  await page.goto(`/dashboard/recipient/${storyteller.id}`);
+  await expect(page.getByTestId("delivery-state")).toContainText("Gopal asked not to be called any more.");
+});

@@ -95,7 +95,7 @@ async function storyteller(args: StepArgs) {
     return go(3);
   }
   const { intent: _create, ...newStoryteller } = value;
-  const checked = checkStorytellerFields(newStoryteller);
+  const checked = checkStorytellerFields(newStoryteller, context.config);
   if (!checked.ok) return refuse("create", submission.reply({ fieldErrors: checked.fieldErrors }));
   const dateErrors = checkFirstPromptDate(newStoryteller);
   if (dateErrors) return refuse("create", submission.reply({ fieldErrors: dateErrors }));

@@ -22,7 +22,7 @@ async function who({ context, userId, formData }: StepArgs) {
   if (submission.status !== "success") return refuse(submission.reply());
   if (submission.value.intent === Intent.back) return redirect(stepUrl(1));
   const { intent: _next, ...who } = submission.value;
-  const checked = checkStorytellerFields(who);
+  const checked = checkStorytellerFields(who, context.config);
   if (!checked.ok) return refuse(submission.reply({ fieldErrors: checked.fieldErrors }));
   await saveDraftStep(context.db, userId, "who", who);
   return redirect(stepUrl(2));

@@ -5,10 +5,11 @@ import { Intent } from "./intents";
 type StorytellerState = {
   first_name: string;
   email: string | null;
-  delivery_method: "email" | "sms";
+  delivery_method: "email" | "sms" | "call";
   unsubscribed_at: Date | string | null;
   email_undeliverable_at: Date | string | null;
   sms_consent: string;
+  call_consent: string;
   next_send_at: Date | string | null;
   paused_at: Date | string | null;
   time_zone: string;
@@ -33,11 +34,17 @@ export function DeliveryState({
         : storyteller.email_undeliverable_at
           ? t("delivery.undeliverable", vars)
           : null
-      : storyteller.sms_consent === "revoked"
-        ? t("delivery.optedOut", vars)
-        : storyteller.sms_consent !== "granted"
-          ? t("delivery.awaitingConsent", vars)
-          : null;
+      : storyteller.delivery_method === "call"
+        ? storyteller.call_consent === "revoked"
+          ? t("delivery.callOptedOut", vars)
+          : storyteller.call_consent !== "granted"
+            ? t("delivery.callAwaitingConsent", vars)
+            : null
+        : storyteller.sms_consent === "revoked"
+          ? t("delivery.optedOut", vars)
+          : storyteller.sms_consent !== "granted"
+            ? t("delivery.awaitingConsent", vars)
+            : null;
   const when = storyteller.next_send_at
     ? new Intl.DateTimeFormat(locale === "hi" ? "hi-IN" : "en-US", {
         dateStyle: "full",

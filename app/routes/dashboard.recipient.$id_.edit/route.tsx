@@ -90,6 +90,8 @@ export default function EditStoryteller() {
       deliveryMethod: storyteller.delivery_method,
       email: storyteller.email ?? "",
       phone: storyteller.phone_e164 ?? "",
+      // The owner's word stands until the Storyteller opts out; then it must be given again.
+      callConsent: storyteller.call_consent === "granted" ? "on" : undefined,
       timeZone: storyteller.time_zone,
       language: storyteller.language,
       firstPromptDate: storyteller.first_prompt_date,
