@@ -129,6 +129,8 @@ test("the page asked for before signing in is shown after, once; other sites nev
 
   await page.getByLabel("Account menu").click();
   await page.getByRole("button", { name: "Logout" }).click();
+  // Signed out before going on: a navigation started at once would cancel the logout's post.
+  await expect(page).toHaveURL(/\/$/);
   await page.goto("/auth/login?redirectTo=%2F%2Fevil.example%2Fsteal");
   await requestCode(page, email);
   await page.getByLabel("6-digit code").fill((await latestSignInEmail(db, email)).code);
