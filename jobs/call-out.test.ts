@@ -278,6 +278,43 @@ describe("calling out on the Storyteller's schedule", () => {
     expect((await ledger())[0]).toMatchObject({ status: "sent", provider_message_id: placed[0].sid });
   });
 
+  it("never rings at night when a call's attempt died and its retry comes after 21:00", async () => {
+    let die = true;
+    const deps = twilioDeps((calls) => ({
+      ...calls,
+      async send(message) {
+        if (die) {
+          die = false;
+          throw new Error("worker died before the call");
+        }
+        return calls.send(message);
+      },
+    }));
+    await calledStoryteller();
+    await runSchedulerTick(deps, due);
+    const [job] = await batchJobs();
+    await expect(sendDeliveryBatch(deps, job.payload.deliveryIds, { now, claimant: "job-1" })).rejects.toThrow(
+      /died before/,
+    );
+    // The worker's retry comes at 01:00 in Toronto: nothing is placed; the row waits for 08:00.
+    const night = new Date("2026-04-02T05:00:00Z");
+    expect(await sendDeliveryBatch(deps, job.payload.deliveryIds, { now: night, claimant: "job-1" })).toMatchObject({
+      sent: 0,
+      deferred: 1,
+    });
+    expect(placed).toHaveLength(0);
+    const [row] = await ledger();
+    expect(row).toMatchObject({ status: "sending", prompt_sent: true });
+    const [deferred] = await jobsFor(database.db, "delivery__send");
+    expect(deferred.payload).toMatchObject({ deliveryId: row.id });
+    expect(deferred.run_at.toISOString()).toBe("2026-04-02T12:00:00.000Z");
+    // At 08:00 the call is placed, once.
+    const morning = new Date("2026-04-02T12:00:05Z");
+    expect(await sendDelivery(deps, row.id, { now: morning })).toBe("sent");
+    expect(placed).toHaveLength(1);
+    expect((await ledger())[0]).toMatchObject({ status: "sent", provider_message_id: placed[0].sid });
+  });
+
   it("keeps to 08:00–21:00 where the Storyteller lives: a late scheduled call and a late Send now wait", async () => {
     const storyteller = await calledStoryteller();
     const deps = twilioDeps();

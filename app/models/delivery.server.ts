@@ -227,8 +227,14 @@ type Review =
 
 /** What the send job does with one locked ledger row: every re-check of decision 008, in one place. */
 function review(row: LedgerRow, sendNow: boolean, now: Date, callsOn: boolean, lateSend = lateSendDecision): Review {
-  if (row.status === "sending" && row.outbox_message_id)
+  if (row.status === "sending" && row.outbox_message_id) {
+    // An attempt that died, retried hours later (a worker's backoff): a text or call it had not
+    // placed must not go out at night. It waits for 08:00 there; the outbox still asks the provider
+    // first, so one that did go out is recorded, never sent twice.
+    if (row.channel !== "email" && !isInsideSendingWindow(now, row.time_zone))
+      return { outcome: "defer", retryAt: nextWindowOpening(now, row.time_zone) };
     return { outcome: "resume", outboxMessageId: row.outbox_message_id };
+  }
   if (row.status !== "pending") return { outcome: "nothing-to-do" };
   const cancel = (reason: string): Review => ({ outcome: "cancel", reason });
   // A resend (the owner asked for a new recording) goes to a prompt already sent, while asked for.
