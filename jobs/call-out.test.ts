@@ -278,6 +278,38 @@ describe("calling out on the Storyteller's schedule", () => {
     expect((await ledger())[0]).toMatchObject({ status: "sent", provider_message_id: placed[0].sid });
   });
 
+  it("does not take another Storyteller's call on the same number for the one whose attempt died", async () => {
+    // Two Storytellers share a landline; the first call's attempt dies before Twilio hears of it,
+    // the second is placed. The retry must place the first, not credit it with the second's call.
+    let died = false;
+    const deps = twilioDeps((calls) => ({
+      ...calls,
+      async send(message) {
+        if (!died) {
+          died = true;
+          throw new Error("worker died before the call");
+        }
+        return calls.send(message);
+      },
+    }));
+    await calledStoryteller();
+    await calledStoryteller();
+    await runSchedulerTick(deps, due);
+    const [job] = await batchJobs();
+    expect(job.payload.deliveryIds).toHaveLength(2);
+    await expect(sendDeliveryBatch(deps, job.payload.deliveryIds, { now, claimant: "job-1" })).rejects.toThrow(
+      /died before/,
+    );
+    expect(placed).toHaveLength(1);
+    expect(await sendDeliveryBatch(deps, job.payload.deliveryIds, { now, claimant: "job-1" })).toMatchObject({
+      sent: 1,
+    });
+    expect(placed).toHaveLength(2);
+    const rows = await ledger();
+    expect(rows.map((row) => row.status)).toEqual(["sent", "sent"]);
+    expect(new Set(rows.map((row) => row.provider_message_id))).toEqual(new Set(placed.map((call) => call.sid)));
+  });
+
   it("never rings at night when a call's attempt died and its retry comes after 21:00", async () => {
     let die = true;
     const deps = twilioDeps((calls) => ({

@@ -11,8 +11,11 @@ export interface CallService {
   readonly name: VoiceService["name"];
   /** Places the call; resolves with its CallSid (PermanentSendError: don't retry). */
   send(message: { id: string; to: string }): Promise<string>;
-  /** After a crash mid-send: the CallSid of this call if the provider placed it (at or after `since`). */
-  findSent(message: { id: string; to: string }, since: Date): Promise<string | null>;
+  /**
+   * After a crash mid-send: the CallSid of this call if the provider placed it (at or after `since`),
+   * never one of `exclude` (the calls other messages to the number are known to have placed).
+   */
+  findSent(message: { id: string; to: string }, since: Date, exclude?: ReadonlySet<string>): Promise<string | null>;
 }
 
 /** The voice webhook for a step of a call-out, with the outbox message it carries. */
@@ -28,6 +31,6 @@ export function createCallService(config: Pick<Config, "APP_URL">, voice: VoiceS
         url: callOutWebhookUrl(config, "outbound", message.id),
         statusCallback: callOutWebhookUrl(config, "status", message.id),
       }),
-    findSent: (message, since) => voice.findCall({ to: message.to, since }),
+    findSent: (message, since, exclude) => voice.findCall({ to: message.to, since, exclude }),
   };
 }

@@ -158,10 +158,12 @@ export async function sendOutboxMessage(
   if (!message) {
     const current = await db.selectFrom("outbox_messages").selectAll().where("id", "=", messageId).executeTakeFirst();
     if (!current || current.status !== "sending" || claimedElsewhere(current, claimant, now)) return "nothing-to-do";
-    const accepted = await providerFor(deps, current).findSent(
-      asProviderMessage(current),
-      current.claimed_at ?? current.created_at,
-    );
+    const since = current.claimed_at ?? current.created_at;
+    // A call carries nothing of ours at the provider: one another message placed is not this one.
+    const accepted =
+      current.channel === "call" && deps.calls
+        ? await deps.calls.findSent(asProviderMessage(current), since, await callsPlacedForOthers(db, current))
+        : await providerFor(deps, current).findSent(asProviderMessage(current), since);
     if (accepted) return (await markSent(deps, [{ message: current, providerMessageId: accepted }]), "sent");
     // Re-claimed only as found: of two jobs reconciling at once, one sends.
     message = await db
@@ -307,6 +309,19 @@ function claimedElsewhere(message: OutboxMessage, claimant: string | undefined, 
     message.claimed_by !== (claimant ?? null) &&
     now.getTime() - (message.claimed_at ?? message.created_at).getTime() < CLAIM_LEASE_MS
   );
+}
+
+/** The calls other messages to the same number are known to have placed (their CallSids). */
+async function callsPlacedForOthers(db: Db, message: Pick<OutboxMessage, "id" | "to_address">) {
+  const rows = await db
+    .selectFrom("outbox_messages")
+    .select("provider_message_id")
+    .where("channel", "=", "call")
+    .where("to_address", "=", message.to_address)
+    .where("id", "<>", message.id)
+    .where("provider_message_id", "is not", null)
+    .execute();
+  return new Set(rows.map((row) => row.provider_message_id!));
 }
 
 function providerFor(deps: SendDeps, message: Pick<OutboxMessage, "channel">) {

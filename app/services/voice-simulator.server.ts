@@ -27,7 +27,8 @@ export interface VoiceService {
   /** Starts a call to `to` that asks `url` what to say (call-out); resolves with the call's id. */
   createCall(input: { to: string; url: string; statusCallback: string }): Promise<string>;
   /** After a crash mid-call-out: the id of a call to `to` placed at or after `since`, else null. */
-  findCall(input: { to: string; since: Date }): Promise<string | null>;
+  /** A call to `to` placed at or after `since`, not one of `exclude` (calls other messages placed). */
+  findCall(input: { to: string; since: Date; exclude?: ReadonlySet<string> }): Promise<string | null>;
 }
 
 export type RecordingStream = { body: ReadableStream<Uint8Array>; contentType: string; size: number | null };

@@ -113,10 +113,14 @@ export function createTwilioVoice(config: TwilioSettings): VoiceService {
         });
       return call.sid;
     },
-    // Twilio keeps no metadata of ours on a call: a call from our number to theirs since the attempt is it.
+    // Twilio keeps no metadata of ours on a call: a call from our number to theirs since the attempt,
+    // that no other message of ours is known to have placed (several Storytellers may share a
+    // number), is it. A few seconds' slack for Twilio's whole-second, other-clock timestamps.
     async findCall(input) {
       const recent = await client.calls.list({ to: input.to, from: config.TWILIO_VOICE_NUMBER!, limit: 20 });
-      const match = recent.find((c) => c.dateCreated.getTime() >= input.since.getTime() - 60_000);
+      const match = recent.find(
+        (c) => c.dateCreated.getTime() >= input.since.getTime() - 5_000 && !input.exclude?.has(c.sid),
+      );
       return match?.sid ?? null;
     },
   };
