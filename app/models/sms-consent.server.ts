@@ -4,7 +4,7 @@ import { queueSms } from "~/services/outbox.server";
 import { composeConsentRequest } from "~/services/prompt-messages.server";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import type { Language } from "../../db/schema";
-import { revokeCallConsent } from "./call-consent.server";
+import { restoreCallConsent, revokeCallConsent } from "./call-consent.server";
 import { nextWindowOpening } from "./schedule";
 
 /** Carrier keywords (CTIA and Twilio's defaults), matched on the whole trimmed reply. */
@@ -115,8 +115,9 @@ export async function handleInboundSms(
 
     const status = kind === "stop" ? "revoked" : "granted";
     const reply = input.body.trim().slice(0, 160);
-    // STOP also stops calls to the number (decision 027); START brings back texts only.
+    // STOP also stops calls to the number, and START from it lets them resume (decision 027).
     if (kind === "stop") await revokeCallConsent(tx, { phoneE164: input.from, source: "text", statement: reply }, now);
+    else await restoreCallConsent(tx, { phoneE164: input.from, statement: reply }, now);
     // STOP reaches every Storyteller on the number; YES only those we asked (or who had stopped).
     const affected = kind === "stop" ? storytellers : storytellers.filter((s) => s.sms_consent !== "none");
     for (const storyteller of affected) {

@@ -306,11 +306,10 @@ export async function saveStoryteller(
     const needsSmsConsent =
       columns.delivery_method === "sms" &&
       (current.delivery_method !== "sms" || columns.phone_e164 !== current.phone_e164);
+    // Only a new method or number needs the owner's word again; an opt-out is the number's to lift.
     const needsCallConsent =
       columns.delivery_method === "call" &&
-      (current.delivery_method !== "call" ||
-        columns.phone_e164 !== current.phone_e164 ||
-        current.call_consent !== "granted");
+      (current.delivery_method !== "call" || columns.phone_e164 !== current.phone_e164);
     await tx
       .updateTable("storytellers")
       .set({

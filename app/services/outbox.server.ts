@@ -357,14 +357,16 @@ async function numberHasSentStop(db: DbOrTx, phone: string) {
 }
 
 /**
- * The number's latest word on calls was an opt-out (call_consents: a key pressed on a call, or a
- * text STOP): asked right before a call is placed, as STOP is before a text.
+ * The number's own latest word on calls was an opt-out (call_consents: a key pressed on a call, or a
+ * text STOP, not lifted by START): asked right before a call is placed, as STOP is before a text.
  */
 async function numberRefusesCalls(db: DbOrTx, phone: string) {
   const latest = await db
     .selectFrom("call_consents")
     .select("status")
     .where("phone_e164", "=", phone)
+    // The number's own word (a key on a call, STOP or START by text); an owner's tick never lifts it.
+    .where("source", "<>", "owner")
     .orderBy("created_at", "desc")
     .limit(1)
     .executeTakeFirst();

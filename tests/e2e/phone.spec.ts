@@ -215,5 +215,5 @@ test("a Phone call Storyteller is called: the outbox shows the call, a pick-up h
 
   // The owner sees why nothing more is called.
   await page.goto(`/dashboard/recipient/${storyteller.id}`);
-  await expect(page.getByTestId("delivery-state")).toContainText("Gopal asked not to be called any more.");
+  await expect(page.getByTestId("delivery-state")).toContainText("Gopal asked not to be called any more");
 });

@@ -162,7 +162,7 @@ describe("Phone call when editing a Storyteller", () => {
     frequency: "weekly",
   };
 
-  it("switches to calls with the box ticked, records the consent once, and again only after an opt-out", async () => {
+  it("switches to calls with the box ticked and records the consent once; an opt-out is the number's to lift", async () => {
     const owner = await signedInUser(database);
     const st = await createStoryteller(database.db, { ownerId: owner.id });
     const { callConsent: _, ...unticked } = form;
@@ -174,17 +174,33 @@ describe("Phone call when editing a Storyteller", () => {
     expect(await edit(owner, st.id, { ...form, nickname: "Nana" })).toMatchObject({ status: 302 });
     expect((await consentsOf(st.id)).map((c) => c.status)).toEqual(["granted"]);
 
-    // They texted STOP: calls stop too, until the owner confirms again.
-    await handleInboundSms(database.db, makeTestContext(database).config, { from: "+14165550199", body: "STOP" });
+    // They texted STOP: calls stop too. The owner's edits still save, and their tick does not lift it.
+    const config = makeTestContext(database).config;
+    await handleInboundSms(database.db, config, { from: "+14165550199", body: "STOP" });
     const row = () =>
       database.db.selectFrom("storytellers").select("call_consent").where("id", "=", st.id).executeTakeFirstOrThrow();
     expect(await row()).toEqual({ call_consent: "revoked" });
-    expect(await edit(owner, st.id, form)).toMatchObject({ status: 302 });
+    expect(await edit(owner, st.id, { ...form, nickname: "Nani" })).toMatchObject({ status: 302 });
+    expect(await row()).toEqual({ call_consent: "revoked" });
+    // Another account adding the same number and ticking the box does not lift it either.
+    const other = await signedInUser(database);
+    const second = await createStoryteller(database.db, { ownerId: other.id });
+    expect(await edit(other, second.id, form)).toMatchObject({ status: 302 });
+    expect(
+      await database.db
+        .selectFrom("storytellers")
+        .select("call_consent")
+        .where("id", "=", second.id)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ call_consent: "revoked" });
+
+    // START from the number itself lets calls resume.
+    await handleInboundSms(database.db, config, { from: "+14165550199", body: "START" });
     expect(await row()).toEqual({ call_consent: "granted" });
     expect((await consentsOf(st.id)).map((c) => [c.status, c.source])).toEqual([
       ["granted", "owner"],
       ["revoked", "text"],
-      ["granted", "owner"],
+      ["granted", "text"],
     ]);
   });
 

@@ -91,7 +91,8 @@ export default function EditStoryteller() {
       email: storyteller.email ?? "",
       phone: storyteller.phone_e164 ?? "",
       // The owner's word stands until the Storyteller opts out; then it must be given again.
-      callConsent: storyteller.call_consent === "granted" ? "on" : undefined,
+      // The owner's word stands through an opt-out (only the number lifts that): the box stays ticked.
+      callConsent: storyteller.call_consent === "none" ? undefined : "on",
       timeZone: storyteller.time_zone,
       language: storyteller.language,
       firstPromptDate: storyteller.first_prompt_date,
