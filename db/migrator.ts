@@ -17,6 +17,7 @@ import * as phoneAnswers from "./migrations/0013_phone_answers";
 import * as keepsakes from "./migrations/0014_keepsakes";
 import * as outboxClaimedBy from "./migrations/0016_outbox_claimed_by";
 import * as callOut from "./migrations/0017_call_out";
+import * as phoneRecordingsPrompt from "./migrations/0018_phone_recordings_prompt";
 
 // Listed by hand (not read from the folder) so the same list works under tsx, vitest and bundlers.
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   "0014_keepsakes": keepsakes,
   "0016_outbox_claimed_by": outboxClaimedBy,
   "0017_call_out": callOut,
+  "0018_phone_recordings_prompt": phoneRecordingsPrompt,
 };
 
 const quietLogger = new Logger(() => () => {});

@@ -130,12 +130,15 @@ export async function writeBody(body: ReadableStream<Uint8Array>, res: express.R
 
 function drained(res: express.Response) {
   return new Promise<void>((resolve) => {
+    // The compression middleware hands "drain" listeners to its zlib stream (res.on returns that
+    // stream), so the listener is removed from whatever took it.
+    let drainSource: NodeJS.EventEmitter = res;
     const done = () => {
-      res.off("drain", done);
+      drainSource.off("drain", done);
       res.off("close", done);
       resolve();
     };
-    res.on("drain", done);
+    drainSource = res.on("drain", done);
     res.on("close", done);
   });
 }

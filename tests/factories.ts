@@ -639,3 +639,22 @@ export async function createPhoneRecording(db: DbOrTx, options: PhoneRecordingOp
     .executeTakeFirstOrThrow();
   return recording;
 }
+
+/** A call-out Twilio has placed, as the `outbound` step records it (phone_calls), for voice tests. */
+export async function createOutboundCall(
+  db: DbOrTx,
+  call: { callSid: string; to: string; from: string; storytellerId: string; promptId: string; language: "en" | "hi" },
+) {
+  await db
+    .insertInto("phone_calls")
+    .values({
+      call_sid: call.callSid,
+      direction: "outbound",
+      caller_e164: call.to,
+      called_e164: call.from,
+      storyteller_id: call.storytellerId,
+      prompt_id: call.promptId,
+      language: call.language,
+    })
+    .execute();
+}

@@ -1,6 +1,7 @@
-// The browser's translator (decision 026): the subset of i18next this app uses, in about 1 KB instead
-// of i18next's 14 KB. The server keeps real i18next; `lite.test.ts` holds this one to the same output
-// for every key of every namespace in both languages, so a hydrated page reads exactly as it was sent.
+// The translator pages render with, in the browser (decision 026) and on the server (decision 029):
+// the subset of i18next this app uses, in about 1 KB instead of i18next's 14 KB. Loaders, emails and
+// jobs keep real i18next; `lite.test.ts` holds this one to the same output for every key of every
+// namespace in both languages.
 //
 // What it does: nested keys ("a.b"), "ns:key", a list of namespaces searched in order, `{{name}}`
 // interpolation (unescaped: React escapes) with default variables, plurals by `count` (`_zero`, then

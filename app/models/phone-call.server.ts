@@ -611,24 +611,4 @@ async function outbound(services: VoiceServices, params: Record<string, string>)
   return askQuestion(services, call, call.prompt_id, true);
 }
 
-/** Records a call we are placing, so its webhooks find the Storyteller and the question. */
-export async function recordOutboundCall(
-  db: DbOrTx,
-  call: { callSid: string; to: string; from: string; storytellerId: string; promptId: string; language: Language },
-) {
-  await db
-    .insertInto("phone_calls")
-    .values({
-      call_sid: call.callSid,
-      direction: "outbound",
-      caller_e164: call.to,
-      called_e164: call.from,
-      storyteller_id: call.storytellerId,
-      prompt_id: call.promptId,
-      language: call.language,
-    })
-    .onConflict((oc) => oc.column("call_sid").doNothing())
-    .execute();
-}
-
 export { formatAnswerCode };

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import twilio from "twilio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureAnswerCode } from "~/models/answer-code.server";
-import { MAX_RECORDING_SECONDS, recordOutboundCall } from "~/models/phone-call.server";
+import { MAX_RECORDING_SECONDS } from "~/models/phone-call.server";
 import { processPhoneRecording } from "~/models/phone-recording.server";
 import { sweepPhoneCalls } from "~/models/phone-upkeep.server";
 import { watchLogs } from "~/services/logger.server";
@@ -12,7 +12,7 @@ import { inTransaction } from "../../db/client";
 import { silentWav } from "../../tests/audio-fixtures";
 import { makeTestContext, routeArgs } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
-import { createAnswer, createPrompt, createStoryteller, createUser } from "../../tests/factories";
+import { createAnswer, createOutboundCall, createPrompt, createStoryteller, createUser } from "../../tests/factories";
 import { type RecordedRequest, sendJson, startFakeApi } from "../../tests/fake-http-server";
 import { jobsFor } from "../../tests/jobs";
 import { loader as playbackLoader } from "./phone.play.$token";
@@ -799,7 +799,7 @@ describe("call-out", () => {
     const storyteller = await createStoryteller(database.db, { ownerId: owner.id, phone, prompts: [] });
     const prompt = await sentPromptFor(storyteller.id, "What songs did your mother sing?");
     const machineSid = newCallSid();
-    await recordOutboundCall(database.db, {
+    await createOutboundCall(database.db, {
       callSid: machineSid,
       to: phone,
       from: VOICE_NUMBER,
@@ -821,7 +821,7 @@ describe("call-out", () => {
     expect(machine.xml).not.toContain("<Record");
 
     const humanSid = newCallSid();
-    await recordOutboundCall(database.db, {
+    await createOutboundCall(database.db, {
       callSid: humanSid,
       to: phone,
       from: VOICE_NUMBER,
@@ -840,7 +840,7 @@ describe("call-out", () => {
     const storyteller = await createStoryteller(database.db, { ownerId: owner.id, phone, language: "hi", prompts: [] });
     const prompt = await sentPromptFor(storyteller.id, "आपकी माँ कौन से गीत गाती थीं?");
     const sid = newCallSid();
-    await recordOutboundCall(database.db, {
+    await createOutboundCall(database.db, {
       callSid: sid,
       to: phone,
       from: VOICE_NUMBER,

@@ -20,7 +20,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     ALTER TABLE outbox_messages ADD CONSTRAINT outbox_messages_channel_check CHECK (channel IN ('email', 'sms', 'call'));
 
     -- granted: the owner confirmed the Storyteller agreed (given_by, the sentence they ticked);
-    -- revoked: the Storyteller pressed 0 on a call, or texted STOP. The number's latest row decides.
+    -- revoked: the Storyteller pressed 0 on a call, or texted STOP; a START by text grants again.
+    -- The number's own latest word (rows not from an owner) decides whether it may be called.
     CREATE TABLE call_consents (
       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
       storyteller_id uuid REFERENCES storytellers (id) ON DELETE SET NULL,
