@@ -1,4 +1,5 @@
 import { applyProviderStatus } from "~/services/outbox.server";
+import { unreachedCalls } from "~/utils/call-outcomes";
 import { isUuid } from "~/utils/ids";
 import type { Db, DbOrTx } from "../../db/client";
 
@@ -39,13 +40,6 @@ export async function recordCallOut(db: DbOrTx, input: { callSid: string; outbox
     .execute();
 }
 
-const UNREACHED: Record<string, string> = {
-  busy: "busy",
-  "no-answer": "no answer",
-  failed: "call failed",
-  canceled: "call canceled",
-};
-
 /**
  * A call-out ended (Twilio's status callback): a call nobody took (busy, no answer, failed) is
  * recorded on its message and ledger row with that reason; the prompt stays sent (its code works
@@ -53,7 +47,7 @@ const UNREACHED: Record<string, string> = {
  */
 export async function recordCallOutcome(db: Db, input: { outboxId: string; callSid: string; status: string }) {
   if (!isUuid(input.outboxId)) return;
-  const unreached = UNREACHED[input.status];
+  const unreached = (unreachedCalls as Record<string, { reason: string } | undefined>)[input.status]?.reason;
   if (!unreached && input.status !== "completed") return;
   await applyProviderStatus(db, {
     outboxId: input.outboxId,

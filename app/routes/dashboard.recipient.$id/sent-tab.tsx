@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, useFetcher } from "react-router";
+import { callReasonKey } from "~/utils/call-outcomes";
 import { Intent } from "./intents";
 
 type SentPrompt = {
@@ -69,7 +70,12 @@ export function SentPrompts({
             ) : null}
             {prompt.delivery_status === "failed" ? (
               <p className="mt-1 text-sm text-danger">
-                {t("delivery.statusFailed", { reason: prompt.delivery_error ?? "" })}
+                {t("delivery.statusFailed", {
+                  // A call nobody took, in the owner's language; a provider's own wording as it came.
+                  reason: callReasonKey(prompt.delivery_error)
+                    ? t(`delivery.callReasons.${callReasonKey(prompt.delivery_error)}`)
+                    : (prompt.delivery_error ?? ""),
+                })}
               </p>
             ) : prompt.delivery_status === "sending" ? (
               <p className="mt-1 text-sm text-muted">{t("delivery.statusSending")}</p>
