@@ -417,6 +417,32 @@ describe("calling out on the Storyteller's schedule", () => {
     expect((await ledger())[0]).toMatchObject({ status: "sent", provider_message_id: call.sid, prompt_sent: true });
   });
 
+  it("ties a call-out's webhook to the call its message placed, never another call", async () => {
+    await calledStoryteller();
+    await tickAndSend(twilioDeps());
+    const [call] = placed;
+    const otherSid = "CA" + "f".repeat(32);
+    await twilioCalls(call.url, {
+      CallSid: otherSid,
+      AccountSid: ACCOUNT_SID,
+      From: VOICE_NUMBER,
+      To: PHONE,
+      Direction: "outbound-api",
+      AnsweredBy: "human",
+    });
+    const calls = () => database.db.selectFrom("phone_calls").select("call_sid").execute();
+    expect(await calls()).toEqual([]);
+    await twilioCalls(call.url, {
+      CallSid: call.sid,
+      AccountSid: ACCOUNT_SID,
+      From: VOICE_NUMBER,
+      To: PHONE,
+      Direction: "outbound-api",
+      AnsweredBy: "human",
+    });
+    expect(await calls()).toEqual([{ call_sid: call.sid }]);
+  });
+
   it("asks a person the question and lets them stop the calls with 0; an answering machine gets the number and code", async () => {
     await calledStoryteller();
     const deps = twilioDeps();

@@ -21,8 +21,11 @@ export async function recordCallOut(db: DbOrTx, input: { callSid: string; outbox
     .innerJoin("prompts as p", "p.id", "d.prompt_id")
     .innerJoin("storytellers as s", "s.id", "p.storyteller_id")
     .select(["p.id as prompt_id", "s.id as storyteller_id", "s.phone_e164", "s.language"])
+    .innerJoin("outbox_messages as o", "o.id", "d.outbox_message_id")
     .where("d.outbox_message_id", "=", input.outboxId)
     .where("d.channel", "=", "call")
+    // The call this message placed, or one its worker did not live to record: never another call.
+    .where((eb) => eb.or([eb("o.provider_message_id", "is", null), eb("o.provider_message_id", "=", input.callSid)]))
     .executeTakeFirst();
   if (!row?.phone_e164) return;
   await db
