@@ -68,7 +68,8 @@ export async function storytellerPage(
     title: `${view.storyteller.nickname} · ${context.config.APP_NAME}`,
     storyteller: view.storyteller,
     role: view.role,
-    queued: tab === "scheduled" ? view.queued : [],
+    // What the queue shows of each prompt: the sent-only fields (all null here) stay on the server.
+    queued: tab === "scheduled" ? view.queued.map(({ id, text, editable }) => ({ id, text, editable })) : [],
     sent,
     counts: { queued: view.queued.length, sent: view.sent.length },
     nextPrompt: view.nextPrompt ? { text: view.nextPrompt.text } : null,
