@@ -1,5 +1,6 @@
 import type { Config } from "~/config.server";
 import { getServerT } from "~/i18n/i18next.server";
+import { numberRefusesCalls } from "~/services/outbox.server";
 import { type DbOrTx, inTransaction } from "../../db/client";
 
 /**
@@ -9,19 +10,6 @@ import { type DbOrTx, inTransaction } from "../../db/client";
  * number. Only the number's own word lifts its opt-out (START by text): an owner ticking the box
  * again, or another account adding the number, never does.
  */
-
-/** The person at the number asked not to be called, and has not asked to be called again since. */
-export async function numberOptedOutOfCalls(db: DbOrTx, phoneE164: string): Promise<boolean> {
-  const latest = await db
-    .selectFrom("call_consents")
-    .select("status")
-    .where("phone_e164", "=", phoneE164)
-    .where("source", "<>", "owner")
-    .orderBy("created_at", "desc")
-    .limit(1)
-    .executeTakeFirst();
-  return latest?.status === "revoked";
-}
 
 /** The owner confirmed, on the Storyteller form, that the Storyteller agreed to be called. */
 export async function grantCallConsent(
@@ -50,7 +38,7 @@ export async function grantCallConsent(
     })
     .execute();
   // The owner's word is recorded either way; it does not outweigh the number's own opt-out.
-  const optedOut = await numberOptedOutOfCalls(tx, input.phoneE164);
+  const optedOut = await numberRefusesCalls(tx, input.phoneE164);
   await tx
     .updateTable("storytellers")
     .set({ call_consent: optedOut ? "revoked" : "granted", updated_at: now })
@@ -62,29 +50,12 @@ export async function grantCallConsent(
  * The person at `phoneE164` asked not to be called (a key on the call, or STOP by text): every
  * Storyteller on the number stops being called; the row stays even when nobody uses the number.
  */
-export async function revokeCallConsent(
+export function revokeCallConsent(
   db: DbOrTx,
   input: { phoneE164: string; source: "call" | "text"; statement: string },
   now = new Date(),
 ) {
-  await inTransaction(db, async (tx) => {
-    const storytellers = await tx
-      .updateTable("storytellers")
-      .set({ call_consent: "revoked", updated_at: now })
-      .where("phone_e164", "=", input.phoneE164)
-      .where("call_consent", "<>", "none")
-      .returning("id")
-      .execute();
-    const rows = (storytellers.length ? storytellers.map((s) => s.id) : [null]).map((id) => ({
-      storyteller_id: id,
-      phone_e164: input.phoneE164,
-      status: "revoked" as const,
-      source: input.source,
-      statement: input.statement.slice(0, 500),
-      created_at: now,
-    }));
-    await tx.insertInto("call_consents").values(rows).execute();
-  });
+  return recordNumbersWord(db, { ...input, status: "revoked" }, now);
 }
 
 /**
@@ -96,20 +67,33 @@ export async function restoreCallConsent(
   input: { phoneE164: string; statement: string },
   now = new Date(),
 ) {
-  if (!(await numberOptedOutOfCalls(db, input.phoneE164))) return;
-  await inTransaction(db, async (tx) => {
+  if (!(await numberRefusesCalls(db, input.phoneE164))) return;
+  await recordNumbersWord(db, { ...input, source: "text", status: "granted" }, now);
+}
+
+/**
+ * The number's own word on calls: every Storyteller on it follows, and a row per Storyteller (or
+ * one for the number alone) records it.
+ */
+function recordNumbersWord(
+  db: DbOrTx,
+  input: { phoneE164: string; source: "call" | "text"; status: "granted" | "revoked"; statement: string },
+  now: Date,
+) {
+  return inTransaction(db, async (tx) => {
     const storytellers = await tx
       .updateTable("storytellers")
-      .set({ call_consent: "granted", updated_at: now })
+      .set({ call_consent: input.status, updated_at: now })
       .where("phone_e164", "=", input.phoneE164)
-      .where("call_consent", "=", "revoked")
+      // A stop reaches everyone the owner confirmed; a START only those a stop had stopped.
+      .where("call_consent", "in", input.status === "revoked" ? ["granted", "revoked"] : ["revoked"])
       .returning("id")
       .execute();
     const rows = (storytellers.length ? storytellers.map((s) => s.id) : [null]).map((id) => ({
       storyteller_id: id,
       phone_e164: input.phoneE164,
-      status: "granted" as const,
-      source: "text" as const,
+      status: input.status,
+      source: input.source,
       statement: input.statement.slice(0, 500),
       created_at: now,
     }));

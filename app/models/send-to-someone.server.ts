@@ -4,7 +4,7 @@ import { queueEmail, queueSms } from "~/services/outbox.server";
 import { usOrCanadianE164 } from "~/utils/phone.server";
 import { inTransaction } from "../../db/client";
 import { shareUrlFor } from "./share.server";
-import { numberHasOptedOut } from "./sms-consent.server";
+import { numberHasSentStop } from "./sms-consent.server";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -25,7 +25,7 @@ export async function sendAnswerToSomeone(
   const email = EMAIL.test(trimmed) ? trimmed : null;
   const phone = email ? null : usOrCanadianE164(trimmed);
   if (!email && !phone) return { ok: false, error: "invalidAddress" };
-  if (phone && (await numberHasOptedOut(context.db, phone))) return { ok: false, error: "optedOut" };
+  if (phone && (await numberHasSentStop(context.db, phone))) return { ok: false, error: "optedOut" };
   const answer = await context.db
     .selectFrom("answers")
     .select(["id", "is_private"])

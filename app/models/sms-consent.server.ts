@@ -1,6 +1,6 @@
 import type { Config } from "~/config.server";
 import { getServerT } from "~/i18n/i18next.server";
-import { queueSms } from "~/services/outbox.server";
+import { numberHasSentStop, queueSms } from "~/services/outbox.server";
 import { composeConsentRequest } from "~/services/prompt-messages.server";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import type { Language } from "../../db/schema";
@@ -48,7 +48,7 @@ export async function requestSmsConsent(db: DbOrTx, config: Config, storytellerI
       .executeTakeFirst();
     if (!row || row.delivery_method !== "sms" || !row.phone_e164) return;
 
-    if (await numberHasOptedOut(tx, row.phone_e164)) {
+    if (await numberHasSentStop(tx, row.phone_e164)) {
       await tx
         .updateTable("storytellers")
         .set({ sms_consent: "revoked", updated_at: now })
@@ -74,18 +74,8 @@ export async function requestSmsConsent(db: DbOrTx, config: Config, storytellerI
   });
 }
 
-/** The number's latest consent answer was STOP. */
-export async function numberHasOptedOut(db: DbOrTx, phone: string) {
-  const latest = await db
-    .selectFrom("sms_consents")
-    .select("status")
-    .where("phone_e164", "=", phone)
-    .where("replied_at", "is not", null)
-    .orderBy("replied_at", "desc")
-    .limit(1)
-    .executeTakeFirst();
-  return latest?.status === "revoked";
-}
+/** The number's latest consent answer was STOP: the outbox's own check, for pages and forms. */
+export { numberHasSentStop };
 
 /**
  * An inbound text (Twilio's webhook, or the outbox's reply form). STOP and its synonyms opt the

@@ -7,7 +7,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FieldErrors } from "~/components/forms";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { queueTestPrompt } from "~/models/delivery.server";
-import { numberHasOptedOut } from "~/models/sms-consent.server";
+import { numberHasSentStop } from "~/models/sms-consent.server";
 import { getAccount } from "~/models/user.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
@@ -36,7 +36,7 @@ export async function action({ request, context }: ActionArgs) {
   const { channel, phone } = submission.value;
   const phoneE164 = channel === "sms" ? usOrCanadianE164(phone ?? "") : null;
   if (channel === "sms" && !phoneE164) return refuse("testPage.phoneRequired");
-  if (phoneE164 && (await numberHasOptedOut(context.db, phoneE164))) return refuse("testPage.optedOut");
+  if (phoneE164 && (await numberHasSentStop(context.db, phoneE164))) return refuse("testPage.optedOut");
   const limit = await context.rateLimit("testSendsPerUser", user.id);
   if (!limit.allowed)
     return redirectWithToast(request, context, "/dashboard/testpage", { type: "error", key: "testPage.tooMany" });

@@ -344,7 +344,7 @@ const asProviderMessage = (message: ClaimedMessage) => ({
  * The number's latest answer was STOP (sms_consents, kept even when no Storyteller uses it). Asked
  * right before each text goes to the provider, so a STOP that arrives while the text waits holds it.
  */
-async function numberHasSentStop(db: DbOrTx, phone: string) {
+export async function numberHasSentStop(db: DbOrTx, phone: string) {
   const latest = await db
     .selectFrom("sms_consents")
     .select("status")
@@ -360,7 +360,7 @@ async function numberHasSentStop(db: DbOrTx, phone: string) {
  * The number's own latest word on calls was an opt-out (call_consents: a key pressed on a call, or a
  * text STOP, not lifted by START): asked right before a call is placed, as STOP is before a text.
  */
-async function numberRefusesCalls(db: DbOrTx, phone: string) {
+export async function numberRefusesCalls(db: DbOrTx, phone: string) {
   const latest = await db
     .selectFrom("call_consents")
     .select("status")
