@@ -185,6 +185,30 @@ function CallFields({ turn }: { turn: SimulatedTurn }) {
   );
 }
 
+/** One press of the simulated phone that sends no keys: stay quiet, keep silent, hang up. */
+function CallButton({
+  turn,
+  intent,
+  step,
+  label,
+}: {
+  turn: SimulatedTurn;
+  intent: string;
+  step?: string;
+  label: string;
+}) {
+  return (
+    <Form method="post" action="/dev/outbox?phone">
+      <input type="hidden" name="intent" value={intent} />
+      {step ? <input type="hidden" name="step" value={step} /> : null}
+      <CallFields turn={turn} />
+      <button type="submit" className="btn-secondary">
+        {label}
+      </button>
+    </Form>
+  );
+}
+
 /** The phone simulator: call, hear the script as text, press keys, give a WAV as the spoken answer. */
 function PhoneSimulator({ number }: { number: string }) {
   const { t } = useTranslation("phone");
@@ -254,14 +278,7 @@ function PhoneSimulator({ number }: { number: string }) {
             </Form>
           ) : null}
           {!turn.ended && turn.gather?.onEmpty ? (
-            <Form method="post" action="/dev/outbox?phone">
-              <input type="hidden" name="intent" value="phone-keys" />
-              <input type="hidden" name="step" value={turn.gather.step} />
-              <CallFields turn={turn} />
-              <button type="submit" className="btn-secondary">
-                {t("simulator.wait")}
-              </button>
-            </Form>
+            <CallButton turn={turn} intent="phone-keys" step={turn.gather.step} label={t("simulator.wait")} />
           ) : null}
           {!turn.ended && turn.record ? (
             <Form
@@ -282,24 +299,9 @@ function PhoneSimulator({ number }: { number: string }) {
             </Form>
           ) : null}
           {!turn.ended && turn.record?.silenceStep ? (
-            <Form method="post" action="/dev/outbox?phone">
-              <input type="hidden" name="intent" value="phone-keys" />
-              <input type="hidden" name="step" value={turn.record.silenceStep} />
-              <CallFields turn={turn} />
-              <button type="submit" className="btn-secondary">
-                {t("simulator.silent")}
-              </button>
-            </Form>
+            <CallButton turn={turn} intent="phone-keys" step={turn.record.silenceStep} label={t("simulator.silent")} />
           ) : null}
-          {!turn.ended ? (
-            <Form method="post" action="/dev/outbox?phone">
-              <input type="hidden" name="intent" value="phone-hangup" />
-              <CallFields turn={turn} />
-              <button type="submit" className="btn-secondary">
-                {t("simulator.hangUp")}
-              </button>
-            </Form>
-          ) : null}
+          {!turn.ended ? <CallButton turn={turn} intent="phone-hangup" label={t("simulator.hangUp")} /> : null}
         </div>
       ) : null}
     </section>
