@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import twilio from "twilio";
 import type { Config } from "~/config.server";
+import { bytesAtMost } from "~/utils/request-body.server";
 import { withoutControlCharacters } from "~/utils/validation";
 
 const refuse = (status: number) => new Response(null, { status });
@@ -48,19 +49,6 @@ export function twiml(message: string | null): Response {
 /** The request body as text, or null once it passes `limit` bytes (the rest is never read). */
 async function readAtMost(request: Request, limit: number): Promise<string | null> {
   if (Number(request.headers.get("content-length") ?? 0) > limit) return null;
-  const reader = request.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  const bytes = await bytesAtMost(request, limit);
+  return bytes && Buffer.from(bytes).toString("utf8");
 }

@@ -18,7 +18,7 @@ const tooLarge = () => new Response("Content Too Large", { status: 413 });
 export const MAX_FORM_BYTES = 1024 * 1024;
 
 /** The body's bytes, or null once it passes `limit` (the rest is never read). */
-async function bytesAtMost(request: Request, limit: number): Promise<Uint8Array | null> {
+export async function bytesAtMost(request: Request, limit: number): Promise<Uint8Array | null> {
   const reader = request.body?.getReader();
   if (!reader) return new Uint8Array();
   const chunks: Uint8Array[] = [];
