@@ -139,3 +139,43 @@ describe("writeBody", () => {
     },
   );
 });
+
+describe("writeBody on a keep-alive connection", () => {
+  it("ends a body that arrives at once whole, twice over one connection, without Accept-Encoding", async () => {
+    // A page's HTML arrives as many chunks together; ended while still corked, Node 22 cut it at
+    // 2,048 bytes and wrote the rest after the chunked terminator, breaking the connection.
+    const page = Array.from({ length: 400 }, (_, i) => `<p>${i}</p>`);
+    const app = express();
+    app.get("/", async (_req, res) => {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (const part of page) controller.enqueue(new TextEncoder().encode(part));
+          controller.close();
+        },
+      });
+      res.setHeader("Content-Type", "text/html");
+      await writeBody(body, res);
+    });
+    await new Promise<void>((resolve) => (server = app.listen(0, "127.0.0.1", resolve)));
+    const port = (server!.address() as AddressInfo).port;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ text: string; socket: unknown }>((resolve, reject) => {
+        const request = http.get({ port, host: "127.0.0.1", path: "/", agent }, (response) => {
+          let text = "";
+          response.setEncoding("utf8");
+          response.on("data", (chunk: string) => (text += chunk));
+          response.on("end", () => resolve({ text, socket: request.socket }));
+          response.on("error", reject);
+        });
+        request.on("error", reject);
+      });
+    const first = await get();
+    const second = await get();
+    agent.destroy();
+    expect(page.join("").length).toBeGreaterThan(2048);
+    expect(first.text).toBe(page.join(""));
+    expect(second.text).toBe(page.join(""));
+    expect(second.socket).toBe(first.socket);
+  });
+});

@@ -118,6 +118,9 @@ export async function writeBody(body: ReadableStream<Uint8Array>, res: express.R
         await drained(res);
       }
     }
+    // Uncork before ending: Node 22 cuts a corked chunked body at its first write and writes the
+    // rest after the terminator (issue 24).
+    flush();
     if (!isClosed(res)) res.end();
   } catch (error) {
     // The client went away: nothing to answer.
