@@ -18,6 +18,7 @@ import * as keepsakes from "./migrations/0014_keepsakes";
 import * as outboxClaimedBy from "./migrations/0016_outbox_claimed_by";
 import * as callOut from "./migrations/0017_call_out";
 import * as phoneRecordingsPrompt from "./migrations/0018_phone_recordings_prompt";
+import * as transcriptWords from "./migrations/0019_transcript_words";
 
 // Listed by hand (not read from the folder) so the same list works under tsx, vitest and bundlers.
 const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   "0016_outbox_claimed_by": outboxClaimedBy,
   "0017_call_out": callOut,
   "0018_phone_recordings_prompt": phoneRecordingsPrompt,
+  "0019_transcript_words": transcriptWords,
 };
 
 const quietLogger = new Logger(() => () => {});

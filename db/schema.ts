@@ -9,6 +9,9 @@ type Json<T> = ColumnType<T, string | T | undefined, string | T>;
 
 export type Language = "en" | "hi";
 
+/** A stretch of an answer's words and when it is spoken, in seconds from the start. */
+export type TranscriptSegment = { start: number; end: number; text: string };
+
 export interface UsersTable {
   id: Generated<string>;
   email: string;
@@ -116,8 +119,17 @@ export interface AnswersTable {
   duration_ms: number;
   playable_storage_key: string | null;
   playable_content_type: string | null;
+  /** The words the family sees: the engine's, or the family's correction of them. */
   transcript: string | null;
-  transcript_status: Generated<"pending" | "done" | "none" | "failed">;
+  /** "waiting": no speech engine or model installed yet (transcribed once one is, oldest first). */
+  transcript_status: Generated<"pending" | "waiting" | "done" | "none" | "failed">;
+  /** `transcript` cut where the voice pauses, with timings; null when the words came without them. */
+  transcript_segments: Json<TranscriptSegment[] | null>;
+  /** What the engine heard, as it came: kept when the family corrects the words. */
+  machine_transcript: string | null;
+  machine_segments: Json<TranscriptSegment[] | null>;
+  transcript_edited_by: string | null;
+  transcript_edited_at: NullableTimestamp;
   upload_id: string | null;
   /** Lower-cased address the record link went to (email Storytellers): who may hear it as its Storyteller. */
   recorded_for_email: string | null;
