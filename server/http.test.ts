@@ -1,9 +1,9 @@
-import type { Server } from "node:http";
+import http, { type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "~/services/logger.server";
-import { metricsRoute, requestLog } from "./http";
+import { lastResort, metricsRoute, requestLog } from "./http";
 
 // The request log as an operator reads it: real Express, real HTTP, the JSON lines production writes.
 
@@ -26,7 +26,15 @@ function app(level: string) {
   application.get("/boom", (_req, res) => void res.status(500).send("no"));
   // As express.static and the health check answer them.
   application.get(["/healthz", "/assets/entry.client-abc123.js", "/favicon.ico"], (_req, res) => void res.send("ok"));
+  application.get("/throws", () => {
+    throw new Error("a bug");
+  });
+  application.get("/fails-midway", (_req, res, next) => {
+    res.type("text/plain").write("the first part");
+    setTimeout(() => next(new Error("the storage went away")), 20);
+  });
   application.use((_req, res) => void res.status(404).send("not here"));
+  application.use(lastResort(log, "Heirloom"));
   return application;
 }
 
@@ -46,6 +54,10 @@ async function get(path: string) {
     await new Promise((r) => setTimeout(r, 10));
   return response;
 }
+
+/** node:http, so a connection that ends early is seen as such. */
+const fetchRaw = (path: string, onResponse: (response: http.IncomingMessage) => void) =>
+  http.get(`${base}${path}`, onResponse);
 
 beforeEach(() => {
   lines.length = 0;
@@ -125,6 +137,38 @@ describe("the request log at info", () => {
     expect(logged().map((line) => [line.level, line.path, line.status])).toEqual([
       ["info", "/assets/entry.client-gone.js", 404],
     ]);
+  });
+});
+
+describe("the last error handler", () => {
+  beforeAll(() => listen("info"));
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("answers 500 with a plain message and no stack, and logs the error", async () => {
+    const response = await fetch(`${base}/throws`);
+    expect(response.status).toBe(500);
+    expect(await response.text()).not.toMatch(/a bug|at .*\.ts/);
+    expect(logged()[0]).toMatchObject({ level: "error", msg: "unhandled error", err: { message: "a bug" } });
+  });
+
+  it("ends the connection of a response already under way at once", async () => {
+    const outcome = await new Promise<{ complete: boolean } | "still open after 1 s">((resolve) => {
+      const wait = setTimeout(() => resolve("still open after 1 s"), 1000);
+      const request = fetchRaw("/fails-midway", (response) => {
+        response.resume();
+        response.on("error", () => {});
+        response.on("close", () => {
+          clearTimeout(wait);
+          resolve({ complete: response.complete });
+        });
+      });
+      request.on("error", () => {});
+    });
+    expect(outcome).toEqual({ complete: false });
+    expect(logged()[0]).toMatchObject({ level: "error", err: { message: "the storage went away" } });
+    // Its request line, logged as the connection closes, stays in this test.
+    for (let i = 0; i < 50 && logged().length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(logged()[1]).toMatchObject({ msg: "request", path: "/fails-midway", aborted: true });
   });
 });
 

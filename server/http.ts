@@ -131,13 +131,22 @@ export function createHttpApp(options: {
     }),
   );
 
-  // Last resort: never show a stack trace.
-  app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    log.error({ err: error, reqId: res.locals.requestId }, "unhandled error");
-    if (!res.headersSent) res.status(500).type("text/plain").send(plainMessage("serverError", config.APP_NAME));
-  });
+  app.use(lastResort(log, config.APP_NAME));
 
   return app;
+}
+
+/**
+ * Express's last error handler: logs the error and never shows a stack trace. A response already
+ * under way cannot become an error page, so its connection is ended: the client sees the failure at
+ * once instead of waiting for the rest.
+ */
+export function lastResort(log: Logger, appName: string): express.ErrorRequestHandler {
+  return (error, _req, res, _next) => {
+    log.error({ err: error, reqId: res.locals.requestId }, "unhandled error");
+    if (!res.headersSent) res.status(500).type("text/plain").send(plainMessage("serverError", appName));
+    else if (!res.writableEnded) res.destroy();
+  };
 }
 
 /** Vite's own requests in development (modules, HMR client, source files): noise at info. */

@@ -23,6 +23,7 @@ import { createHttpApp } from "./http";
 import { loadOrCreateLocalSecrets } from "./local-state";
 import { createMetrics } from "./metrics";
 import { listenError, StartupError } from "./startup-error";
+import { applyServerTimeouts } from "./timeouts";
 import { PgLocker } from "./upload-locker";
 import { workerLogger } from "./worker-logger";
 
@@ -181,10 +182,7 @@ async function main() {
     const server = app.listen(config.PORT, config.HOST, () => resolve(server));
     server.once("error", (error) => reject(listenError(error, config.PORT, "PORT")));
   });
-  // Behind a load balancer that keeps connections open (nginx, cloud balancers: about 60 s), this
-  // side must not close an idle one first: a request sent on it as it closes fails with a 502.
-  started.server.keepAliveTimeout = 65_000;
-  started.server.headersTimeout = 66_000;
+  applyServerTimeouts(started.server);
   log.info(
     `ready on ${config.APP_URL} in ${Math.round(performance.now() - startedAt)} ms` +
       ` (mail: ${services.mail.name}, sms: ${services.sms.name}, worker: ${config.WORKER})`,

@@ -1,13 +1,17 @@
+import { execFile } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { promisify } from "node:util";
 import zlib from "node:zlib";
 import compression from "compression";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { writeBody } from "./request-handler";
+import { resourceRouteBuild } from "../tests/route-build";
+import { createRequestHandler, writeBody } from "./request-handler";
 
 // The body writer that replaces @react-router/node's (see request-handler.ts): it waits for the
-// socket (back-pressure), delivers every byte, and cancels the body when the client goes away.
+// socket (back-pressure), delivers every byte, cancels the body when the client goes away, ends
+// the connection when the body fails, and keeps nothing it has sent.
 
 const CHUNK = 64 * 1024;
 const CHUNKS = 400; // 25 MB: far more than the socket and the client's buffers hold
@@ -178,4 +182,86 @@ describe("writeBody on a keep-alive connection", () => {
     expect(second.text).toBe(page.join(""));
     expect(second.socket).toBe(first.socket);
   });
+});
+
+describe("a body that fails mid-stream", () => {
+  it.each([
+    ["plain", false],
+    ["compressed", true],
+  ])("ends the connection at once, and the failure reaches the error handler (%s)", async (_, compress) => {
+    const failures: unknown[] = [];
+    const build = resourceRouteBuild(() => {
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          controller.enqueue(new TextEncoder().encode("<p>the first part</p>"));
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          controller.error(new Error("the storage went away"));
+        },
+      });
+      return new Response(body, { headers: { "Content-Type": "text/html" } });
+    });
+    const app = express();
+    if (compress) app.use(compression());
+    app.all("*", createRequestHandler({ build, mode: "production", getLoadContext: () => ({}) }));
+    app.use((error: unknown, _req: express.Request, _res: express.Response, _next: express.NextFunction) => {
+      failures.push(error);
+    });
+    await new Promise<void>((resolve) => (server = app.listen(0, "127.0.0.1", resolve)));
+    const port = (server!.address() as AddressInfo).port;
+    const outcome = await new Promise<{ status?: number; complete: boolean } | "still open after 1 s">((resolve) => {
+      const wait = setTimeout(() => resolve("still open after 1 s"), 1000);
+      const headers = { "Accept-Encoding": compress ? "gzip" : "identity" };
+      const request = http.get({ port, host: "127.0.0.1", path: "/export", headers }, (response) => {
+        response.resume();
+        response.on("error", () => {});
+        response.on("close", () => {
+          clearTimeout(wait);
+          resolve({ status: response.statusCode, complete: response.complete });
+        });
+      });
+      request.on("error", () => {});
+    });
+    // The client saw the headers, then the connection end without the body's end.
+    expect(outcome).toEqual({ status: 200, complete: false });
+    await waitFor(() => failures.length > 0);
+    expect(failures).toEqual([expect.objectContaining({ message: "the storage went away" })]);
+  });
+});
+
+describe("memory", () => {
+  const retention = async (writer: "ours" | "stock", megabytes: number) => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        "--expose-gc",
+        "--single-threaded-gc",
+        "--import",
+        "tsx",
+        "tests/support/stream-retention.ts",
+        writer,
+        `${megabytes}`,
+      ],
+      { timeout: 110_000 },
+    );
+    return JSON.parse(stdout) as { received: number; heldMB: number };
+  };
+
+  it("holds less than 16 MB while streaming a 256 MB body", { timeout: 120_000 }, async () => {
+    const { received, heldMB } = await retention("ours", 256);
+    expect(received).toBe(256 * 1024 * 1024);
+    expect(heldMB).toBeLessThan(16);
+  });
+
+  it(
+    "(control) sees @react-router/node 7.18's writer keep what it sent (issue #15247; decision 030)",
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      // When this fails, the adapter's writer no longer keeps its chunks: the fork may go (decision 030).
+      const { received, heldMB } = await retention("stock", 32);
+      expect(received).toBe(32 * 1024 * 1024);
+      expect(heldMB).toBeGreaterThan(24);
+    },
+  );
 });

@@ -1,14 +1,15 @@
+import type { Socket } from "node:net";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import type express from "express";
 import { createRequestHandler as createReactRouterHandler, type ServerBuild } from "react-router";
 
 /**
  * @react-router/express's request handler, with one change: response bodies are written by
- * `writeBody` below. The adapter's own writer (`writeReadableStreamToWritable`
- * in @react-router/node 7.18) races every read against one promise that settles only when the
- * response fails, and so keeps every chunk it ever sent until the response ends: a 1 GB export
- * held 1 GB in memory (react-router issue #15247; not fixed in 7.18.5). Requests are built exactly
- * as the adapter builds them. Decision 023; `npm run bench:export` measures it.
+ * `writeBody` below. The adapter's own writer (`writeReadableStreamToWritable` in
+ * @react-router/node 7.18) keeps every chunk it sent until the response ends (react-router issue
+ * #15247, fixed upstream only for React Router 8.4), flushes compression after every chunk, and
+ * writes chunk by chunk. Requests are built exactly as the adapter builds them (a test holds the
+ * two to the same answers). Decisions 023 and 030; `npm run bench:export` measures it.
  */
 export function createRequestHandler<Context>({
   build,
@@ -84,33 +85,35 @@ async function sendResponse(res: express.Response, response: Response) {
 }
 
 /**
- * Writes the body chunk by chunk, waiting for "drain" when the socket is full. Chunks that arrive
- * together (a rendered stretch of HTML comes as many small ones) are corked and go out as one write,
- * flushed through compression once the body makes us wait: streamed HTML still arrives as it is
- * rendered, without a socket write and a compression flush per chunk. Each wait has its own
- * listeners, removed when it ends, so nothing outlives the chunk it was for. A client that goes away
- * cancels the body.
+ * Writes the body chunk by chunk, waiting for "drain" when the socket is full, so it never holds
+ * more than the socket's buffers. Chunks that arrive together (a rendered stretch of HTML comes as
+ * many small ones) go out as one write: the socket itself is corked until the body makes us wait,
+ * then compression is flushed and the socket uncorked, so streamed HTML still arrives as it renders.
+ * (Not `res.cork()`: on Node 22 that buffers chunked bodies in the response, answers `false` from
+ * write() with no "drain" to follow, and uncorks into one socket write per piece; decision 030.)
+ * A client that goes away cancels the body; a body that fails ends the connection at once.
  */
 export async function writeBody(body: ReadableStream<Uint8Array>, res: express.Response) {
   const reader = body.getReader();
   const onClose = () => void reader.cancel().catch(() => {});
   res.on("close", onClose);
-  let corked = false;
+  let corked: Socket | null = null;
   const flush = () => {
-    if (!corked) return;
-    corked = false;
-    if (isClosed(res)) return;
-    (res as unknown as { flush?: () => void }).flush?.();
-    res.uncork();
+    const socket = corked;
+    if (!socket) return;
+    corked = null;
+    if (!isClosed(res)) (res as unknown as { flush?: () => void }).flush?.();
+    socket.uncork();
   };
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       if (isClosed(res)) return;
-      if (!corked) {
-        corked = true;
-        res.cork();
+      // A pipelined response waits for its socket: Node holds its writes until then.
+      if (!corked && res.socket) {
+        corked = res.socket;
+        corked.cork();
         setImmediate(flush);
       }
       if (!res.write(value)) {
@@ -118,15 +121,19 @@ export async function writeBody(body: ReadableStream<Uint8Array>, res: express.R
         await drained(res);
       }
     }
-    // Uncork before ending: Node 22 cuts a corked chunked body at its first write and writes the
-    // rest after the terminator (issue 24).
+    // Uncorked before ending, so the terminator follows the last chunk (issue 24).
     flush();
     if (!isClosed(res)) res.end();
   } catch (error) {
+    flush();
     // The client went away: nothing to answer.
     if (isClosed(res)) return;
+    // Headers are out, so no error page can follow: a client must not wait for bytes that never come.
+    res.destroy();
+    void reader.cancel(error).catch(() => {});
     throw error;
   } finally {
+    flush();
     res.off("close", onClose);
   }
 }
