@@ -1,11 +1,21 @@
 import { randomBytes } from "node:crypto";
+import { readdirSync } from "node:fs";
 import { sql } from "kysely";
 import pg from "pg";
 import { expect, inject, it } from "vitest";
 import { allowConsoleErrors } from "../tests/setup/fail-on-console-error";
 import { withDatabase } from "../tests/setup/global-database";
 import { createDb, createPool } from "./client";
-import { migrateDown, migrateToLatest } from "./migrator";
+import { folderMigrations, migrateDown, migrateToLatest } from "./migrator";
+
+it("finds every file in db/migrations, in order, each with up and down", async () => {
+  const files = readdirSync(new URL("./migrations", import.meta.url)).sort();
+  const migrations = await folderMigrations.getMigrations();
+  // A file the name pattern misses (0020-words.ts) would be left out here, not silently skipped.
+  expect(Object.keys(migrations).map((name) => `${name}.ts`)).toEqual(files);
+  expect(Object.keys(migrations)).toContain("0019_transcript_words");
+  for (const migration of Object.values(migrations)) expect(typeof migration.down).toBe("function");
+});
 
 it("migrates an empty database up, all the way down, and up again", async () => {
   const name = `heirloom_migrate_${randomBytes(4).toString("hex")}`;

@@ -5,15 +5,7 @@ import type { AppContext } from "~/context.server";
 import { storageKeys } from "~/services/storage-keys";
 import type { StorageService } from "~/services/storage.server";
 import type { DbOrTx } from "../db/client";
-import type {
-  CallConsent,
-  Channel,
-  DeliveriesTable,
-  DeliveryMethod,
-  Frequency,
-  Language,
-  SmsConsent,
-} from "../db/schema";
+import type { CallConsent, Channel, Deliveries, DeliveryMethod, Frequency, Language, SmsConsent } from "../db/schema";
 
 // Rows for tests, inserted straight into the database with sensible defaults: a test names only what
 // it is about. Every default is unique where the schema asks for it (emails, keys, queued texts).
@@ -251,7 +243,7 @@ export type DeliveryOptions = {
   promptId: string;
   channel?: Channel;
   purpose?: "prompt" | "resend";
-  status?: Selectable<DeliveriesTable>["status"];
+  status?: Selectable<Deliveries>["status"];
   scheduledFor?: Date;
   error?: string | null;
   outboxMessageId?: string | null;

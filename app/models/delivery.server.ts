@@ -18,6 +18,7 @@ import { type DbOrTx, inTransaction } from "../../db/client";
 import { ensureAnswerCode, formatAnswerCode } from "./answer-code.server";
 import { notifyPromptsSent } from "./notification.server";
 import { isInsideSendingWindow, lateSendDecision, nextWindowOpening } from "./schedule";
+import { contactColumns, reachColumns, type StorytellerReach } from "./storyteller-columns.server";
 
 export type DeliveryDeps = SendDeps & { config: Config };
 
@@ -45,15 +46,7 @@ export async function queueSendNow(
     const prompt = await tx
       .selectFrom("prompts")
       .innerJoin("storytellers as s", "s.id", "prompts.storyteller_id")
-      .select([
-        "prompts.id",
-        "prompts.sent_at",
-        "s.delivery_method",
-        "s.unsubscribed_at",
-        "s.email_undeliverable_at",
-        "s.sms_consent",
-        "s.call_consent",
-      ])
+      .select(["prompts.id", "prompts.sent_at", ...reachColumns])
       .where("prompts.id", "=", promptId)
       .executeTakeFirst();
     if (!prompt || prompt.sent_at) return "already-sent";
@@ -106,13 +99,7 @@ export async function deliverNow(
 }
 
 /** Whether anything may be sent to the Storyteller now (the owner sees why not on their page). */
-export function canReceive(s: {
-  delivery_method: "email" | "sms" | "call";
-  unsubscribed_at: Date | null;
-  email_undeliverable_at: Date | null;
-  sms_consent: string;
-  call_consent: string;
-}) {
+export function canReceive(s: StorytellerReach) {
   if (s.delivery_method === "email") return !s.unsubscribed_at && !s.email_undeliverable_at;
   return s.delivery_method === "call" ? s.call_consent === "granted" : s.sms_consent === "granted";
 }
@@ -199,15 +186,8 @@ function lockLedgerRows(tx: DbOrTx, deliveryIds: string[]) {
       "s.id as storyteller_id",
       "s.owner_id",
       "s.first_name",
-      "s.delivery_method",
-      "s.email",
-      "s.phone_e164",
-      "s.time_zone",
-      "s.language",
-      "s.unsubscribed_at",
-      "s.email_undeliverable_at",
-      "s.sms_consent",
-      "s.call_consent",
+      ...reachColumns,
+      ...contactColumns,
       "sc.paused_at",
       sql<string>`coalesce(asker.first_name, owner.first_name)`.as("asker_name"),
       sql<string | null>`coalesce(asker.profile_pic_key, owner.profile_pic_key)`.as("asker_photo"),

@@ -1,9 +1,5 @@
 import { sql } from "kysely";
-import twilio from "twilio";
-import type VoiceResponse from "twilio/lib/twiml/VoiceResponse";
-import { z } from "zod";
 import type { Config } from "~/config.server";
-import { getServerT } from "~/i18n/i18next.server";
 import { signPhonePlayback, verifyPhonePlayback } from "~/services/tokens.server";
 import { CALL_SID, RECORDING_SID, type RecordingStream, type VoiceService } from "~/services/voice.server";
 import { type DbOrTx, inTransaction } from "../../db/client";
@@ -12,27 +8,27 @@ import { ensureAnswerCode, findOpenPromptByCode, formatAnswerCode } from "./answ
 import { type AnswerServices, skipPrompt } from "./answer.server";
 import { revokeCallConsent } from "./call-consent.server";
 import { recordCallOut, recordCallOutcome } from "./call-out.server";
+import {
+  answeringMachine,
+  askForCode,
+  lockedOut,
+  offerAnother,
+  question,
+  questionMenu,
+  reviewMenu,
+  script,
+} from "./phone-script.server";
+import { MAX_RECORDING_SECONDS, type Script, type VoiceStep } from "./phone-twiml.server";
 import { decidePhoneRecordings } from "./phone-upkeep.server";
 
 /**
  * Answering by phone (decision 022): every Twilio voice webhook, and the simulator in /dev/outbox,
- * lands in `handleVoiceStep`, which keeps the call's state in `phone_calls` and answers with TwiML
- * built by the SDK's VoiceResponse. The steps are the `?step=` of the webhook URL.
+ * lands in `handleVoiceStep`, which keeps the call's state in `phone_calls` and moves it on by the
+ * step (the `?step=` of the webhook URL) and the keys pressed. What the caller hears is
+ * phone-script.server.ts's; the TwiML's shape, phone-twiml.server.ts's.
  */
-export const VOICE_STEPS = [
-  "incoming",
-  "code",
-  "choose",
-  "key",
-  "recorded",
-  "silence",
-  "review",
-  "status",
-  "outbound",
-  "next",
-] as const;
-export type VoiceStep = (typeof VOICE_STEPS)[number];
-export const voiceStepSchema = z.enum(VOICE_STEPS);
+export { MAX_RECORDING_SECONDS, VOICE_STEPS, type VoiceStep, voiceStepSchema } from "./phone-twiml.server";
+export { spokenCode, spokenDigit, spokenNumber } from "./phone-script.server";
 
 export type VoiceServices = AnswerServices;
 
@@ -43,38 +39,6 @@ export const WRONG_CODES_PER_NUMBER = 50;
 const LOCK_MS = 60 * 60 * 1000;
 /** Keys 1–8 pick a question; 9 is "skip". */
 const MAX_LISTED = 8;
-export const MAX_RECORDING_SECONDS = 300;
-
-const voiceOf = (language: Language) =>
-  language === "hi"
-    ? ({ voice: "Polly.Aditi", language: "hi-IN" } as const)
-    : ({ voice: "Polly.Joanna", language: "en-US" } as const);
-
-export const voiceWebhookUrl = (config: Pick<Config, "APP_URL">, step: VoiceStep) =>
-  `${config.APP_URL}/webhooks/twilio/voice?step=${step}`;
-
-/**
- * Digits as the caller hears them. Hindi gets the words ("पाँच", not "5"), so the voice never reads
- * a run of digits as one large number; "ज़ीरो" is how Hindi speakers say 0 in a phone number.
- */
-const HINDI_DIGITS = ["ज़ीरो", "एक", "दो", "तीन", "चार", "पाँच", "छह", "सात", "आठ", "नौ"];
-export const spokenDigit = (language: Language, digit: number | string) =>
-  language === "hi" ? (HINDI_DIGITS[Number(digit)] ?? String(digit)) : String(digit);
-const spokenDigits = (language: Language, digits: string) =>
-  digits
-    .split("")
-    .map((d) => spokenDigit(language, d))
-    .join(" ");
-
-/** A number said digit by digit ("5 5 5, 0 1 0 0"), as people read phone numbers out. */
-export function spokenNumber(e164: string, language: Language = "en") {
-  const national = e164.startsWith("+1") ? e164.slice(2) : e164.replace(/^\+/, "");
-  const groups = national.length === 10 ? [national.slice(0, 3), national.slice(3, 6), national.slice(6)] : [national];
-  return groups.map((g) => spokenDigits(language, g)).join(", ");
-}
-/** An answer code in two groups of three, digit by digit ("1 2 3, 4 5 6"). */
-export const spokenCode = (code: string, language: Language = "en") =>
-  `${spokenDigits(language, code.slice(0, 3))}, ${spokenDigits(language, code.slice(3))}`;
 
 type Call = {
   call_sid: string;
@@ -87,88 +51,6 @@ type Call = {
   silent_tries: number;
   ended_at: Date | null;
 };
-
-class Script {
-  readonly response = new VoiceResponse_();
-  constructor(
-    private readonly config: Config,
-    readonly t: (key: string, vars?: Record<string, unknown>) => string,
-    readonly language: Language,
-  ) {}
-  say(key: string, vars?: Record<string, unknown>, node: Pick<VoiceResponse, "say"> = this.response) {
-    node.say(voiceOf(this.language), this.t(key, vars));
-  }
-  sayText(text: string, node: Pick<VoiceResponse, "say"> = this.response) {
-    node.say(voiceOf(this.language), text);
-  }
-  gather(step: VoiceStep, numDigits: number, timeout: number) {
-    return this.response.gather({
-      input: ["dtmf"],
-      numDigits,
-      timeout,
-      action: voiceWebhookUrl(this.config, step),
-      method: "POST",
-      actionOnEmptyResult: step === "review",
-    });
-  }
-  /** The beep and up to 5:00 of talk; silence (no recording at all) falls through to "silence". */
-  record() {
-    this.response.record({
-      action: voiceWebhookUrl(this.config, "recorded"),
-      method: "POST",
-      maxLength: MAX_RECORDING_SECONDS,
-      timeout: 8,
-      trim: "trim-silence",
-      finishOnKey: "#",
-      playBeep: true,
-    });
-    this.response.redirect({ method: "POST" }, voiceWebhookUrl(this.config, "silence"));
-  }
-  goodbye(key: string, vars?: Record<string, unknown>) {
-    this.say(key, vars);
-    this.response.hangup();
-    return this.toString();
-  }
-  toString() {
-    return this.response.toString();
-  }
-}
-const VoiceResponse_ = twilio.twiml.VoiceResponse;
-
-async function script(services: VoiceServices, language: Language) {
-  const t = await getServerT(language, services, "phone");
-  return new Script(services.config, (key, vars) => t(key, vars), language);
-}
-
-/** The Storyteller's language, or both when we do not know who is calling yet. */
-const languagesOf = (call: Pick<Call, "language" | "storyteller_id">): Language[] =>
-  call.storyteller_id ? [call.language] : ["en", "hi"];
-
-async function sayAll(
-  services: VoiceServices,
-  node: Pick<VoiceResponse, "say">,
-  languages: Language[],
-  key: string,
-  vars?: Record<string, unknown>,
-) {
-  for (const language of languages) node.say(voiceOf(language), await text(services, language, key, vars));
-}
-
-async function text(services: VoiceServices, language: Language, key: string, vars?: Record<string, unknown>) {
-  return (await getServerT(language, services, "phone"))(key, vars);
-}
-
-/** "Enter your 6-digit answer code" (in both languages for an unknown caller). */
-async function askForCode(services: VoiceServices, call: Pick<Call, "language" | "storyteller_id">, lead?: string) {
-  const languages = languagesOf(call);
-  const s = await script(services, languages[0]);
-  if (lead) await sayAll(services, s.response, languages, lead);
-  const gather = s.gather("code", 6, 10);
-  await sayAll(services, gather, languages, "code.prompt");
-  await sayAll(services, s.response, languages, "code.none");
-  s.response.hangup();
-  return s.toString();
-}
 
 async function loadCall(db: DbOrTx, callSid: string): Promise<Call | null> {
   return (
@@ -258,35 +140,23 @@ async function promptForCall(db: DbOrTx, promptId: string) {
     .executeTakeFirst();
 }
 
-/** Who is asking, the question, then (unless 9 is pressed while it is read) the beep and the recording. */
+/** The question (greeting the Storyteller by name when `greet`), then the beep and the recording. */
 async function askQuestion(services: VoiceServices, call: Call, promptId: string, greet: boolean) {
   const prompt = await promptForCall(services.db, promptId);
   const s = await script(services, call.language);
   if (!prompt) return s.goodbye("error");
   await updateCall(services.db, call.call_sid, { prompt_id: prompt.id, silent_tries: 0 });
-  if (greet) s.say("greeting.known", { name: prompt.first_name });
-  s.say("question.asks", { asker: prompt.asker });
-  s.sayText(prompt.text);
-  const gather = s.gather("key", 1, 2);
-  s.say("question.howTo", undefined, gather);
-  // A call we placed (decision 027): 0 stops them.
-  if (call.direction === "outbound") s.say("callOut.stopHowTo", undefined, gather);
-  s.record();
-  return s.toString();
+  return question(s, {
+    text: prompt.text,
+    asker: prompt.asker,
+    greetName: greet ? prompt.first_name : null,
+    calledOut: call.direction === "outbound",
+  });
 }
 
 async function listQuestions(services: VoiceServices, call: Call, greetName: string | null) {
   const prompts = await openPromptsOf(services.db, call.storyteller_id!);
-  const s = await script(services, call.language);
-  if (greetName) s.say("greeting.known", { name: greetName });
-  const gather = s.gather("choose", 1, 8);
-  s.say("menu.intro", { count: prompts.length, spokenCount: spokenDigit(call.language, prompts.length) }, gather);
-  prompts.forEach((prompt, index) => {
-    s.say("menu.item", { digit: spokenDigit(call.language, index + 1), prompt: prompt.text }, gather);
-  });
-  s.say("menu.none");
-  s.response.hangup();
-  return s.toString();
+  return questionMenu(await script(services, call.language), prompts, greetName);
 }
 
 /** A call just came in: recognise the caller by number, or ask for the question's code. */
@@ -321,15 +191,6 @@ async function incoming(services: VoiceServices, params: Record<string, string>)
   return askForCode(services, known, "code.noneWaiting");
 }
 
-async function lockedOut(services: VoiceServices, call: Call, lead?: string) {
-  const languages = languagesOf(call);
-  const s = await script(services, languages[0]);
-  if (lead) await sayAll(services, s.response, languages, lead);
-  await sayAll(services, s.response, languages, "code.locked");
-  s.response.hangup();
-  return s.toString();
-}
-
 async function enterCode(services: VoiceServices, call: Call, digits: string) {
   const { db, config } = services;
   if (await isLockedOut(db, call.caller_e164, call.called_e164)) return lockedOut(services, call);
@@ -361,7 +222,7 @@ async function key(services: VoiceServices, call: Call, digits: string) {
   if (!call.prompt_id) return s.goodbye("error");
   if (digits === "9") {
     await skipPrompt(services, call.prompt_id);
-    return offerAnother(services, call, s, "skip.doneMore", "skip.done");
+    return offerAnotherQuestion(services, call, s, "skip.doneMore", "skip.done");
   }
   if (digits === "0" && call.direction === "outbound") {
     await revokeCallConsent(services.db, {
@@ -387,14 +248,6 @@ async function silence(services: VoiceServices, call: Call) {
   return s.toString();
 }
 
-async function reviewMenu(services: VoiceServices, call: Call, before?: (s: Script) => void) {
-  const s = await script(services, call.language);
-  before?.(s);
-  const gather = s.gather("review", 1, 8);
-  s.say("review.menu", undefined, gather);
-  return s.toString();
-}
-
 /** The recording is in (the caller pressed # or stopped talking; or hung up, and then nothing is said). */
 async function recorded(services: VoiceServices, call: Call, params: Record<string, string>) {
   const sid = params.RecordingSid ?? "";
@@ -415,7 +268,7 @@ async function recorded(services: VoiceServices, call: Call, params: Record<stri
   await updateCall(services.db, call.call_sid, { silent_tries: 0 });
   // The call already ended (its status callback came first): the recording is the answer.
   if (call.ended_at) await decidePhoneRecordings(services.db, { callSid: call.call_sid }, "kept");
-  return reviewMenu(services, call);
+  return reviewMenu(services, call.language);
 }
 
 /**
@@ -468,7 +321,7 @@ async function review(services: VoiceServices, call: Call, digits: string) {
   if (!pending || !call.prompt_id) return s.goodbye("goodbye");
   if (digits === "2") {
     const url = phonePlaybackUrl(services.config, { recordingId: pending.id, callSid: call.call_sid });
-    return reviewMenu(services, call, (before) => {
+    return reviewMenu(services, call.language, (before) => {
       before.response.play(url);
     });
   }
@@ -479,10 +332,10 @@ async function review(services: VoiceServices, call: Call, digits: string) {
     s.record();
     return s.toString();
   }
-  if (digits !== "1" && digits !== "") return reviewMenu(services, call);
+  if (digits !== "1" && digits !== "") return reviewMenu(services, call.language);
   await decidePhoneRecordings(services.db, { id: pending.id }, "kept");
   const prompt = await promptForCall(services.db, call.prompt_id);
-  return offerAnother(services, call, s, "review.keptMore", "review.kept", { asker: prompt?.asker ?? "" });
+  return offerAnotherQuestion(services, call, s, "review.keptMore", "review.kept", { asker: prompt?.asker ?? "" });
 }
 
 /**
@@ -502,11 +355,8 @@ async function isStorytellersPhone(db: DbOrTx, call: Call) {
   return Boolean(row);
 }
 
-/**
- * After a question is answered or skipped: with more of the Storyteller's questions open, "press 1
- * to answer another, or hang up" (step `next`); with none, thanks and goodbye.
- */
-async function offerAnother(
+/** With more of the Storyteller's questions open, the offer of another; else `doneKey` and goodbye. */
+async function offerAnotherQuestion(
   services: VoiceServices,
   call: Call,
   s: Script,
@@ -515,11 +365,7 @@ async function offerAnother(
   vars?: Record<string, unknown>,
 ) {
   const more = call.storyteller_id ? await openPromptsOf(services.db, call.storyteller_id) : [];
-  if (more.length === 0) return s.goodbye(doneKey, vars);
-  s.say(moreKey, vars);
-  const gather = s.gather("next", 1, 8);
-  s.say("next.offer", undefined, gather);
-  return s.goodbye("next.bye");
+  return offerAnother(s, more.length > 0, moreKey, doneKey, vars);
 }
 
 /** "Press 1 to answer another question": the next one (or the list), or its code for a code caller. */
@@ -599,14 +445,13 @@ async function outbound(services: VoiceServices, params: Record<string, string>)
     const prompt = await promptForCall(db, call.prompt_id);
     const code = await inTransaction(db, (tx) => ensureAnswerCode(tx, config, call.prompt_id!));
     const s = await script(services, call.language);
-    s.say("machine", {
+    const twiml = answeringMachine(s, {
       asker: prompt?.asker ?? "",
-      number: spokenNumber(config.voiceNumber ?? call.caller_e164, call.language),
-      code: spokenCode(code, call.language),
+      number: config.voiceNumber ?? call.caller_e164,
+      code,
     });
-    s.response.hangup();
     await updateCall(db, callSid, { ended_at: new Date() });
-    return s.toString();
+    return twiml;
   }
   return askQuestion(services, call, call.prompt_id, true);
 }

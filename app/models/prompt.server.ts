@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { DbOrTx } from "../../db/client";
 import { inTransaction } from "../../db/client";
 import { askedStorytellerIds, editablePromptIds, ownedStorytellerIds, type StorytellerRole } from "./access.server";
+import { contactColumns, nameColumns, reachColumns } from "./storyteller-columns.server";
 
 /**
  * A prompt of this Storyteller the user may reword, move or delete (editablePromptIds: any of the
@@ -29,18 +30,9 @@ export async function getStorytellerView(db: DbOrTx, userId: string, storyteller
     .select([
       "s.id",
       "s.owner_id",
-      "s.nickname",
-      "s.first_name",
-      "s.relationship",
-      "s.delivery_method",
-      "s.email",
-      "s.phone_e164",
-      "s.time_zone",
-      "s.language",
-      "s.unsubscribed_at",
-      "s.email_undeliverable_at",
-      "s.sms_consent",
-      "s.call_consent",
+      ...nameColumns,
+      ...reachColumns,
+      ...contactColumns,
       "sc.frequency",
       "sc.first_prompt_date",
       "sc.next_send_at",

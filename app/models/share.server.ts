@@ -8,6 +8,7 @@ import { serveStoredFile } from "~/utils/serve-file.server";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import { ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
 import { canReceive, deliverNow } from "./delivery.server";
+import { reachColumns } from "./storyteller-columns.server";
 
 /**
  * What the family does with an answer (the Sent tab): listen, download and share (owner and group
@@ -300,14 +301,7 @@ export async function requestRerecord(
       .selectFrom("answers as a")
       .innerJoin("prompts as p", "p.id", "a.prompt_id")
       .innerJoin("storytellers as s", "s.id", "p.storyteller_id")
-      .select([
-        "p.id as prompt_id",
-        "s.delivery_method",
-        "s.unsubscribed_at",
-        "s.email_undeliverable_at",
-        "s.sms_consent",
-        "s.call_consent",
-      ])
+      .select(["p.id as prompt_id", ...reachColumns])
       .where("a.id", "=", answerId)
       .where("a.storyteller_id", "=", storytellerId)
       .where("a.is_private", "=", false)

@@ -11,6 +11,7 @@ import { grantCallConsent } from "./call-consent.server";
 import { emailOptedOut } from "./capability-links.server";
 import { firstSendAt, nextSendAt } from "./schedule";
 import { requestSmsConsent } from "./sms-consent.server";
+import { contactColumns, nameColumns, reachColumns } from "./storyteller-columns.server";
 
 /**
  * The overview's cards: every Storyteller the user may see, with next/last prompt and answers, in one
@@ -21,13 +22,8 @@ export async function listStorytellerCards(db: DbOrTx, userId: string) {
     .selectFrom("storytellers as s")
     .select((eb) => [
       "s.id",
-      "s.nickname",
-      "s.first_name",
-      "s.relationship",
-      "s.delivery_method",
-      "s.unsubscribed_at",
-      "s.sms_consent",
-      "s.call_consent",
+      ...nameColumns,
+      ...reachColumns,
       nextPromptQuery(db, eb.ref("s.id")).as("next_prompt"),
       lastSentPromptQuery(db, eb.ref("s.id")).as("last_sent_prompt"),
       eb
@@ -124,14 +120,9 @@ export async function getOwnedStoryteller(db: DbOrTx, userId: string, storytelle
     .innerJoin("schedules as sc", "sc.storyteller_id", "s.id")
     .select([
       "s.id",
-      "s.nickname",
-      "s.first_name",
-      "s.relationship",
+      ...nameColumns,
       "s.delivery_method",
-      "s.email",
-      "s.phone_e164",
-      "s.time_zone",
-      "s.language",
+      ...contactColumns,
       "s.call_consent",
       "sc.first_prompt_date",
       "sc.frequency",
@@ -290,9 +281,7 @@ export async function saveStoryteller(
       .select([
         "s.id",
         "s.delivery_method",
-        "s.email",
-        "s.phone_e164",
-        "s.time_zone",
+        ...contactColumns,
         "s.call_consent",
         "sc.first_prompt_date",
         "sc.frequency",

@@ -13,7 +13,7 @@ type Story = {
   isPrivate: boolean;
   answeredAt: string;
   transcript: string | null;
-  transcriptStatus: "pending" | "done" | "none" | "failed";
+  transcriptStatus: "pending" | "waiting" | "done" | "none" | "failed";
 };
 
 /**

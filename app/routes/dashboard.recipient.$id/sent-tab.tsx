@@ -13,7 +13,7 @@ type SentPrompt = {
   answer_id: string | null;
   is_private: boolean | null;
   transcript?: string | null;
-  transcript_status?: "pending" | "done" | "none" | "failed" | null;
+  transcript_status?: "pending" | "waiting" | "done" | "none" | "failed" | null;
   share_url?: string | null;
   delivery_status: string | null;
   delivery_error: string | null;
