@@ -103,5 +103,10 @@ export default tseslint.config(
     ],
     rules: { "no-console": "off" },
   },
+  // ---- suite (decision 034): the one translator --------------------------------------------------
+  // "react-i18next" resolves to app/i18n/react-lite.tsx (tsconfig `paths`), yet it is imported as a
+  // package and sorts with the packages.
+  { settings: { "import-x/external-module-folders": ["node_modules", "app/i18n/react-lite.tsx"] } },
+  // ---- end suite -----------------------------------------------------------------------------------
   prettier,
 );

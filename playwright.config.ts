@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { defineConfig, devices } from "@playwright/test";
-import { E2E_DATA_DIR, E2E_PG_PORT, E2E_PORT } from "./tests/e2e/environment";
+import { E2E_DATA_DIR, E2E_PG_PORT, E2E_PORT, SAME_WITHOUT_JS } from "./tests/e2e/environment";
 
 const baseURL = `http://localhost:${E2E_PORT}`;
 
@@ -24,7 +25,8 @@ const launchOptions = {
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: true,
-  workers: 2,
+  // One browser per core, at least two (E2E_WORKERS to choose).
+  workers: Number(process.env.E2E_WORKERS ?? Math.max(2, availableParallelism())),
   retries: process.env.CI ? 1 : 0,
   forbidOnly: Boolean(process.env.CI),
   reporter: [["list"]],
@@ -32,7 +34,11 @@ export default defineConfig({
   use: { baseURL, trace: "retain-on-failure", launchOptions },
   projects: [
     { name: "js", use: { ...devices["Desktop Chrome"], launchOptions } },
-    { name: "no-js", use: { ...devices["Desktop Chrome"], javaScriptEnabled: false, launchOptions } },
+    {
+      name: "no-js",
+      use: { ...devices["Desktop Chrome"], javaScriptEnabled: false, launchOptions },
+      grepInvert: new RegExp(SAME_WITHOUT_JS),
+    },
   ],
   webServer: {
     // The production build on its own embedded PostgreSQL, wiped each run.

@@ -1,13 +1,31 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+import { i18nAlias } from "./app/i18n/alias.ts";
+
+/** Files that serve or read the production build (build/): their project builds first when needed. */
+const needsBuild = [
+  "app/routes/capability-pages.test.ts", // the record page names build/standalone-scripts.json's bundle
+  "tests/integration/{http,old-browsers,metrics,uploads,audio-formats,mystories-uploads}.test.ts", // serveBuild
+];
 
 export default defineConfig({
-  resolve: { tsconfigPaths: true },
+  // "react-i18next" is the lite translator here too, as in the builds (decision 034).
+  resolve: { tsconfigPaths: true, alias: i18nAlias },
   test: {
-    include: ["{app,db,jobs,server,tests/integration}/**/*.test.{ts,tsx}"],
     globalSetup: ["tests/setup/global-database.ts"],
     setupFiles: ["tests/setup/fail-on-console-error.ts"],
     pool: "forks",
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["{app,db,jobs,server,tests/integration}/**/*.test.{ts,tsx}"],
+          exclude: [...configDefaults.exclude, ...needsBuild],
+        },
+      },
+      { extends: true, test: { name: "built", include: needsBuild, globalSetup: ["tests/setup/global-build.ts"] } },
+    ],
   },
 });

@@ -5,8 +5,8 @@ import { HydratedRouter } from "react-router/dom";
 import { I18N_DATA_ELEMENT_ID } from "~/i18n/embedded-resources";
 import { createLiteI18n } from "~/i18n/lite";
 
-// In the browser "react-i18next" is ~/i18n/react-lite.tsx and the translator is ~/i18n/lite.ts
-// (vite.config.ts, decision 026): the same strings as the server's i18next, in a fraction of its size.
+// "react-i18next" is ~/i18n/react-lite.tsx and the translator is ~/i18n/lite.ts (decisions 026, 034):
+// the same strings as the server's i18next, in a fraction of its size.
 const lng = document.documentElement.lang;
 // The server embeds the translations this page uses; anything else is fetched on demand.
 const { resources, variables } = JSON.parse(document.getElementById(I18N_DATA_ELEMENT_ID)?.textContent || "{}");
@@ -15,7 +15,7 @@ const i18n = createLiteI18n({ lng, resources: resources ?? {}, variables, loadPa
 startTransition(() => {
   hydrateRoot(
     document,
-    <I18nextProvider i18n={i18n as never}>
+    <I18nextProvider i18n={i18n}>
       <StrictMode>
         <HydratedRouter />
       </StrictMode>

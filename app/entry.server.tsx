@@ -26,7 +26,7 @@ const PRIVATE_PAGE = "private, no-store";
 /**
  * One translator per language (and install name/address), made once and shared by every render:
  * rendering only reads from it. It is the browser's own lite translator ("react-i18next" resolves to
- * app/i18n/react-lite.tsx in both builds, decision 029), so the server and the hydrating browser
+ * app/i18n/react-lite.tsx everywhere, decisions 029, 034), so the server and the hydrating browser
  * give the same strings; i18next's per-call work was a tenth of the server's time under load.
  */
 const translators = new Map<string, LiteI18n>();
@@ -63,7 +63,7 @@ export default async function handleRequest(
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <I18nextProvider i18n={i18n as never}>
+        <I18nextProvider i18n={i18n}>
           <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
         </I18nextProvider>
       </NonceContext.Provider>,

@@ -9,8 +9,33 @@
 // nesting ($t), formatting, fallback languages (each page embeds its language's namespaces in full).
 
 type Bundle = Record<string, unknown>;
-export type TOptions = Record<string, unknown> & { count?: number; returnObjects?: boolean };
-export type TFunction = (key: string, options?: TOptions) => string;
+/**
+ * i18next options this translator does not implement: typed `never`, so passing one fails `tsc`
+ * instead of rendering the wrong string.
+ */
+type Unsupported =
+  | "context"
+  | "defaultValue"
+  | "fallbackLng"
+  | "interpolation"
+  | "joinArrays"
+  | "keyPrefix"
+  | "lng"
+  | "lngs"
+  | "ns"
+  | "ordinal"
+  | "postProcess"
+  | "replace";
+/** Interpolation values, plus `count` (plurals) and `returnObjects`. */
+export type TOptions = { count?: number; returnObjects?: boolean } & { [option in Unsupported]?: never } & Record<
+    string,
+    unknown
+  >;
+export type TFunction = {
+  /** A subtree (list or object) of the namespace, interpolated: the caller says its shape. */
+  (key: string, options: TOptions & { returnObjects: true }): unknown;
+  (key: string, options?: TOptions): string;
+};
 
 export type LiteI18n = {
   language: string;
@@ -104,7 +129,7 @@ export function createLiteI18n({ lng, resources, variables = {}, loadPath, fetch
     },
     getFixedT:
       (namespaces) =>
-      (fullKey, options = {}) => {
+      (fullKey: string, options: TOptions = {}): string => {
         const separator = fullKey.indexOf(":");
         const [searched, key] =
           separator > 0 ? [[fullKey.slice(0, separator)], fullKey.slice(separator + 1)] : [namespaces, fullKey];
@@ -120,7 +145,7 @@ export function createLiteI18n({ lng, resources, variables = {}, loadPath, fetch
             const found = lookup(store[i18n.language]?.[ns], candidate);
             if (typeof found === "string") return interpolate(found, values);
             if (found !== undefined && found !== null && options.returnObjects)
-              return deepInterpolate(found, values) as string;
+              return deepInterpolate(found, values) as string; // TFunction's first overload: unknown
           }
         }
         return key;

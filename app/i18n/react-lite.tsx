@@ -1,5 +1,6 @@
-// What components import as "react-i18next" in the browser bundle and in the server's rendering
-// (vite.config.ts; decisions 026 and 029). Tests outside the browser keep the real react-i18next.
+// What "react-i18next" is in this app: in the browser bundle, the server's rendering, the tests and
+// tsc (app/i18n/alias.ts, tsconfig.json; decisions 026, 029, 034). Only what is exported here exists
+// (no `Trans`), and `t` takes only the options lite.ts implements.
 import { createContext, type ReactNode, useContext, useMemo, useSyncExternalStore } from "react";
 import type { LiteI18n } from "~/i18n/lite";
 

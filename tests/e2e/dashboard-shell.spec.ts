@@ -1,6 +1,6 @@
 import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
 
-test("signed-out visitors are sent to log in", async ({ page }) => {
+test("signed-out visitors are sent to log in @same-without-js", async ({ page }) => {
   await page.goto("/dashboard/notifications");
   await expect(page).toHaveURL(/\/auth\/login\?redirectTo=%2Fdashboard%2Fnotifications/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Log in");

@@ -202,7 +202,7 @@ test("the unsubscribe link from a sent email asks first, then stops email to the
   await expect(outboxMessages(page, storyteller.email)).toHaveCount(1);
 });
 
-test("one-click unsubscribe from a mail client, then the page says so and passes axe", async ({
+test("one-click unsubscribe from a mail client, then the page says so and passes axe @same-without-js", async ({
   page,
   context,
   db,

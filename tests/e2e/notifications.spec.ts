@@ -101,7 +101,7 @@ test("the notifications page lists everything with links, and Mark all as read w
   await expect(list.getByRole("link", { name: /Dadi ने एक प्रश्न का उत्तर दिया/ })).toBeVisible();
 });
 
-test("another user's notifications cannot be marked read", async ({ page, context, db, baseURL }) => {
+test("another user's notifications cannot be marked read @same-without-js", async ({ page, context, db, baseURL }) => {
   const other = await createUser(db, { first_name: "Other", nickname: "other" });
   await seedNotifications(db, other.id);
   const theirs = await db.selectFrom("notifications").select("id").where("user_id", "=", other.id).execute();

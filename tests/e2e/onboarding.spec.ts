@@ -155,7 +155,7 @@ test("add a Storyteller reached by phone call: a US or Canadian number and their
   await expectNoAxeViolations(page);
 });
 
-test("another user's Storytellers never show", async ({ page, context, db, baseURL }) => {
+test("another user's Storytellers never show @same-without-js", async ({ page, context, db, baseURL }) => {
   const owner = await createUser(db, { first_name: "Owner", nickname: "owner" });
   await createStoryteller(db, {
     ownerId: owner.id,

@@ -38,7 +38,7 @@ async function spokenWav() {
 const heard = (page: Page) => page.getByTestId("phone-heard");
 const simulator = (page: Page) => page.getByTestId("phone-simulator");
 
-test("a Storyteller answers by phone through the simulator; the owner is told and hears it", async ({
+test("a Storyteller answers by phone through the simulator; the owner is told and hears it @same-without-js", async ({
   page,
   context,
   db,
@@ -169,7 +169,7 @@ function daytimeZone() {
   return zones.find((zone) => hourIn(zone) >= 9 && hourIn(zone) < 19)!;
 }
 
-test("a Phone call Storyteller is called: the outbox shows the call, a pick-up hears the question, 0 stops the calls", async ({
+test("a Phone call Storyteller is called: the outbox shows the call, a pick-up hears the question, 0 stops the calls @same-without-js", async ({
   page,
   context,
   db,

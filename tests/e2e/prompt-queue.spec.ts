@@ -93,7 +93,12 @@ test("manage the queue: reorder, edit, delete, add curated and custom prompts, d
   await expectNoAxeViolations(page);
 });
 
-test("another user's Storyteller is a 404, and its queue cannot be changed", async ({ page, context, db, baseURL }) => {
+test("another user's Storyteller is a 404, and its queue cannot be changed @same-without-js", async ({
+  page,
+  context,
+  db,
+  baseURL,
+}) => {
   const owner = await createUser(db, { first_name: "Own", nickname: "own" });
   const id = await storytellerWithQueue(db, owner.id, ["What is your favourite song?"]);
   const prompt = await db.selectFrom("prompts").select("id").where("storyteller_id", "=", id).executeTakeFirstOrThrow();

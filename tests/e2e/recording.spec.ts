@@ -419,7 +419,7 @@ test.describe("without JavaScript", () => {
 });
 
 // The same form, with JavaScript behind "Or upload a recording".
-test('the answered page passes axe ("Submitted successfully" and, on reopening, "Your answer")', async ({
+test('the answered page passes axe ("Submitted successfully" and, on reopening, "Your answer") @same-without-js', async ({
   page,
   db,
 }) => {
@@ -507,7 +507,7 @@ for (const bad of badFiles) {
   });
 }
 
-test("bad links: a tampered token, a deleted question's and an unsent question's are 404 \"Question not found\"", async ({
+test("bad links: a tampered token, a deleted question's and an unsent question's are 404 \"Question not found\" @same-without-js", async ({
   page,
   db,
 }) => {

@@ -14,20 +14,30 @@ declare module "vitest" {
   }
 }
 
-let embedded: EmbeddedDatabase | undefined;
+type Shared = { adminUrl: Promise<string>; embedded?: EmbeddedDatabase; projects: number };
+// Both vitest projects (vitest.config.ts) run this setup in the one main process: the first starts
+// the database, the last to finish stops it.
+const shared = globalThis as { heirloomTestDatabase?: Shared };
 
 /**
  * One PostgreSQL for the run (TEST_DATABASE_URL, or an embedded one under .data/test) and one
  * migrated template database; each test file clones it (tests/db.ts), so files never share state.
  */
 export async function setup(project: TestProject) {
+  const state = (shared.heirloomTestDatabase ??= { adminUrl: startDatabase(), projects: 0 });
+  state.projects += 1;
+  project.provide("adminDatabaseUrl", await state.adminUrl);
+}
+
+async function startDatabase(): Promise<string> {
   let adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     // A run on another TEST_PG_PORT gets its own cluster, so two runs can go side by side.
     const port = Number(process.env.TEST_PG_PORT ?? 25433);
     const dataDir = path.resolve(process.env.TEST_PG_PORT ? `.data/test-${port}` : ".data/test");
     const secrets = loadOrCreateLocalSecrets(dataDir);
-    embedded = await startEmbeddedPostgres({ dataDir, port, password: secrets.EMBEDDED_PG_PASSWORD });
+    const embedded = await startEmbeddedPostgres({ dataDir, port, password: secrets.EMBEDDED_PG_PASSWORD });
+    shared.heirloomTestDatabase!.embedded = embedded;
     adminUrl = embedded.url;
   }
 
@@ -41,12 +51,14 @@ export async function setup(project: TestProject) {
   const db = createDb(pool);
   await migrateToLatest(db, pool);
   await db.destroy();
-
-  project.provide("adminDatabaseUrl", adminUrl);
+  return adminUrl;
 }
 
 export async function teardown() {
-  await embedded?.stop();
+  const state = shared.heirloomTestDatabase;
+  if (!state || --state.projects > 0) return;
+  shared.heirloomTestDatabase = undefined;
+  await state.embedded?.stop();
 }
 
 export function withDatabase(url: string, database: string): string {
