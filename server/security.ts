@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Metadata } from "@tus/server";
 import type { NextFunction, Request, Response } from "express";
 import helmet from "helmet";
+import { log } from "~/services/logger.server";
 import { plainMessage } from "./plain-messages";
 import { UPLOADS_PATH } from "./uploads";
 
@@ -59,17 +60,38 @@ const TOKEN_ONLY = [/^\/record\/[^/]+$/, new RegExp(`^${UPLOADS_PATH}/[^/]+$`)];
 export function csrfCheck(appOrigin: string, appName: string) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
+    const refuse = (key: "crossSite" | "wrongHost") => {
+      // The request's own fault: the request line says 403; no stack, never an error.
+      const level = key === "wrongHost" ? "warn" : "info";
+      log[level]({ module: "csrf", origin: req.headers.origin, host: req.headers.host }, `post refused: ${key}`);
+      res.status(403).type("text/plain").send(plainMessage(key, appName));
+    };
     if (
-      CSRF_EXEMPT.some((pattern) => pattern.test(req.path)) ||
-      isSameSiteRequest(req, appOrigin) ||
-      (isTokenOnly(req) && isOpaqueOriginFromBrowserWithoutFetchMetadata(req))
-    ) {
-      // React Router's own origin check would refuse "Origin: null"; this check has decided.
-      if (req.headers.origin === "null") delete req.headers.origin;
-      return next();
-    }
-    res.status(403).type("text/plain").send(plainMessage("crossSite", appName));
+      !CSRF_EXEMPT.some((pattern) => pattern.test(req.path)) &&
+      !isSameSiteRequest(req, appOrigin) &&
+      !(isTokenOnly(req) && isOpaqueOriginFromBrowserWithoutFetchMetadata(req))
+    )
+      return refuse("crossSite");
+    // React Router's own origin check would refuse "Origin: null"; this check has decided.
+    if (req.headers.origin === "null") delete req.headers.origin;
+    // React Router refuses an Origin other than the request's own (scheme and Host) with a bare 400
+    // and an error-level log: answered here instead, in words. Our own page under another Host is a
+    // proxy that rewrites Host (README: the proxy must pass it); anything else came from elsewhere.
+    const origin = req.headers.origin;
+    if (origin !== undefined && !originMatchesRequest(req, origin))
+      return refuse(isSameSiteRequest(req, appOrigin) ? "wrongHost" : "crossSite");
+    next();
   };
+}
+
+/** The origin React Router gives the request (server/request-handler.ts): scheme, and Host or a trusted X-Forwarded-Host. */
+function originMatchesRequest(req: Request, origin: string): boolean {
+  const forwarded = req.app?.enabled("trust proxy") ? req.get("X-Forwarded-Host")?.split(",")[0].trim() : undefined;
+  try {
+    return new URL(origin).origin === new URL(`${req.protocol}://${forwarded || req.get("host")}`).origin;
+  } catch {
+    return false;
+  }
 }
 
 export function isSameSiteRequest(req: Pick<Request, "headers" | "protocol">, appOrigin: string): boolean {
