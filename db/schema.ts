@@ -146,6 +146,12 @@ export interface AnswerCodesTable {
   created_at: Generated<Date>;
 }
 
+/** Inbound texts already handled, by Twilio's MessageSid (migration 0021): a replay changes nothing. */
+export interface InboundMessagesTable {
+  message_sid: string;
+  received_at: Generated<Date>;
+}
+
 export interface PhoneCallsTable {
   call_sid: string;
   direction: "inbound" | "outbound";
@@ -407,6 +413,7 @@ export interface Database {
   auth_flows: AuthFlowsTable;
   email_changes: EmailChangesTable;
   answer_codes: AnswerCodesTable;
+  inbound_messages: InboundMessagesTable;
   phone_calls: PhoneCallsTable;
   phone_code_failures: PhoneCodeFailuresTable;
   phone_recordings: PhoneRecordingsTable;
