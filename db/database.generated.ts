@@ -134,6 +134,11 @@ export interface Groups {
   updated_at: Generated<Timestamp>;
 }
 
+export interface InboundMessages {
+  message_sid: string;
+  received_at: Generated<Timestamp>;
+}
+
 export interface Keepsakes {
   byte_size: Int8 | null;
   created_at: Generated<Timestamp>;
@@ -360,6 +365,7 @@ export interface DB {
   group_invitations: GroupInvitations;
   group_members: GroupMembers;
   groups: Groups;
+  inbound_messages: InboundMessages;
   keepsakes: Keepsakes;
   library_prompts: LibraryPrompts;
   listen_links: ListenLinks;

@@ -112,7 +112,8 @@ export function metricsEndpoint(metrics: Metrics, token: string | undefined): ex
   const expected = token ? digest(token) : null;
   return (req, res, next) => {
     if (!expected) return next();
-    const offered = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
+    // Exactly "Bearer <token>": one space, no tabs or padding (RFC 6750); the scheme in any case (RFC 9110).
+    const offered = /^Bearer ([\x21-\x7e]+)$/i.exec(req.headers.authorization ?? "")?.[1];
     if (!offered || !timingSafeEqual(digest(offered), expected)) {
       res.status(401).set("WWW-Authenticate", 'Bearer realm="metrics"').type("text/plain").send("Unauthorized\n");
       return;

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Metadata } from "@tus/server";
 import type { NextFunction, Request, Response } from "express";
 import helmet from "helmet";
+import { log } from "~/services/logger.server";
 import { plainMessage } from "./plain-messages";
 import { UPLOADS_PATH } from "./uploads";
 
@@ -51,25 +52,59 @@ const CSRF_EXEMPT = [/^\/webhooks\//, /^\/unsubscribe\/[^/]+$/];
  */
 const TOKEN_ONLY = [/^\/record\/[^/]+$/, new RegExp(`^${UPLOADS_PATH}/[^/]+$`)];
 
+/** What the CSRF check reads of a request (an Express request, or a test's). */
+export type PostRequest = Pick<Request, "method" | "path" | "protocol" | "headers"> & {
+  /** X-Forwarded-Host, when the one proxy in front is trusted (TRUST_PROXY). */
+  forwardedHost?: string;
+};
+
 /**
- * Refuses state-changing requests that a browser marks as coming from another site. Browsers send
- * Sec-Fetch-Site (modern) or Origin (older); requests with neither are not from a browser page.
- * Session-authenticated routes accept only our own origin; see `TOKEN_ONLY` for the others.
+ * Why a state-changing request is refused, or null. Browsers send Sec-Fetch-Site (modern) or Origin
+ * (older); requests with neither are not from a browser page. Session-authenticated routes accept
+ * only our own origin; see `TOKEN_ONLY` for the others. Then React Router's own rule: an Origin other
+ * than the request's (scheme and Host) is refused; answered here in words, where React Router gives
+ * a bare 400 and an error-level log. Our own page under another Host is a proxy that rewrites Host
+ * (README: the proxy must pass it), anything else came from elsewhere.
  */
+export function postRefusal(req: PostRequest, appOrigin: string): "crossSite" | "wrongHost" | null {
+  if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return null;
+  if (
+    !CSRF_EXEMPT.some((pattern) => pattern.test(req.path)) &&
+    !isSameSiteRequest(req, appOrigin) &&
+    !(isTokenOnly(req) && isOpaqueOriginFromBrowserWithoutFetchMetadata(req))
+  )
+    return "crossSite";
+  const origin = req.headers.origin;
+  if (origin === undefined || origin === "null" || originMatchesRequest(req, origin)) return null;
+  return isSameSiteRequest(req, appOrigin) ? "wrongHost" : "crossSite";
+}
+
+/** Answers `postRefusal`'s refusals with a translated 403; the request's own fault, so no stack. */
 export function csrfCheck(appOrigin: string, appName: string) {
   return (req: Request, res: Response, next: NextFunction) => {
-    if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return next();
-    if (
-      CSRF_EXEMPT.some((pattern) => pattern.test(req.path)) ||
-      isSameSiteRequest(req, appOrigin) ||
-      (isTokenOnly(req) && isOpaqueOriginFromBrowserWithoutFetchMetadata(req))
-    ) {
-      // React Router's own origin check would refuse "Origin: null"; this check has decided.
-      if (req.headers.origin === "null") delete req.headers.origin;
-      return next();
+    const forwardedHost = req.app?.enabled("trust proxy") ? req.get("X-Forwarded-Host") : undefined;
+    const { method, path, protocol, headers } = req;
+    const refusal = postRefusal({ method, path, protocol, headers, forwardedHost }, appOrigin);
+    if (refusal) {
+      const level = refusal === "wrongHost" ? "warn" : "info";
+      log[level]({ module: "csrf", origin: req.headers.origin, host: req.headers.host }, `post refused: ${refusal}`);
+      res.status(403).type("text/plain").send(plainMessage(refusal, appName));
+      return;
     }
-    res.status(403).type("text/plain").send(plainMessage("crossSite", appName));
+    // React Router's own origin check would refuse "Origin: null"; this check has decided.
+    if (req.headers.origin === "null") delete req.headers.origin;
+    next();
   };
+}
+
+/** The origin React Router gives the request (server/request-handler.ts): scheme, and Host or a trusted X-Forwarded-Host. */
+function originMatchesRequest(req: PostRequest, origin: string): boolean {
+  const host = req.forwardedHost?.split(",")[0].trim() || req.headers.host;
+  try {
+    return new URL(origin).origin === new URL(`${req.protocol}://${host}`).origin;
+  } catch {
+    return false;
+  }
 }
 
 export function isSameSiteRequest(req: Pick<Request, "headers" | "protocol">, appOrigin: string): boolean {

@@ -2,7 +2,7 @@ import { createCookie, redirect } from "react-router";
 import { Authenticator } from "remix-auth";
 import { Strategy } from "remix-auth/strategy";
 import type { AppContext } from "~/context.server";
-import { getServerT, i18nServer, languageCookie } from "~/i18n/i18next.server";
+import { getServerT, i18nServer, serializeLanguage } from "~/i18n/i18next.server";
 import { cookieSecret } from "~/services/keys.server";
 import { queueEmail } from "~/services/outbox.server";
 import { type DbOrTx, inTransaction } from "../../db/client";
@@ -196,7 +196,7 @@ export async function finishSignIn(context: AppContext, request: Request, userId
   headers.append("Set-Cookie", await createUserSession(context, context.db, userId, request.headers.get("User-Agent")));
   // The account's language follows the person to every device they sign in on.
   const account = await context.db.selectFrom("users").select("language").where("id", "=", userId).executeTakeFirst();
-  if (account) headers.append("Set-Cookie", await languageCookie.serialize(account.language));
+  if (account) headers.append("Set-Cookie", await serializeLanguage(account.language, context.config));
   headers.append("Set-Cookie", await flowStateCookie(context, {}));
   headers.append("Set-Cookie", await redirectCookie(context).serialize("", { maxAge: 0 }));
   return redirect(safeRedirectPath(wanted, "/dashboard"), { headers });

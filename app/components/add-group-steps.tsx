@@ -260,7 +260,8 @@ function InviteStepForm({
       <FieldErrors id={fields.emails.errorId} errors={fields.emails.errors} />
       {slots.map((slot, index) => (
         <Field
-          key={slot.key}
+          // conform's keys repeat when a refused post brings the list back; the name never does.
+          key={`${slot.name}:${slot.key ?? ""}`}
           label={t("fields.inviteEmail", { number: index + 1 })}
           inputProps={{ ...getInputProps(slot, { type: "email" }), autoComplete: "off" }}
           errors={slot.errors}

@@ -1,6 +1,6 @@
 import { createCookie } from "react-router";
 import { RemixI18Next } from "remix-i18next/server";
-import type { Config } from "~/config.server";
+import { type Config, servesHttps } from "~/config.server";
 import { fallbackLanguage, i18nOptions, supportedLanguages, type TextVariables } from "./config";
 import { resources } from "./resources.server";
 
@@ -11,6 +11,10 @@ export const languageCookie = createCookie("lng", {
   httpOnly: true,
   maxAge: 60 * 60 * 24 * 365,
 });
+
+/** The language cookie's Set-Cookie value (`Secure` when the site is served over https). */
+export const serializeLanguage = (language: string, config: Pick<Config, "APP_URL">) =>
+  languageCookie.serialize(language, { secure: servesHttps(config) });
 
 export const i18nServer = new RemixI18Next({
   detection: {

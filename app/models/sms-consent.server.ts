@@ -86,12 +86,22 @@ export { numberHasSentStop };
 export async function handleInboundSms(
   db: DbOrTx,
   config: Config,
-  input: { from: string; body: string },
+  input: { from: string; body: string; messageSid?: string },
   now = new Date(),
 ): Promise<string | null> {
   const kind = classifyReply(input.body);
   if (kind === "other") return null;
   return inTransaction(db, async (tx) => {
+    // A text Twilio sent before (a retry, or a replayed request) was answered then: nothing more.
+    if (input.messageSid) {
+      const first = await tx
+        .insertInto("inbound_messages")
+        .values({ message_sid: input.messageSid })
+        .onConflict((oc) => oc.doNothing())
+        .returning("message_sid")
+        .executeTakeFirst();
+      if (!first) return null;
+    }
     const storytellers = await tx
       .selectFrom("storytellers as s")
       .innerJoin("users as owner", "owner.id", "s.owner_id")

@@ -20,7 +20,7 @@ const PAGE_ITEMS = 50;
 const SELF = "/dashboard/notifications";
 
 /** The page's one button ("Mark all as read"). */
-const Intent = { markAllRead: "markAllRead" } as const;
+export const Intent = { markAllRead: "markAllRead" } as const;
 const schema = z.discriminatedUnion("intent", [z.object({ intent: z.literal(Intent.markAllRead) })], unknownIntent);
 
 /** The bell's page: the newest 50 notifications with their links, reachable and usable without JavaScript. */

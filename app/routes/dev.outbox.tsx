@@ -40,11 +40,19 @@ const replySchema = z.object({
 
 const e164 = z.string().regex(/^\+[1-9]\d{6,14}$/);
 
+/** The phone simulator's buttons (name="intent"). */
+export const PhoneIntent = {
+  call: "phone-call",
+  keys: "phone-keys",
+  hangUp: "phone-hangup",
+  answer: "phone-answer",
+} as const;
+
 /** The phone simulator's forms: a call, keys for a step, silence or hanging up (a recording is multipart). */
 const phoneSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("phone-call"), from: e164 }),
+  z.object({ intent: z.literal(PhoneIntent.call), from: e164 }),
   z.object({
-    intent: z.literal("phone-keys"),
+    intent: z.literal(PhoneIntent.keys),
     from: e164,
     callSid: z.string().regex(/^CA[0-9a-f]{32}$/),
     step: voiceStepSchema,
@@ -53,10 +61,10 @@ const phoneSchema = z.discriminatedUnion("intent", [
       .regex(/^[0-9*#]{0,12}$/)
       .default(""),
   }),
-  z.object({ intent: z.literal("phone-hangup"), from: e164, callSid: z.string().regex(/^CA[0-9a-f]{32}$/) }),
+  z.object({ intent: z.literal(PhoneIntent.hangUp), from: e164, callSid: z.string().regex(/^CA[0-9a-f]{32}$/) }),
   // A call-out the scheduler placed (decision 027), picked up by a person or a machine.
   z.object({
-    intent: z.literal("phone-answer"),
+    intent: z.literal(PhoneIntent.answer),
     messageId: z.uuid(),
     answeredBy: z.enum(["human", "machine_end_beep"]),
   }),
@@ -122,13 +130,13 @@ async function phoneAction(request: Request, context: ActionArgs["context"]): Pr
   if (submission.status !== "success") throw new Response("Bad Request", { status: 400 });
   const input = submission.value;
   switch (input.intent) {
-    case "phone-call":
+    case PhoneIntent.call:
       return { phone: await simulateCall(services, input.from) };
-    case "phone-keys":
+    case PhoneIntent.keys:
       return { phone: await simulateKeys(services, input) };
-    case "phone-hangup":
+    case PhoneIntent.hangUp:
       return { phone: await simulateHangUp(services, input) };
-    case "phone-answer": {
+    case PhoneIntent.answer: {
       const turn = await simulateCallOutAnswer(services, input);
       if (!turn) throw new Response("Not Found", { status: 404 });
       return { phone: turn };
@@ -225,7 +233,7 @@ function PhoneSimulator({ number }: { number: string }) {
       </h2>
       <p className="mb-3 text-sm text-muted">{t("simulator.intro", { number })}</p>
       <Form method="post" action="/dev/outbox?phone" className="flex flex-wrap items-end gap-2">
-        <input type="hidden" name="intent" value="phone-call" />
+        <input type="hidden" name="intent" value={PhoneIntent.call} />
         <label className="flex flex-col gap-1 text-sm">
           {t("simulator.from")}
           <input name="from" required defaultValue={turn?.from ?? "+15555550123"} className="input" />
@@ -257,7 +265,7 @@ function PhoneSimulator({ number }: { number: string }) {
           {turn.ended ? <p role="status">{t("simulator.ended")}</p> : null}
           {!turn.ended && turn.gather ? (
             <Form method="post" action="/dev/outbox?phone" className="flex flex-wrap items-end gap-2">
-              <input type="hidden" name="intent" value="phone-keys" />
+              <input type="hidden" name="intent" value={PhoneIntent.keys} />
               <input type="hidden" name="step" value={turn.gather.step} />
               <CallFields turn={turn} />
               <label className="flex flex-col gap-1 text-sm">
@@ -278,7 +286,7 @@ function PhoneSimulator({ number }: { number: string }) {
             </Form>
           ) : null}
           {!turn.ended && turn.gather?.onEmpty ? (
-            <CallButton turn={turn} intent="phone-keys" step={turn.gather.step} label={t("simulator.wait")} />
+            <CallButton turn={turn} intent={PhoneIntent.keys} step={turn.gather.step} label={t("simulator.wait")} />
           ) : null}
           {!turn.ended && turn.record ? (
             <Form
@@ -299,9 +307,14 @@ function PhoneSimulator({ number }: { number: string }) {
             </Form>
           ) : null}
           {!turn.ended && turn.record?.silenceStep ? (
-            <CallButton turn={turn} intent="phone-keys" step={turn.record.silenceStep} label={t("simulator.silent")} />
+            <CallButton
+              turn={turn}
+              intent={PhoneIntent.keys}
+              step={turn.record.silenceStep}
+              label={t("simulator.silent")}
+            />
           ) : null}
-          {!turn.ended ? <CallButton turn={turn} intent="phone-hangup" label={t("simulator.hangUp")} /> : null}
+          {!turn.ended ? <CallButton turn={turn} intent={PhoneIntent.hangUp} label={t("simulator.hangUp")} /> : null}
         </div>
       ) : null}
     </section>
@@ -332,7 +345,7 @@ export default function DevOutbox() {
             </pre>
             {message.channel === "call" && message.status === "sent" && phoneNumber ? (
               <Form method="post" action="/dev/outbox?phone" className="mt-3 flex flex-wrap gap-2">
-                <input type="hidden" name="intent" value="phone-answer" />
+                <input type="hidden" name="intent" value={PhoneIntent.answer} />
                 <input type="hidden" name="messageId" value={message.id} />
                 <button type="submit" name="answeredBy" value="human" className="btn-secondary">
                   {t("outbox.answerCall")}

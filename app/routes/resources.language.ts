@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import { getSessionUser, safeRedirectPath } from "~/auth/session.server";
 import type { ActionArgs } from "~/context.server";
 import { isSupportedLanguage } from "~/i18n/config";
-import { languageCookie } from "~/i18n/i18next.server";
+import { serializeLanguage } from "~/i18n/i18next.server";
 import { updateLanguage } from "~/models/user.server";
 import { readForm } from "~/utils/request-body.server";
 
@@ -18,7 +18,7 @@ export async function action({ request, context }: ActionArgs) {
   if (!isSupportedLanguage(lng)) return redirect(back.pathname + back.search);
   const user = await getSessionUser(request, context);
   if (user) await updateLanguage(context.db, user.id, lng);
-  const headers = { "Set-Cookie": await languageCookie.serialize(lng) };
+  const headers = { "Set-Cookie": await serializeLanguage(lng, context.config) };
   return redirect(back.pathname + back.search, { headers });
 }
 

@@ -11,7 +11,7 @@ export async function action({ request, context }: ActionArgs) {
   const current = await getThemeSettings(request);
   const settings = themeSettingsSchema.parse({ ...current, ...form });
   const headers = new Headers();
-  headers.append("Set-Cookie", await serializeThemeSettings(settings));
+  headers.append("Set-Cookie", await serializeThemeSettings(settings, context.config));
   headers.append("Set-Cookie", await flashToast(request, context, { type: "success", key: "toast.settingsSaved" }));
   return redirect(safeRedirectPath(form.redirectTo, "/"), { headers });
 }

@@ -283,6 +283,45 @@ describe("Twilio inbound webhook", () => {
     expect(await statusOf(inbound({ Body: "STOP" }))).toBe(400);
     expect(await statusOf(inbound({ From: newPhone() }))).toBe(400);
   });
+
+  const signedText = (fields: Record<string, string>) =>
+    inbound({
+      To: twilioEnv.TWILIO_FROM_NUMBER,
+      MessageSid: "SM" + randomBytes(16).toString("hex"),
+      AccountSid: twilioEnv.TWILIO_ACCOUNT_SID,
+      Body: "STOP",
+      ...fields,
+    });
+  const everyConsent = () => database.db.selectFrom("sms_consents").select("phone_e164").execute();
+
+  it("stores nothing for a signed text whose From or To is not an E.164 number, or with no MessageSid", async () => {
+    const before = await everyConsent();
+    for (const fields of <Record<string, string>[]>[
+      { From: "not-a-number" },
+      { From: "5555550123" },
+      { From: "+1 555 555 0123" },
+      { From: "+1555" },
+      { From: newPhone(), To: "Heirloom" },
+      { From: newPhone(), MessageSid: "" },
+      { From: newPhone(), MessageSid: "SM123" },
+    ])
+      expect(await statusOf(signedText(fields)), JSON.stringify(fields)).toBe(400);
+    expect(await everyConsent()).toEqual(before);
+  });
+
+  it("handles a replayed STOP once: one consent row, however often Twilio (or anyone) sends it", async () => {
+    const owner = await createUser(database.db);
+    const phone = newPhone();
+    const id = await textingStoryteller({ ownerId: owner.id, phone, smsConsent: "granted" });
+    const stop = { From: phone, MessageSid: "SM" + randomBytes(16).toString("hex") };
+    expect(await statusOf(signedText(stop))).toBe(200);
+    expect(await statusOf(signedText(stop))).toBe(200);
+    expect(await statusOf(signedText(stop))).toBe(200);
+    expect((await consentRows(id)).map((row) => row.status)).toEqual(["revoked"]);
+    // Another STOP (its own MessageSid) is another event, kept as such.
+    expect(await statusOf(signedText({ From: phone }))).toBe(200);
+    expect((await consentRows(id)).map((row) => row.status)).toEqual(["revoked", "revoked"]);
+  });
 });
 
 describe("requestSmsConsent", () => {

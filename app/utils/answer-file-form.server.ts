@@ -41,7 +41,9 @@ export async function receiveAnswerFile(request: Request, accept: Accept): Promi
         : {
             ok: false,
             // A body the parser cannot follow (cut short, a broken boundary) is not a missing file.
-            error: body.problem === "tooManyFiles" ? "upload.oneFile" : "upload.garbled",
+            error: { tooManyFiles: "upload.oneFile", badFileName: "upload.badFileName", malformed: "upload.garbled" }[
+              body.problem
+            ],
             status: 400,
             close: true,
           };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_FORM_BYTES, readForm } from "./request-body.server";
+import { receiveAnswerFile } from "./answer-file-form.server";
+import { MAX_FILE_NAME, MAX_FORM_BYTES, readForm, readMultipart } from "./request-body.server";
 
 const statusOf = async (run: () => Promise<unknown>) => {
   try {
@@ -48,5 +49,48 @@ describe("readForm", () => {
       body: "not multipart at all",
     });
     expect(await statusOf(() => readForm(request))).toBe(400);
+  });
+});
+
+/** A multipart post with one "audio" file under `filename`, its header written by hand (as a client may). */
+function fileNamed(filename: string) {
+  const boundary = "----heirloom-test";
+  const body = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="${filename}"\r\n` +
+        `Content-Type: audio/wav\r\n\r\n`,
+      "utf8",
+    ),
+    Buffer.from("RIFF....WAVE"),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return new Request("http://localhost:3000/record/x", {
+    method: "POST",
+    headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": String(body.length) },
+    body,
+  });
+}
+
+describe("readMultipart: a file's name", () => {
+  const read = (filename: string) => readMultipart(fileNamed(filename), { fileFields: ["audio"], maxFileBytes: 1000 });
+
+  it("takes an ordinary name, Devanagari too, up to the longest a file system keeps", async () => {
+    for (const name of ["story.wav", "नानी की कहानी.wav", "x".repeat(MAX_FILE_NAME)]) {
+      const body = await read(name);
+      expect(body.ok, name.slice(0, 20)).toBe(true);
+    }
+  });
+
+  it("tells a name with a NUL or other control character, or a name of 300 characters or 100 KB, from a broken body", async () => {
+    for (const name of ["story\u0000.wav", "a\u0001b.wav", "x".repeat(300), "x".repeat(100_000)])
+      expect(await read(name), JSON.stringify(name.slice(0, 12))).toEqual({ ok: false, problem: "badFileName" });
+  });
+
+  it("gives the record page its own message for it, not 'did not arrive whole'", async () => {
+    const accept = async () => ({ ok: true as const });
+    for (const name of ["story\u0000.wav", "x".repeat(100_000)]) {
+      const outcome = await receiveAnswerFile(fileNamed(name), accept);
+      expect(outcome).toMatchObject({ ok: false, error: "upload.badFileName", status: 400 });
+    }
   });
 });

@@ -74,8 +74,18 @@ export type MultipartOptions = {
   maxFieldBytes?: number;
 };
 
-/** tooManyFiles: a file field sent twice (two recordings or photos in one post), told apart from a malformed body. */
-export type MultipartProblem = "tooLarge" | "tooManyFiles" | "malformed";
+/**
+ * tooManyFiles: a file field sent twice (two recordings or photos in one post), told apart from a
+ * malformed body; badFileName: a file name with control characters (NUL) or past `MAX_FILE_NAME`,
+ * or a part header too long to read (16 KB: only a file name makes one that long).
+ */
+export type MultipartProblem = "tooLarge" | "tooManyFiles" | "badFileName" | "malformed";
+
+/** Longer than any file system keeps (255 bytes): no one's file is called that. */
+export const MAX_FILE_NAME = 255;
+// eslint-disable-next-line no-control-regex
+const CONTROL_IN_NAME = /[\u0000-\u001f\u007f]/;
+const badFileName = (name: string) => name.length > MAX_FILE_NAME || CONTROL_IN_NAME.test(name);
 
 export type MultipartResult =
   { ok: true; form: FormData; files: MultipartFile[] } | { ok: false; problem: MultipartProblem };
@@ -126,6 +136,10 @@ export function readMultipart(request: Request, options: MultipartOptions): Prom
         stream.resume();
         return fail(options.fileFields.includes(fieldName) ? "tooManyFiles" : "malformed");
       }
+      if (badFileName(info.filename ?? "")) {
+        stream.resume();
+        return fail("badFileName");
+      }
       const file: MultipartFile = { fieldName, filename: info.filename ?? "", size: 0, path: null };
       files.push(file);
       const chunks: Buffer[] = [];
@@ -152,7 +166,8 @@ export function readMultipart(request: Request, options: MultipartOptions): Prom
     });
     parser.on("filesLimit", () => fail("tooManyFiles"));
     parser.on("fieldsLimit", () => fail("malformed"));
-    parser.on("error", () => fail("malformed"));
+    // busboy's words for a part header past 16 KB (or one it cannot read): a file name, in practice.
+    parser.on("error", (error: Error) => fail(error.message === "Malformed part header" ? "badFileName" : "malformed"));
     parser.on("close", () => {
       void Promise.all(saving).then(() => {
         if (settled) return;

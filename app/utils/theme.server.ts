@@ -1,5 +1,6 @@
 import { createCookie } from "react-router";
 import { z } from "zod";
+import { type Config, servesHttps } from "~/config.server";
 import { defaultThemeSettings, type ThemeSettings, themeColors, themeDirections, themeModes } from "./theme";
 
 /** Unknown or missing values fall back to the defaults instead of failing. */
@@ -23,6 +24,6 @@ export async function getThemeSettings(request: Request): Promise<ThemeSettings>
   return parsed.success ? parsed.data : defaultThemeSettings;
 }
 
-export function serializeThemeSettings(settings: ThemeSettings): Promise<string> {
-  return settingsCookie.serialize(settings);
+export function serializeThemeSettings(settings: ThemeSettings, config: Pick<Config, "APP_URL">): Promise<string> {
+  return settingsCookie.serialize(settings, { secure: servesHttps(config) });
 }

@@ -1,5 +1,6 @@
 import { createCookieSessionStorage, redirect } from "react-router";
 import { z } from "zod";
+import { servesHttps } from "~/config.server";
 import type { AppContext } from "~/context.server";
 import { cookieSecret } from "~/services/keys.server";
 
@@ -23,7 +24,7 @@ function toastStorage(config: AppContext["config"]) {
       sameSite: "lax",
       httpOnly: true,
       secrets: [cookieSecret(config)],
-      secure: false,
+      secure: servesHttps(config),
     },
   });
 }

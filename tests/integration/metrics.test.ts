@@ -47,7 +47,17 @@ describe("/metrics with METRICS_TOKEN", () => {
   });
 
   it("refuses a request without the token or with another one", async () => {
-    for (const authorization of [undefined, `Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(1)}`, `Basic ${TOKEN}`, TOKEN]) {
+    for (const authorization of [
+      undefined,
+      `Bearer ${TOKEN}x`,
+      `Bearer ${TOKEN.slice(1)}`,
+      `Basic ${TOKEN}`,
+      TOKEN,
+      `Bearer  ${TOKEN}`,
+      `Bearer\t${TOKEN}`,
+      `Bearer ${TOKEN} x`,
+      `Bearer${TOKEN}`,
+    ]) {
       const response = await metrics(site.base, authorization);
       expect(response.status, String(authorization)).toBe(401);
       expect(response.headers.get("www-authenticate")).toContain("Bearer");

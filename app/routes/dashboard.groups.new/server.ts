@@ -20,6 +20,7 @@ import {
 import { checkFirstPromptDate, checkStorytellerFields, todayIn } from "~/models/storyteller.server";
 import { log } from "~/services/logger.server";
 import { MAX_INVITATIONS_PER_POST } from "~/utils/group-schema";
+import { indexListField } from "~/utils/list-fields";
 import { timeZoneNames } from "~/utils/time-zones";
 import { redirectWithToast } from "~/utils/toast.server";
 import { Intent, type Step, stepSchemas } from "./schema";
@@ -106,7 +107,7 @@ async function storyteller(args: StepArgs) {
 async function invite(args: StepArgs) {
   const { request, context, user, formData } = args;
   const { go, refuse } = replies(args, 3);
-  const submission = parseWithZod(formData, { schema: stepSchemas[3] });
+  const submission = parseWithZod(indexListField(formData, "emails"), { schema: stepSchemas[3] });
   if (submission.status !== "success") return refuse("invite", submission.reply());
   if (submission.value.intent === Intent.back) return go(2);
   const { intent, emails } = submission.value;

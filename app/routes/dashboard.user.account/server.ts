@@ -5,7 +5,7 @@ import { z } from "zod";
 import { confirmEmailChange, requestEmailChange } from "~/auth/email-change.server";
 import { destroyUserSession, type SessionUser } from "~/auth/session.server";
 import type { AppContext } from "~/context.server";
-import { languageCookie } from "~/i18n/i18next.server";
+import { serializeLanguage } from "~/i18n/i18next.server";
 import { deleteUserAccount, getAccount, updatePreferences, updateProfile } from "~/models/user.server";
 import { checkPhoto, MAX_PHOTO_BYTES } from "~/services/images.server";
 import { log } from "~/services/logger.server";
@@ -44,6 +44,7 @@ export async function readAccountForm(request: Request): Promise<FormData | { ph
   });
   if (!body.ok && body.problem === "tooLarge") return tooLarge;
   if (!body.ok && body.problem === "tooManyFiles") return { photoError: "account:errors.onePhoto" };
+  if (!body.ok && body.problem === "badFileName") return { photoError: "account:errors.photoName" };
   // Only this form posts a file: a body that cannot be read is its photo's (a name with a NUL, …).
   if (!body.ok) return { photoError: "account:errors.photoUnreadable" };
   return body.form;
@@ -97,7 +98,7 @@ export async function saveProfile(
   }
   if (newPhotoKey && before.profile_pic_key) await context.storage.delete(before.profile_pic_key);
 
-  const headers = new Headers({ "Set-Cookie": await languageCookie.serialize(fields.language) });
+  const headers = new Headers({ "Set-Cookie": await serializeLanguage(fields.language, context.config) });
   if (fields.email.toLowerCase() !== before.email.toLowerCase()) {
     const limit = await context.rateLimit("emailChangePerUser", user.id);
     if (limit.allowed) {
