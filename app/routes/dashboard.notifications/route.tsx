@@ -8,10 +8,10 @@ import { NotificationEntry } from "~/components/notification-bell";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { listNotifications, markRead, unreadCount } from "~/models/notification.server";
 import { log } from "~/services/logger.server";
+import { redirectWithToast } from "~/services/toast.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { readForm } from "~/utils/request-body.server";
-import { redirectWithToast } from "~/services/toast.server";
 import { Intent } from "./intents";
 import { notificationsSchema } from "./schema";
 
