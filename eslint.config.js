@@ -8,33 +8,26 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
-// Layers point one way: routes → models → services → db. Each zone lists what a folder may NOT import.
-const layers = [
-  // The logger is a leaf (pino only): the pool reports its connection errors through it.
-  { target: "./db", from: ["./app"], except: ["./services/logger.server.ts"] },
-  { target: "./db", from: ["./jobs", "./server"] },
-  {
-    target: "./app/services",
-    from: ["./app/models", "./app/routes", "./app/auth", "./app/components", "./jobs", "./server"],
-  },
-  { target: "./app/models", from: ["./app/routes", "./app/auth", "./app/components", "./jobs", "./server"] },
-  { target: "./app/auth", from: ["./app/routes", "./app/components", "./jobs", "./server"] },
-  {
-    target: "./app/components",
-    from: ["./app/routes", "./app/models", "./app/services", "./app/auth", "./jobs", "./server", "./db"],
-  },
-  {
-    target: "./app/utils",
-    from: ["./app/routes", "./app/models", "./app/auth", "./app/components", "./jobs", "./server"],
-  },
-  {
-    target: "./app/i18n",
-    from: ["./app/routes", "./app/models", "./app/services", "./app/auth", "./app/components", "./jobs", "./server"],
-  },
-  // Routes reach the database only through app/models (and its access rules).
-  { target: "./app/routes", from: ["./jobs", "./server", "./db"] },
-  { target: "./jobs", from: ["./app/routes", "./app/components", "./server"] },
-].map((zone) => ({ ...zone, message: "layers point one way (docs/CONVENTIONS.md)" }));
+import { layerZones } from "./lint/layers.js";
+import { noSchemaInBrowser } from "./lint/no-schema-in-browser.js";
+
+const heirloom = { rules: { "no-schema-in-browser": noSchemaInBrowser } };
+
+// Files the browser loads: components, helpers without .server, and a screen's own modules except
+// its schema and server code. Route modules (app/routes/*.tsx, app/routes/*/route.tsx) reach it too,
+// less their action and loader. Standalone pages (decision 026) never run React in a browser.
+const routeModules = ["app/routes/*.tsx", "app/routes/*/route.tsx"];
+const standalonePages = ["app/routes/_public*.tsx", "app/routes/record.$token/**", "app/routes/[ls].$token.tsx"];
+// Resource routes (.ts) have no component: the browser never loads them.
+const resourceRoutes = ["app/routes/*.ts", "app/routes/*/route.ts"];
+const serverFiles = [
+  "**/*.server.{ts,tsx}",
+  "**/*-schema.ts",
+  "**/schema.ts",
+  "**/server.ts",
+  "app/utils/validation.ts",
+  "**/*.test.{ts,tsx}",
+];
 
 export default tseslint.config(
   {
@@ -62,7 +55,7 @@ export default tseslint.config(
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" },
       ],
       "import-x/no-cycle": "error",
-      "import-x/no-restricted-paths": ["error", { zones: layers }],
+      "import-x/no-restricted-paths": ["error", { zones: layerZones() }],
       "import-x/order": [
         "error",
         {
@@ -84,6 +77,33 @@ export default tseslint.config(
       "jsx-a11y/media-has-caption": "off",
       // Checkbox labels nest their title and hint one level deeper than the default allows.
       "jsx-a11y/label-has-associated-control": ["error", { depth: 3 }],
+    },
+  },
+  {
+    files: ["app/components/**", "app/utils/**", "app/routes/**"],
+    ignores: [...routeModules, ...resourceRoutes, ...serverFiles],
+    plugins: { heirloom },
+    rules: { "heirloom/no-schema-in-browser": "error" },
+  },
+  {
+    files: routeModules,
+    ignores: standalonePages,
+    plugins: { heirloom },
+    rules: { "heirloom/no-schema-in-browser": ["error", { routeModule: true }] },
+  },
+  {
+    // Jobs reach the database through app/models: they build no queries of their own.
+    files: ["jobs/**"],
+    ignores: ["**/*.test.ts", "jobs/answer__transcribe.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { paths: [{ name: "kysely", message: "jobs query through app/models" }] }],
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|mergeInto)$/]",
+          message: "jobs query through app/models (docs/CONVENTIONS.md)",
+        },
+      ],
     },
   },
   {

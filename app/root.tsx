@@ -9,13 +9,13 @@ import { Toaster } from "~/components/toaster";
 import type { LoaderArgs } from "~/context.server";
 import { EmbeddedTranslations } from "~/i18n/embedded-resources";
 import { getServerT, i18nServer } from "~/i18n/i18next.server";
+import { takeToasts } from "~/services/toast.server";
 import stylesheet from "~/tailwind.css?url";
 import { errorPageTitle } from "~/utils/meta";
 import { useNonce } from "~/utils/nonce";
 import { useRootData } from "~/utils/root-data";
 import { defaultThemeSettings } from "~/utils/theme";
 import { getThemeSettings } from "~/utils/theme.server";
-import { takeToasts } from "~/utils/toast.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },

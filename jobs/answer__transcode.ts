@@ -5,6 +5,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
+import { answerRecording, currentPlayableKey, setPlayableCopy } from "~/models/playable-copy.server";
 import { servedAsRecorded } from "~/services/audio-check.server";
 import { ffmpegAvailable, transcodeToM4a } from "~/services/audio.server";
 import type { JobTask } from "~/services/jobs.server";
@@ -29,11 +30,7 @@ export const answerTranscode =
   async (payload, helpers) => {
     const { answerId } = payload;
     const { db, storage } = deps;
-    const answer = await db
-      .selectFrom("answers")
-      .select(["storage_key", "content_type", "playable_storage_key"])
-      .where("id", "=", answerId)
-      .executeTakeFirst();
+    const answer = await answerRecording(db, answerId);
     if (!answer || answer.playable_storage_key) return;
     if (!(await ffmpegAvailable())) {
       if (!reportedMissingFfmpeg) {
@@ -63,21 +60,10 @@ export const answerTranscode =
 
       const key = storageKeys.answerPlayable(answerId);
       await storage.putStream(key, createReadStream(output), PLAYABLE_CONTENT_TYPE);
-      const updated = await db
-        .updateTable("answers")
-        .set({ playable_storage_key: key, playable_content_type: PLAYABLE_CONTENT_TYPE })
-        .where("id", "=", answerId)
-        .where("storage_key", "=", answer.storage_key)
-        .where("playable_storage_key", "is", null)
-        .executeTakeFirst();
-      if (updated.numUpdatedRows === 0n) {
+      const copy = { key, contentType: PLAYABLE_CONTENT_TYPE };
+      if (!(await setPlayableCopy(db, { id: answerId, storageKey: answer.storage_key }, copy))) {
         // Deleted (or re-recorded) while we worked: drop the copy unless the row now points at it.
-        const current = await db
-          .selectFrom("answers")
-          .select("playable_storage_key")
-          .where("id", "=", answerId)
-          .executeTakeFirst();
-        if (current?.playable_storage_key !== key) await storage.delete(key);
+        if ((await currentPlayableKey(db, answerId)) !== key) await storage.delete(key);
       }
     } finally {
       await rm(directory, { recursive: true, force: true });

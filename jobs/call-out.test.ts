@@ -7,7 +7,7 @@ import { handleInboundSms } from "~/models/sms-consent.server";
 import { type CallService, createCallService } from "~/services/call-out.server";
 import { listOutboxMessages, queueMessagesWithoutJobs, sendOutboxMessage } from "~/services/outbox.server";
 import { createTwilioVoice, createVoiceService } from "~/services/voice.server";
-import { action as outboxAction } from "../app/routes/dev.outbox";
+import { action as outboxAction } from "../app/routes/dev.outbox/route";
 import { action as voiceAction } from "../app/routes/webhooks.twilio.voice";
 import { formRequest, makeTestContext, routeArgs } from "../tests/context";
 import { useTestDatabase } from "../tests/db";

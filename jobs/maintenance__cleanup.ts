@@ -1,11 +1,9 @@
-import { sql } from "kysely";
+import { deleteExpiredRows } from "~/models/expired-rows.server";
 import { expiredKeepsakeFiles, forgetKeepsakeFile } from "~/models/keepsake.server";
 import { sweepPhoneCalls } from "~/models/phone-upkeep.server";
 import type { JobTask } from "~/services/jobs.server";
 import { createUploadStore } from "~/services/uploads.server";
 import type { JobDeps } from "./task-list";
-
-const IDLE_SESSION_DAYS = 14;
 
 /**
  * Hourly (jobs/crontab.ts): removes what has expired and is never read again: finished or abandoned
@@ -21,21 +19,7 @@ export const maintenanceCleanup =
   }: Pick<JobDeps, "db" | "config"> & Partial<Pick<JobDeps, "storage">>): JobTask<"maintenance__cleanup"> =>
   async () => {
     const now = new Date();
-    await db.deleteFrom("auth_flows").where("expires_at", "<", now).execute();
-    await db
-      .deleteFrom("sessions")
-      .where((eb) =>
-        eb.or([
-          eb("expires_at", "<", now),
-          eb("last_seen_at", "<", new Date(now.getTime() - IDLE_SESSION_DAYS * 86_400_000)),
-        ]),
-      )
-      .execute();
-    await db.deleteFrom("email_changes").where("expires_at", "<", now).execute();
-    await db
-      .deleteFrom("rate_limits")
-      .where("expire", "<", sql<string>`${now.getTime()}::bigint`)
-      .execute();
+    await deleteExpiredRows(db, now);
     await createUploadStore(config).deleteExpired();
     if (storage)
       for (const keepsake of await expiredKeepsakeFiles(db, now)) {

@@ -1,12 +1,12 @@
 import type { Task, TaskList } from "graphile-worker";
 import type { Config } from "~/config.server";
+import type { AppContext } from "~/context.server";
 import { type CallService, createCallService } from "~/services/call-out.server";
 import { jobDefinitions, type JobName, type JobPayload, type JobTask } from "~/services/jobs.server";
 import type { MailService } from "~/services/mail.server";
 import type { SmsService } from "~/services/sms.server";
 import type { StorageService } from "~/services/storage.server";
 import type { VoiceService } from "~/services/voice-simulator.server";
-import type { Db } from "../db/client";
 import { answerTranscode } from "./answer__transcode";
 import { answerTranscribe } from "./answer__transcribe";
 import { deliverySend } from "./delivery__send";
@@ -23,7 +23,7 @@ export const WORKER_CONCURRENCY = 4;
 
 /** What tasks may use: created once at boot and shared by every job. */
 export type JobDeps = {
-  db: Db;
+  db: AppContext["db"];
   config: Config;
   mail: MailService;
   sms: SmsService;

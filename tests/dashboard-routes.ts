@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { AppContext } from "~/context.server";
-import { takeToasts } from "~/utils/toast.server";
+import { takeToasts } from "~/services/toast.server";
 import { makeTestContext } from "./context";
 import { CookieJar } from "./cookie-jar";
 import type { TestDatabase } from "./db";

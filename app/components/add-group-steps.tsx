@@ -5,12 +5,7 @@ import type { FetcherFormProps } from "react-router";
 import { Field, FieldErrors, SelectField } from "~/components/forms";
 import { GroupDetailsFields } from "~/components/group-fields";
 import { ScheduleFields, StorytellerFields } from "~/components/storyteller-fields";
-import {
-  groupDetailsConstraint,
-  invitationEmailsConstraint,
-  pickStorytellerConstraint,
-  storytellerWithScheduleConstraint,
-} from "~/utils/form-constraints";
+import type { FormConstraint } from "~/utils/form-constraint";
 import { AddGroupIntent as Intent, MAX_INVITATIONS_PER_POST } from "~/utils/group-choices";
 import type { GroupDraft } from "~/utils/group-schema";
 
@@ -32,6 +27,8 @@ export type AddGroupPage = {
   today: string;
   /** Blank address slots after the kept ones: one, or two after "Add another address". */
   extraSlots: number;
+  /** Each form's field constraints (formConstraints, made on the server). */
+  constraints: Record<AddGroupForm, FormConstraint>;
 };
 
 /** Which of the step's forms a refused post came from (step 2 has two). */
@@ -51,6 +48,7 @@ type StepProps = {
   idPrefix: string;
 };
 type Result = SubmissionResult<string[]> | undefined;
+type StepFormProps = StepProps & { constraints: AddGroupPage["constraints"] };
 
 /** The progress list and the current step's form(s). */
 export function AddGroupSteps({
@@ -61,6 +59,7 @@ export function AddGroupSteps({
   const { t } = useTranslation("groups");
   const resultOf = (name: AddGroupForm) => (refused?.form === name ? refused.result : undefined);
   const { step, draft } = page;
+  const steps = { ...form, constraints: page.constraints };
   return (
     <>
       <ol className="flex flex-wrap gap-2 text-sm" aria-label={t("new.progress")}>
@@ -74,10 +73,10 @@ export function AddGroupSteps({
           </li>
         ))}
       </ol>
-      {step === 1 ? <DetailsStepForm {...form} draft={draft.details} lastResult={resultOf("details")} /> : null}
+      {step === 1 ? <DetailsStepForm {...steps} draft={draft.details} lastResult={resultOf("details")} /> : null}
       {step === 2 ? (
         <StorytellerStep
-          {...form}
+          {...steps}
           draft={draft.storyteller}
           storytellers={page.storytellers}
           timeZones={page.timeZones}
@@ -89,7 +88,7 @@ export function AddGroupSteps({
       ) : null}
       {step === 3 ? (
         <InviteStepForm
-          {...form}
+          {...steps}
           // A kept list or another blank slot (after "Add another address") starts the form afresh.
           key={`${(draft.emails ?? []).join(",")}|${page.extraSlots}`}
           draft={draft.emails}
@@ -115,14 +114,15 @@ function DetailsStepForm({
   Form,
   actionFor,
   idPrefix,
+  constraints,
   draft,
   lastResult,
-}: StepProps & { draft?: GroupDraft["details"]; lastResult: Result }) {
+}: StepFormProps & { draft?: GroupDraft["details"]; lastResult: Result }) {
   const { t } = useTranslation("groups");
   const [form, fields] = useForm({
     id: `${idPrefix}group-details`,
     lastResult,
-    constraint: groupDetailsConstraint,
+    constraint: constraints.details,
     defaultValue: draft,
   });
   return (
@@ -142,6 +142,7 @@ function StorytellerStep({
   Form,
   actionFor,
   idPrefix,
+  constraints,
   draft,
   storytellers,
   timeZones,
@@ -149,7 +150,7 @@ function StorytellerStep({
   today,
   pickResult,
   createResult,
-}: StepProps & {
+}: StepFormProps & {
   draft?: GroupDraft["storyteller"];
   storytellers: AddGroupPage["storytellers"];
   timeZones: string[];
@@ -162,13 +163,13 @@ function StorytellerStep({
   const [pickForm, pickFields] = useForm({
     id: `${idPrefix}group-pick`,
     lastResult: pickResult,
-    constraint: pickStorytellerConstraint,
+    constraint: constraints.pick,
     defaultValue: draft && "storytellerId" in draft ? { storytellerId: draft.storytellerId } : undefined,
   });
   const [createForm, createFields] = useForm({
     id: `${idPrefix}group-create`,
     lastResult: createResult,
-    constraint: storytellerWithScheduleConstraint,
+    constraint: constraints.create,
     defaultValue: {
       language: "en",
       deliveryMethod: "email",
@@ -235,15 +236,16 @@ function InviteStepForm({
   Form,
   actionFor,
   idPrefix,
+  constraints,
   draft,
   extraSlots,
   lastResult,
-}: StepProps & { draft?: string[]; extraSlots: number; lastResult: Result }) {
+}: StepFormProps & { draft?: string[]; extraSlots: number; lastResult: Result }) {
   const { t } = useTranslation("groups");
   const [form, fields] = useForm({
     id: `${idPrefix}group-invite`,
     lastResult,
-    constraint: invitationEmailsConstraint,
+    constraint: constraints.invite,
     // Never more slots than one post may invite, unless a refused post brought more back.
     defaultValue: {
       emails: [...(draft ?? []), ...Array<string>(extraSlots).fill("")].slice(

@@ -1,7 +1,10 @@
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useRevalidator } from "react-router";
-import { EXPORT_ACTION, type ExportSummary, type KeepsakeView } from "~/utils/keep-schema";
+import type { ExportSummary, KeepsakeView } from "~/utils/keep-schema";
+
+/** Where an export form posts (a download, or a redirect back when the export is queued). */
+const EXPORT_ACTION = "/dashboard/keep/export";
 
 /** "12.5 MB" / "800 KB", in the page's language. */
 export function useSize() {

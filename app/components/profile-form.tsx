@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import type { z } from "zod";
 import { Field, FieldErrors, LanguageOptions, SelectField } from "~/components/forms";
-import { profileConstraint } from "~/utils/form-constraints";
+import type { FormConstraint } from "~/utils/form-constraint";
 import { PROFILE_INTENT } from "~/utils/profile-intent";
 import type { profileSchema } from "~/utils/profile-schema";
 
@@ -19,16 +19,19 @@ export type ProfileDefaults = {
 /** General settings; posts to the account page's action from wherever it is shown. */
 export function ProfileForm({
   account,
+  constraint,
   lastResult,
 }: {
   account: ProfileDefaults;
+  /** formConstraints.profile, from the page's loader. */
+  constraint: FormConstraint;
   lastResult?: SubmissionResult<string[]> | null;
 }) {
   const { t } = useTranslation("account");
   const [form, fields] = useForm<z.input<typeof profileSchema>>({
     id: "profile",
     lastResult: lastResult?.initialValue?.intent === PROFILE_INTENT ? lastResult : undefined,
-    constraint: profileConstraint,
+    constraint,
     defaultValue: {
       firstName: account.first_name,
       lastName: account.last_name,

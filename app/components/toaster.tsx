@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import type { Toast } from "~/utils/toast.server";
+import type { Toast } from "~/utils/toast";
 
 /**
  * Toasts rendered by the server from the flash cookie: top right, at most 5, gone after 3 s.

@@ -1,10 +1,10 @@
 import type { Config } from "~/config.server";
 import type { AppContext } from "~/context.server";
 import { log } from "~/services/logger.server";
+import { serveStoredFile } from "~/services/serve-file.server";
 import type { StorageService } from "~/services/storage.server";
 import { signCapability, verifyCapability } from "~/services/tokens.server";
 import { isUuid } from "~/utils/ids";
-import { serveStoredFile } from "~/utils/serve-file.server";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import { ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
 import { canReceive, deliverNow } from "./delivery.server";

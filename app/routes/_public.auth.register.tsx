@@ -12,10 +12,10 @@ import { Field, FieldErrors } from "~/components/forms";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { i18nServer } from "~/i18n/i18next.server";
 import { registerUser } from "~/models/user.server";
+import { flashToast } from "~/services/toast.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { readForm } from "~/utils/request-body.server";
-import { flashToast } from "~/utils/toast.server";
 
 export const handle = { i18n: ["auth"] };
 export const meta = titleFromLoader;

@@ -8,10 +8,10 @@ import { Field, FieldErrors, TextareaField } from "~/components/forms";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { i18nServer } from "~/i18n/i18next.server";
 import { saveContactMessage } from "~/models/contact.server";
+import { redirectWithToast } from "~/services/toast.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { readForm } from "~/utils/request-body.server";
-import { redirectWithToast } from "~/utils/toast.server";
 import { email, text } from "~/utils/validation";
 
 export const handle = { i18n: ["contact"] };

@@ -6,8 +6,8 @@ import type { ActionArgs, LoaderArgs } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
 import { capabilityPageHeaders } from "~/models/capability-links.server";
 import { acceptInvitation, invitationForToken } from "~/models/group.server";
+import { redirectWithToast } from "~/services/toast.server";
 import { titleFromLoader } from "~/utils/meta";
-import { redirectWithToast } from "~/utils/toast.server";
 
 export const handle = { i18n: ["groups"] };
 export const meta = titleFromLoader;

@@ -11,7 +11,7 @@ import { formRequest, makeTestContext, routeArgs } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
 import { createAnswer, createPrompt, createStoryteller, createUser } from "../../tests/factories";
 import { storytellerPage } from "./dashboard.recipient.$id/server";
-import { action as outboxAction, loader as outboxLoader } from "./dev.outbox";
+import { action as outboxAction, loader as outboxLoader } from "./dev.outbox/route";
 import { loader as playbackLoader } from "./phone.play.$token";
 
 const database = useTestDatabase();
@@ -62,8 +62,8 @@ const codeOf = (promptId: string) =>
 
 async function statusOf(promise: Promise<unknown>) {
   try {
-    await promise;
-    return 200;
+    const answered = await promise;
+    return (answered as { init?: { status?: number } } | undefined)?.init?.status ?? 200;
   } catch (thrown) {
     if (thrown instanceof Response) return thrown.status;
     throw thrown;

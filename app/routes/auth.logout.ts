@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import { destroyUserSession } from "~/auth/session.server";
 import type { ActionArgs } from "~/context.server";
-import { flashToast } from "~/utils/toast.server";
+import { flashToast } from "~/services/toast.server";
 
 /** POST only: deletes the session row and always clears the cookie. */
 export async function action({ request, context }: ActionArgs) {

@@ -32,7 +32,7 @@ import {
   action as myStoriesRecordAction,
   loader as myStoriesRecordLoader,
 } from "./dashboard.mystories_.record.$promptId/route";
-import { loader as notificationsPageLoader } from "./dashboard.notifications";
+import { loader as notificationsPageLoader } from "./dashboard.notifications/route";
 import { action as viewAction, loader as viewLoader } from "./dashboard.recipient.$id/route";
 import { action as editAction, loader as editLoader } from "./dashboard.recipient.$id_.edit/route";
 import { action as keepAction, loader as keepLoader } from "./dashboard.recipient.$id_.keep/route";

@@ -31,13 +31,13 @@ import {
 import { Intent as GroupIntent } from "./dashboard.groups.$id/intents";
 import { Intent as MyStoriesIntent } from "./dashboard.mystories/intents";
 import { Intent as OwnRecordIntent } from "./dashboard.mystories_.record.$promptId/schema";
-import { Intent as NotificationsIntent } from "./dashboard.notifications";
+import { Intent as NotificationsIntent } from "./dashboard.notifications/intents";
 import { Intent as OnboardingIntent } from "./dashboard.onboarding/intents";
 import { Intent as StorytellerIntent } from "./dashboard.recipient.$id/intents";
 import { Intent as EditIntent } from "./dashboard.recipient.$id_.edit/intents";
 import { Intent as KeepIntent } from "./dashboard.recipient.$id_.keep/schema";
 import { Intent as AccountIntent } from "./dashboard.user.account/intents";
-import { PhoneIntent } from "./dev.outbox";
+import { PhoneIntent } from "./dev.outbox/intents";
 import { Intent as RecordIntent } from "./record.$token/schema";
 
 // "Never a 500 for bad input", over every form and every address that takes input. Each route

@@ -10,12 +10,12 @@ import { checkLibraryPromptIds, getPromptLibrary, libraryQueueItems } from "~/mo
 import { addPrompts } from "~/models/prompt.server";
 import { getVisibleStoryteller } from "~/models/storyteller.server";
 import { log } from "~/services/logger.server";
+import { redirectWithToast } from "~/services/toast.server";
 import { idParam } from "~/utils/ids";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { promptsSchema } from "~/utils/prompt-schema";
 import { readForm } from "~/utils/request-body.server";
-import { redirectWithToast } from "~/utils/toast.server";
 
 export const handle = { i18n: ["storytellers"] };
 export const meta = titleFromLoader;

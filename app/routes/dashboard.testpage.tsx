@@ -9,11 +9,11 @@ import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { queueTestPrompt } from "~/models/delivery.server";
 import { numberHasSentStop } from "~/models/sms-consent.server";
 import { getAccount } from "~/models/user.server";
+import { redirectWithToast } from "~/services/toast.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { usOrCanadianE164 } from "~/utils/phone.server";
 import { readForm } from "~/utils/request-body.server";
-import { redirectWithToast } from "~/utils/toast.server";
 import { choice, plainText } from "~/utils/validation";
 
 export const meta = titleFromLoader;
@@ -24,11 +24,11 @@ export async function loader({ request, context }: LoaderArgs) {
   return { title: await pageTitle(request, context, "testPage.title"), email: user.email, phone: phone_e164 ?? "" };
 }
 
-const formSchema = z.object({ channel: choice(["email", "sms"]), phone: plainText(30).optional() });
-
 /** Validated on the server only: two fields, no client validation code to ship. Each refusal is told on its field. */
 export async function action({ request, context }: ActionArgs) {
   const user = await requireUser(request, context);
+  // Built here, not at module level, so the browser's copy of this page carries no zod.
+  const formSchema = z.object({ channel: choice(["email", "sms"]), phone: plainText(30).optional() });
   const submission = parseWithZod(await readForm(request), { schema: formSchema });
   const refuse = (key: string) =>
     data({ result: submission.reply({ fieldErrors: { phone: [key] } }) }, { status: 400 });

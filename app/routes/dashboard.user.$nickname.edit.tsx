@@ -5,6 +5,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ProfileForm } from "~/components/profile-form";
 import type { LoaderArgs } from "~/context.server";
 import { getAccount } from "~/models/user.server";
+import { formConstraints } from "~/utils/form-constraints.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 
@@ -18,17 +19,18 @@ export async function loader({ request, context, params }: LoaderArgs) {
   return {
     title: await pageTitle(request, context, "profile.edit", "account"),
     account: await getAccount(context.db, user.id),
+    constraint: formConstraints.profile,
   };
 }
 
 export default function EditProfile() {
   const { t } = useTranslation("account");
-  const { account } = useLoaderData<typeof loader>();
+  const { account, constraint } = useLoaderData<typeof loader>();
   return (
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-bold">{t("profile.edit")}</h1>
       <div className="rounded-xl border border-line bg-panel p-6">
-        <ProfileForm account={account} />
+        <ProfileForm account={account} constraint={constraint} />
       </div>
     </section>
   );

@@ -9,12 +9,12 @@ import { Field, FieldErrors, SelectField } from "~/components/forms";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { inviteOneToGroup, ownedGroups } from "~/models/group.server";
 import { inviteToHeirloom } from "~/models/invitation.server";
-import { inviteConstraint } from "~/utils/form-constraints";
+import { redirectWithToast } from "~/services/toast.server";
+import { formConstraints } from "~/utils/form-constraints.server";
 import { inviteSchema } from "~/utils/invite-schema";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { readForm } from "~/utils/request-body.server";
-import { redirectWithToast } from "~/utils/toast.server";
 
 export const handle = { i18n: ["account", "groups"] };
 export const meta = titleFromLoader;
@@ -24,6 +24,7 @@ export async function loader({ request, context }: LoaderArgs) {
   return {
     title: await pageTitle(request, context, "invite.title", "account"),
     groups: await ownedGroups(context.db, user.id),
+    constraint: formConstraints.invite,
   };
 }
 
@@ -51,10 +52,10 @@ export async function action({ request, context }: ActionArgs) {
 export default function InviteSomeone() {
   const { t } = useTranslation("account");
   const actionData = useActionData<typeof action>();
-  const { groups } = useLoaderData<typeof loader>();
+  const { groups, constraint } = useLoaderData<typeof loader>();
   const [form, fields] = useForm<z.input<typeof inviteSchema>>({
     lastResult: actionData?.result,
-    constraint: inviteConstraint,
+    constraint,
   });
   return (
     <section className="flex max-w-lg flex-col gap-4">

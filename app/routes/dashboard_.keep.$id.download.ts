@@ -1,7 +1,7 @@
 import { requireUser } from "~/auth/session.server";
 import type { LoaderArgs } from "~/context.server";
 import { downloadableKeepsake } from "~/models/keepsake.server";
-import { serveStoredFile } from "~/utils/serve-file.server";
+import { serveStoredFile } from "~/services/serve-file.server";
 
 /**
  * A finished export or book, for the user who asked for it, for 7 days (the emailed link). Byte

@@ -3,9 +3,9 @@ import { requireUser } from "~/auth/session.server";
 import type { ActionArgs } from "~/context.server";
 import { exportStream, planExport } from "~/models/keepsake-archive.server";
 import { requestExport } from "~/models/keepsake.server";
+import { redirectWithToast } from "~/services/toast.server";
 import { exportSchema } from "~/utils/keep-schema";
 import { readForm } from "~/utils/request-body.server";
-import { redirectWithToast } from "~/utils/toast.server";
 
 /**
  * Export (decision 023), a plain form post: up to EXPORT_STREAM_MAX_MB the zip streams back at

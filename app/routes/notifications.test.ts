@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { makeTestContext, routeArgs } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
 import { createNotifications, createStoryteller, createUser, signIn } from "../../tests/factories";
-import { action as pageAction } from "./dashboard.notifications";
+import { action as pageAction } from "./dashboard.notifications/route";
 import { action as bellAction, loader as bellLoader } from "./resources.notifications";
 
 // The notifications page's "Mark all as read" and the bell's posts: each takes only its own intents.
@@ -40,7 +40,9 @@ const post = (path: string, cookie: string, fields: Record<string, string> | [st
     body: new URLSearchParams(fields),
   });
 
-const statusOf = (result: unknown) => (result instanceof Response ? result.status : 200);
+// A Response (thrown or returned), or conform's reply sent with data() and its status.
+const statusOf = (result: unknown) =>
+  result instanceof Response ? result.status : ((result as { init?: { status?: number } })?.init?.status ?? 200);
 
 describe("/dashboard/notifications", () => {
   it("marks everything read with its button, and refuses any other intent with a 400", async () => {

@@ -1,7 +1,7 @@
 import type { LoaderArgs } from "~/context.server";
 import { answerForRecordToken, capabilityPageHeaders } from "~/models/capability-links.server";
 import { playableSource } from "~/models/share.server";
-import { serveStoredFile } from "~/utils/serve-file.server";
+import { serveStoredFile } from "~/services/serve-file.server";
 
 /** The Storyteller's own answer, through their record link (private or not: it is theirs). */
 export async function loader({ request, context, params }: LoaderArgs) {

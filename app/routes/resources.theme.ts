@@ -1,9 +1,9 @@
 import { redirect } from "react-router";
 import { safeRedirectPath } from "~/auth/session.server";
 import type { ActionArgs } from "~/context.server";
+import { flashToast } from "~/services/toast.server";
 import { readForm } from "~/utils/request-body.server";
 import { getThemeSettings, serializeThemeSettings, themeSettingsSchema } from "~/utils/theme.server";
-import { flashToast } from "~/utils/toast.server";
 
 /** Saves theme settings (mode, direction, colour) in the `settings` cookie. */
 export async function action({ request, context }: ActionArgs) {

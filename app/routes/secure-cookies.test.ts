@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { flashToast } from "~/utils/toast.server";
+import { flashToast } from "~/services/toast.server";
 import { makeTestContext, routeArgs } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
 import { action as chooseLanguage } from "./resources.language";

@@ -22,7 +22,7 @@ export type StoredObject = { body: ReadableStream<Uint8Array>; size: number };
 
 /**
  * Private file storage. Keys are chosen by the server (never from a file name). Files are served
- * only by routes that check who is asking first (see ~/utils/serve-file.server).
+ * only by routes that check who is asking first (see ~/services/serve-file.server).
  */
 export interface StorageService {
   readonly name: "local" | "s3";

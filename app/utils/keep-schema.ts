@@ -1,13 +1,10 @@
 import { z } from "zod";
 
-/** The export form (Storyteller page and "everything" page): a plain post to /dashboard/keep/export. */
+/** The export form (Storyteller page and "everything" page): a plain post to /dashboard/keep/export (ExportCard in app/components/keepsakes.tsx). */
 export const exportSchema = z.union([
   z.object({ scope: z.literal("storyteller"), storytellerId: z.uuid() }),
   z.object({ scope: z.literal("everything") }),
 ]);
-
-/** Where an export form posts (a download, or a redirect back when the export is queued). */
-export const EXPORT_ACTION = "/dashboard/keep/export";
 
 /** A keepsake (export or book) as pages list it. */
 export type KeepsakeView = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { receiveAnswerFile } from "./answer-file-form.server";
+import { receiveAnswerFile } from "~/services/answer-file-form.server";
 import { MAX_FILE_NAME, MAX_FORM_BYTES, readForm, readMultipart } from "./request-body.server";
 
 const statusOf = async (run: () => Promise<unknown>) => {

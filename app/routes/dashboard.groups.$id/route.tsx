@@ -8,7 +8,7 @@ import { FieldErrors } from "~/components/forms";
 import { GroupDetailsFields } from "~/components/group-fields";
 import type { ActionArgs, LoaderArgs } from "~/context.server";
 import { getGroupPage } from "~/models/group.server";
-import { groupDetailsConstraint } from "~/utils/form-constraints";
+import { formConstraints } from "~/utils/form-constraints.server";
 import type { groupDetailsSchema } from "~/utils/group-schema";
 import { idParam } from "~/utils/ids";
 import { titleFromLoader } from "~/utils/meta";
@@ -52,6 +52,7 @@ export async function loader({ request, context, params }: LoaderArgs) {
     title: `${page.name} · ${context.config.APP_NAME}`,
     page,
     confirm: confirmationOf(new URL(request.url), page),
+    constraint: formConstraints.groupDetails,
   };
 }
 
@@ -95,10 +96,11 @@ function ConfirmPanel({
 function EditForm({ name, description }: { name: string; description: string }) {
   const { t } = useTranslation("groups");
   const actionData = useActionData<typeof action>();
+  const { constraint } = useLoaderData<typeof loader>();
   const [form, fields] = useForm<z.input<typeof groupDetailsSchema>>({
     id: "group-edit",
     lastResult: actionData?.result,
-    constraint: groupDetailsConstraint,
+    constraint,
     defaultValue: { name, description },
   });
   return (

@@ -10,7 +10,7 @@ import {
   updateGroupDetails,
 } from "~/models/group.server";
 import { log } from "~/services/logger.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithToast } from "~/services/toast.server";
 import { groupPageSchema, Intent } from "./schema";
 
 // The group page's action: one handler per intent. Anything the user may not do to this group is a

@@ -19,10 +19,11 @@ import {
 } from "~/models/group.server";
 import { checkFirstPromptDate, checkStorytellerFields, todayIn } from "~/models/storyteller.server";
 import { log } from "~/services/logger.server";
+import { redirectWithToast } from "~/services/toast.server";
+import { formConstraints } from "~/utils/form-constraints.server";
 import { MAX_INVITATIONS_PER_POST } from "~/utils/group-schema";
 import { indexListField } from "~/utils/list-fields";
 import { timeZoneNames } from "~/utils/time-zones";
-import { redirectWithToast } from "~/utils/toast.server";
 import { Intent, type Step, stepSchemas } from "./schema";
 
 // One handler per step of Add Group: each parses its step's post once, goes back, refuses it with
@@ -49,6 +50,12 @@ export async function stepPage(
     defaultTimeZone,
     today: todayIn(defaultTimeZone),
     extraSlots: more ? 2 : 1,
+    constraints: {
+      details: formConstraints.groupDetails,
+      pick: formConstraints.pickStoryteller,
+      create: formConstraints.storytellerWithSchedule,
+      invite: formConstraints.invitationEmails,
+    },
   };
 }
 

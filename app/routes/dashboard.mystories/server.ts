@@ -4,8 +4,8 @@ import type { SessionUser } from "~/auth/session.server";
 import type { AppContext } from "~/context.server";
 import { deleteMyStory, getMyStories, setStoryPrivacy, startOwnStory } from "~/models/my-stories.server";
 import { getPromptLibrary } from "~/models/prompt-library.server";
+import { redirectWithToast } from "~/services/toast.server";
 import { pageTitle } from "~/utils/page-title.server";
-import { redirectWithToast } from "~/utils/toast.server";
 import { type ActionInput, Intent, recordingPath } from "./schema";
 
 export async function myStoriesPage(request: Request, context: AppContext, user: SessionUser) {

@@ -8,7 +8,7 @@ import type { ActionArgs, LoaderArgs } from "~/context.server";
 import { acceptRecording, markOpened } from "~/models/answer.server";
 import { answerablePrompt } from "~/models/my-stories.server";
 import { recorderText } from "~/models/record-page.server";
-import { receiveAnswerFile } from "~/utils/answer-file-form.server";
+import { receiveAnswerFile } from "~/services/answer-file-form.server";
 import { idParam } from "~/utils/ids";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";

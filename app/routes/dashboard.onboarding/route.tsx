@@ -6,6 +6,7 @@ import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { getDraft } from "~/models/onboarding.server";
 import { getPromptLibrary } from "~/models/prompt-library.server";
 import { todayIn } from "~/models/storyteller.server";
+import { formConstraints } from "~/utils/form-constraints.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { readForm } from "~/utils/request-body.server";
@@ -33,6 +34,7 @@ export async function loader({ request, context }: LoaderArgs) {
     timeZones: step === 1 ? timeZoneNames() : [],
     defaultTimeZone: user.language === "hi" ? "Asia/Kolkata" : "America/New_York",
     today: todayIn(draft.who?.timeZone ?? "UTC"),
+    constraint: [formConstraints.storyteller, formConstraints.prompts, formConstraints.schedule][step - 1],
   };
 }
 
@@ -43,7 +45,7 @@ export async function action({ request, context }: ActionArgs) {
 
 export default function Onboarding() {
   const { t } = useTranslation("storytellers");
-  const { step, draft, library, timeZones, defaultTimeZone, today } = useLoaderData<typeof loader>();
+  const { step, draft, library, timeZones, defaultTimeZone, today, constraint } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const lastResult = actionData && "result" in actionData ? actionData.result : undefined;
   return (
@@ -65,11 +67,16 @@ export default function Onboarding() {
           draft={draft.who}
           timeZones={timeZones}
           defaultTimeZone={defaultTimeZone}
+          constraint={constraint}
           lastResult={lastResult}
         />
       ) : null}
-      {step === 2 ? <PromptsStepForm draft={draft.prompts} library={library} lastResult={lastResult} /> : null}
-      {step === 3 ? <ScheduleStepForm draft={draft} today={today} lastResult={lastResult} /> : null}
+      {step === 2 ? (
+        <PromptsStepForm draft={draft.prompts} library={library} constraint={constraint} lastResult={lastResult} />
+      ) : null}
+      {step === 3 ? (
+        <ScheduleStepForm draft={draft} today={today} constraint={constraint} lastResult={lastResult} />
+      ) : null}
     </section>
   );
 }

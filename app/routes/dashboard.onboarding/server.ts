@@ -6,7 +6,7 @@ import { createStorytellerFromDraft, getDraft, saveDraftStep } from "~/models/on
 import { checkLibraryPromptIds } from "~/models/prompt-library.server";
 import { checkFirstPromptDate, checkStorytellerFields } from "~/models/storyteller.server";
 import { log } from "~/services/logger.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithToast } from "~/services/toast.server";
 import { Intent, type Step, stepSchemas } from "./schema";
 
 // One handler per step of the wizard: each parses its step's post once, goes back, or refuses it

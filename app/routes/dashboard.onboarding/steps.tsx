@@ -6,14 +6,14 @@ import type { z } from "zod";
 import { FieldErrors, TextareaField } from "~/components/forms";
 import type { LibraryCategory } from "~/components/prompt-picker";
 import { ScheduleFields, StorytellerFields } from "~/components/storyteller-fields";
-import { promptsConstraint, scheduleConstraint, storytellerConstraint } from "~/utils/form-constraints";
+import type { FormConstraint } from "~/utils/form-constraint";
 import type { PromptsInput, promptsSchema } from "~/utils/prompt-schema";
 import type { ScheduleInput, scheduleSchema, StorytellerInput, storytellerSchema } from "~/utils/storyteller-schema";
 import { currentZoneName } from "~/utils/time-zones";
 import { Intent } from "./intents";
 
 // The wizard's three steps. The server checks each post with ./schema.ts and answers with its
-// messages; the browser has only the fields' constraints (decision 026).
+// messages; the browser has only the fields' constraints, from the loader (decisions 026, 032).
 
 type Result = SubmissionResult<string[]> | undefined;
 type Draft = { who?: StorytellerInput; prompts?: PromptsInput; schedule?: ScheduleInput };
@@ -39,16 +39,18 @@ export function WhoStepForm({
   draft,
   timeZones,
   defaultTimeZone,
+  constraint,
   lastResult,
 }: {
   draft?: StorytellerInput;
   timeZones: string[];
   defaultTimeZone: string;
+  constraint: FormConstraint;
   lastResult: Result;
 }) {
   const [form, fields] = useForm<z.input<typeof storytellerSchema>>({
     lastResult,
-    constraint: storytellerConstraint,
+    constraint,
     defaultValue: { language: "en", deliveryMethod: "email", timeZone: defaultTimeZone, ...draft },
   });
   // With JavaScript, a first visit starts from the browser's own time zone.
@@ -71,16 +73,18 @@ export function WhoStepForm({
 export function PromptsStepForm({
   draft,
   library,
+  constraint,
   lastResult,
 }: {
   draft?: PromptsInput;
   library: LibraryCategory[];
+  constraint: FormConstraint;
   lastResult: Result;
 }) {
   const { t } = useTranslation("storytellers");
   const [form, fields] = useForm<z.input<typeof promptsSchema>>({
     lastResult,
-    constraint: promptsConstraint,
+    constraint,
     defaultValue: {
       customPrompts: draft?.customPrompts.join("\n") ?? "",
       libraryPromptIds: (draft?.libraryPromptIds ?? []).map(String),
@@ -140,11 +144,21 @@ export function PromptsStepForm({
   );
 }
 
-export function ScheduleStepForm({ draft, today, lastResult }: { draft: Draft; today: string; lastResult: Result }) {
+export function ScheduleStepForm({
+  draft,
+  today,
+  constraint,
+  lastResult,
+}: {
+  draft: Draft;
+  today: string;
+  constraint: FormConstraint;
+  lastResult: Result;
+}) {
   const { t } = useTranslation("storytellers");
   const [form, fields] = useForm<z.input<typeof scheduleSchema>>({
     lastResult,
-    constraint: scheduleConstraint,
+    constraint,
     defaultValue: { firstPromptDate: today, frequency: "weekly", ...draft.schedule },
   });
   const promptCount = (draft.prompts?.libraryPromptIds.length ?? 0) + (draft.prompts?.customPrompts.length ?? 0);

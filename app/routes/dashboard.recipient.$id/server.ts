@@ -14,8 +14,8 @@ import {
 import { deleteAnswer, requestRerecord, shareAnswer, shareUrlFor, stopSharingAnswer } from "~/models/share.server";
 import { setPaused } from "~/models/storyteller.server";
 import { log } from "~/services/logger.server";
+import { redirectWithToast } from "~/services/toast.server";
 import { displayPhoneNumber } from "~/utils/phone-display";
-import { redirectWithToast } from "~/utils/toast.server";
 import { type ActionInput, Intent } from "./schema";
 
 /**

@@ -16,14 +16,14 @@ import {
   type SaveStorytellerResult,
 } from "~/models/storyteller.server";
 import { log } from "~/services/logger.server";
-import { storytellerWithScheduleConstraint } from "~/utils/form-constraints";
+import { redirectWithToast } from "~/services/toast.server";
+import { formConstraints } from "~/utils/form-constraints.server";
 import { idParam } from "~/utils/ids";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { readForm } from "~/utils/request-body.server";
 import type { storytellerWithScheduleSchema } from "~/utils/storyteller-schema";
 import { timeZoneNames } from "~/utils/time-zones";
-import { redirectWithToast } from "~/utils/toast.server";
 import { Intent } from "./intents";
 import { editSchema } from "./schema";
 
@@ -40,6 +40,7 @@ export async function loader({ request, context, params }: LoaderArgs) {
     title: await pageTitle(request, context, "view.editStoryteller", "storytellers"),
     storyteller,
     timeZones: timeZoneNames(),
+    constraint: formConstraints.storytellerWithSchedule,
   };
 }
 
@@ -78,11 +79,11 @@ export async function action({ request, context, params }: ActionArgs) {
 
 export default function EditStoryteller() {
   const { t } = useTranslation("storytellers");
-  const { storyteller, timeZones } = useLoaderData<typeof loader>();
+  const { storyteller, timeZones, constraint } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [form, fields] = useForm<z.input<typeof storytellerWithScheduleSchema>>({
     lastResult: actionData?.form === Intent.update ? actionData.result : undefined,
-    constraint: storytellerWithScheduleConstraint,
+    constraint,
     defaultValue: {
       nickname: storyteller.nickname,
       firstName: storyteller.first_name,

@@ -7,11 +7,12 @@ import { FieldErrors } from "~/components/forms";
 import { ExportCard, KeepsakeList } from "~/components/keepsakes";
 import type { ActionArgs, LoaderArgs } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
+import { redirectWithToast } from "~/services/toast.server";
 import { idParam } from "~/utils/ids";
 import { titleFromLoader } from "~/utils/meta";
 import { readForm } from "~/utils/request-body.server";
-import { redirectWithToast } from "~/utils/toast.server";
-import { Intent, keepSchema, MAX_TITLE } from "./schema";
+import { Intent, MAX_TITLE } from "./intents";
+import { keepSchema } from "./schema";
 import { chromiumAvailable, keepPage, orderedAnswerIds, requestBook, revokeListenLink } from "./server";
 
 // Keeping it forever (decision 023): a Storyteller's export, keepsake book and listen links, for

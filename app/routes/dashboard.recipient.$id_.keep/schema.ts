@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { choice, noControlCharacters } from "~/utils/validation";
 
-/** The keep page's buttons (name="intent"); the export has its own route (EXPORT_ACTION). */
-export const Intent = { book: "book", revokeLink: "revoke-link" } as const;
+import { Intent, MAX_TITLE } from "./intents";
 
-export const MAX_TITLE = 120;
+export { Intent, MAX_TITLE };
 
 export const keepSchema = z.discriminatedUnion("intent", [
   z.object({

@@ -8,6 +8,7 @@ import { FieldErrors } from "~/components/forms";
 import { ProfileForm } from "~/components/profile-form";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { getAccount } from "~/models/user.server";
+import { formConstraints } from "~/utils/form-constraints.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { Intent } from "./intents";
@@ -32,6 +33,7 @@ export async function loader({ request, context }: LoaderArgs) {
     title: await pageTitle(request, context, "title", "account"),
     account,
     pendingEmail: pending?.new_email ?? null,
+    constraint: formConstraints.profile,
   };
 }
 
@@ -60,7 +62,7 @@ export async function action({ request, context }: ActionArgs) {
 
 export default function AccountSettings() {
   const { t } = useTranslation("account");
-  const { account, pendingEmail } = useLoaderData<typeof loader>();
+  const { account, pendingEmail, constraint } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>()?.result ?? null;
   // Each form shows the errors of its own post.
   const errorsFor = (intent: Intent) =>
@@ -84,7 +86,7 @@ export default function AccountSettings() {
             className="mb-4 h-20 w-20 rounded-full object-cover"
           />
         ) : null}
-        <ProfileForm account={account} lastResult={result} />
+        <ProfileForm account={account} constraint={constraint} lastResult={result} />
         {pendingEmail ? (
           <Form method="post" className="mt-6 flex flex-col gap-3 rounded-lg border border-line p-4">
             <input type="hidden" name="intent" value={Intent.confirmEmail} />

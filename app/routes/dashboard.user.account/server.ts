@@ -10,9 +10,9 @@ import { deleteUserAccount, getAccount, updatePreferences, updateProfile } from 
 import { checkPhoto, MAX_PHOTO_BYTES } from "~/services/images.server";
 import { log } from "~/services/logger.server";
 import { storageKeys } from "~/services/storage-keys";
+import { flashToast, redirectWithToast } from "~/services/toast.server";
 import { usOrCanadianE164 } from "~/utils/phone.server";
 import { readForm, readMultipart } from "~/utils/request-body.server";
-import { flashToast, redirectWithToast } from "~/utils/toast.server";
 import { type AccountInput, Intent } from "./schema";
 
 // What the account page's forms do, one function per intent. Each gets its parsed, valid input and

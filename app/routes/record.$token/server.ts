@@ -2,7 +2,7 @@ import { data } from "react-router";
 import type { AppContext } from "~/context.server";
 import { acceptRecording } from "~/models/answer.server";
 import { capabilityPageHeaders } from "~/models/capability-links.server";
-import { receiveAnswerFile } from "~/utils/answer-file-form.server";
+import { receiveAnswerFile } from "~/services/answer-file-form.server";
 
 /** What the page shows after a post; `error` and `sendError` are translation keys (record namespace). */
 export type ActionResult = { ok: boolean; error?: string; skipped?: boolean; sentTo?: string; sendError?: string };

@@ -1,27 +1,24 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
-import { Form, useLoaderData, useNavigation } from "react-router";
-import { z } from "zod";
+import { data, Form, useActionData, useLoaderData, useNavigation } from "react-router";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { FieldErrors } from "~/components/forms";
 import { NotificationEntry } from "~/components/notification-bell";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { listNotifications, markRead, unreadCount } from "~/models/notification.server";
 import { log } from "~/services/logger.server";
+import { redirectWithToast } from "~/services/toast.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { readForm } from "~/utils/request-body.server";
-import { redirectWithToast } from "~/utils/toast.server";
-import { unknownIntent } from "~/utils/validation";
+import { Intent } from "./intents";
+import { notificationsSchema } from "./schema";
 
 export const meta = titleFromLoader;
 
 const PAGE_ITEMS = 50;
 const SELF = "/dashboard/notifications";
-
-/** The page's one button ("Mark all as read"). */
-export const Intent = { markAllRead: "markAllRead" } as const;
-const schema = z.discriminatedUnion("intent", [z.object({ intent: z.literal(Intent.markAllRead) })], unknownIntent);
 
 /** The bell's page: the newest 50 notifications with their links, reachable and usable without JavaScript. */
 export async function loader({ request, context }: LoaderArgs) {
@@ -41,8 +38,8 @@ export async function loader({ request, context }: LoaderArgs) {
 /** "Mark all as read": a plain form post, back to this page with a toast. */
 export async function action({ request, context }: ActionArgs) {
   const user = await requireUser(request, context);
-  const submission = parseWithZod(await readForm(request), { schema });
-  if (submission.status !== "success") throw new Response("Bad Request", { status: 400 });
+  const submission = parseWithZod(await readForm(request), { schema: notificationsSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   try {
     await markRead(context.db, user.id, "all");
   } catch (error) {
@@ -56,6 +53,7 @@ export default function Notifications() {
   const { notifications, unread, now } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   const busy = useNavigation().state === "submitting";
+  const refused = useActionData<typeof action>();
   return (
     <section className="max-w-3xl">
       <div className="mb-6 flex flex-wrap items-end justify-between gap-3">
@@ -71,6 +69,10 @@ export default function Notifications() {
           </Form>
         ) : null}
       </div>
+      <FieldErrors
+        id="notifications-errors"
+        errors={Object.values(refused?.result.error ?? {}).flatMap((each) => each ?? [])}
+      />
       {notifications.length === 0 ? <p className="text-muted">{t("notifications.empty")}</p> : null}
       <ul className="flex flex-col gap-2" data-testid="notification-list">
         {notifications.map((n) => (

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveStoredFile } from "~/services/serve-file.server";
 import { createLocalStorage, type StorageService } from "~/services/storage.server";
-import { serveStoredFile } from "~/utils/serve-file.server";
 
 const KEY = "answers/serve-test.m4a";
 const SIZE = 1000;

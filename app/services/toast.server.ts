@@ -3,18 +3,17 @@ import { z } from "zod";
 import { servesHttps } from "~/config.server";
 import type { AppContext } from "~/context.server";
 import { cookieSecret } from "~/services/keys.server";
+import type { Toast, ToastInput } from "~/utils/toast";
 
 const MAX_TOASTS = 5;
 
-/** A message key (common:toast.*) and its values, so each reader sees it in their own language. */
-export const toastSchema = z.object({
+/** What the flash cookie holds (app/utils/toast.ts says it for the components). */
+const toastSchema = z.object({
   id: z.string(),
   type: z.enum(["success", "error", "info"]),
   key: z.string(),
   values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
-});
-export type Toast = z.infer<typeof toastSchema>;
-export type ToastInput = Omit<Toast, "id">;
+}) satisfies z.ZodType<Toast>;
 
 function toastStorage(config: AppContext["config"]) {
   return createCookieSessionStorage({

@@ -1,16 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { queueEmail } from "~/services/outbox.server";
-import { formRequest, makeTestContext, routeArgs } from "../../tests/context";
-import { useTestDatabase } from "../../tests/db";
-import { action, loader } from "./dev.outbox";
+import { formRequest, makeTestContext, routeArgs } from "../../../tests/context";
+import { useTestDatabase } from "../../../tests/db";
+import { action, loader } from "./route";
 
 const database = useTestDatabase();
 const request = () => new Request("http://localhost:3000/dev/outbox");
 
+// A refusal is conform's reply with 400 (data()), a missing page a thrown 404.
 const status = async (promise: Promise<unknown>) => {
   try {
-    await promise;
-    return 200;
+    const answered = await promise;
+    return (answered as { init?: { status?: number } } | undefined)?.init?.status ?? 200;
   } catch (thrown) {
     return (thrown as Response).status;
   }

@@ -1,74 +1,23 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
-import { Form, useActionData, useLoaderData, redirect } from "react-router";
-import { z } from "zod";
+import { data, Form, useActionData, useLoaderData, redirect } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
-import { voiceStepSchema } from "~/models/phone-call.server";
-import {
-  type SimulatedTurn,
-  simulateCall,
-  simulateCallOutAnswer,
-  simulateHangUp,
-  simulateKeys,
-  simulateRecording,
-} from "~/models/phone-simulator.server";
+import type { SimulatedTurn } from "~/models/phone-simulator.server";
 import { handleInboundSms } from "~/models/sms-consent.server";
-import { MAX_UPLOAD_BYTES } from "~/services/audio-check.server";
 import { listOutboxMessages, queueSms } from "~/services/outbox.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { displayPhoneNumber } from "~/utils/phone-display";
-import { readForm, readMultipart } from "~/utils/request-body.server";
+import { readForm } from "~/utils/request-body.server";
+import { PHONE_ACTION, PhoneIntent } from "./intents";
+import { replySchema } from "./schema";
+import { phoneAction, type PhoneResult } from "./server";
 
 export const handle = { i18n: ["common", "phone"] };
 
 export const meta = titleFromLoader;
-
-/** A reply typed under a text: the number it went to and what the Storyteller would text back. */
-const replySchema = z.object({
-  from: z.string().regex(/^\+[1-9]\d{6,14}$/),
-  body: z
-    .string()
-    .transform((body) => body.slice(0, 160))
-    .refine((body) => body.trim().length > 0),
-});
-
-const e164 = z.string().regex(/^\+[1-9]\d{6,14}$/);
-
-/** The phone simulator's buttons (name="intent"). */
-export const PhoneIntent = {
-  call: "phone-call",
-  keys: "phone-keys",
-  hangUp: "phone-hangup",
-  answer: "phone-answer",
-} as const;
-
-/** The phone simulator's forms: a call, keys for a step, silence or hanging up (a recording is multipart). */
-const phoneSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal(PhoneIntent.call), from: e164 }),
-  z.object({
-    intent: z.literal(PhoneIntent.keys),
-    from: e164,
-    callSid: z.string().regex(/^CA[0-9a-f]{32}$/),
-    step: voiceStepSchema,
-    digits: z
-      .string()
-      .regex(/^[0-9*#]{0,12}$/)
-      .default(""),
-  }),
-  z.object({ intent: z.literal(PhoneIntent.hangUp), from: e164, callSid: z.string().regex(/^CA[0-9a-f]{32}$/) }),
-  // A call-out the scheduler placed (decision 027), picked up by a person or a machine.
-  z.object({
-    intent: z.literal(PhoneIntent.answer),
-    messageId: z.uuid(),
-    answeredBy: z.enum(["human", "machine_end_beep"]),
-  }),
-]);
 
 // Only while mail or SMS goes to the built-in outbox, and only to this machine: otherwise 404.
 export async function loader({ request, context }: LoaderArgs) {
@@ -89,61 +38,6 @@ export async function loader({ request, context }: LoaderArgs) {
   };
 }
 
-type PhoneResult = { phone: SimulatedTurn | null; phoneError?: string };
-
-/** The phone simulator's turns: the same handler as Twilio's voice webhooks (see phone-simulator.server). */
-async function phoneAction(request: Request, context: ActionArgs["context"]): Promise<PhoneResult> {
-  const services = context;
-  if ((request.headers.get("content-type") ?? "").startsWith("multipart/form-data")) {
-    const folder = await mkdtemp(path.join(tmpdir(), "heirloom-phone-sim-"));
-    try {
-      const body = await readMultipart(request, {
-        fileFields: ["audio"],
-        maxFileBytes: MAX_UPLOAD_BYTES,
-        folder,
-        maxFieldBytes: 100,
-      });
-      if (!body.ok) throw new Response("Bad Request", { status: 400 });
-      const fields = z
-        .object({ from: e164, callSid: z.string().regex(/^CA[0-9a-f]{32}$/), step: voiceStepSchema })
-        .safeParse(Object.fromEntries(body.form));
-      const file = body.files.find((f) => f.size > 0)?.path;
-      if (!fields.success) throw new Response("Bad Request", { status: 400 });
-      const turn = file ? await simulateRecording(services, { ...fields.data, file }) : null;
-      return turn
-        ? { phone: turn }
-        : {
-            phone: {
-              ...fields.data,
-              heard: [],
-              gather: null,
-              record: { step: fields.data.step, silenceStep: null },
-              ended: false,
-            },
-            phoneError: "simulator.notRecorded",
-          };
-    } finally {
-      await rm(folder, { recursive: true, force: true });
-    }
-  }
-  const submission = parseWithZod(await readForm(request), { schema: phoneSchema });
-  if (submission.status !== "success") throw new Response("Bad Request", { status: 400 });
-  const input = submission.value;
-  switch (input.intent) {
-    case PhoneIntent.call:
-      return { phone: await simulateCall(services, input.from) };
-    case PhoneIntent.keys:
-      return { phone: await simulateKeys(services, input) };
-    case PhoneIntent.hangUp:
-      return { phone: await simulateHangUp(services, input) };
-    case PhoneIntent.answer: {
-      const turn = await simulateCallOutAnswer(services, input);
-      if (!turn) throw new Response("Not Found", { status: 404 });
-      return { phone: turn };
-    }
-  }
-}
-
 /**
  * Stands in for a Storyteller texting back (YES, STOP, HELP) while texts go to the outbox: the same
  * handler as Twilio's inbound webhook, and its answer lands in the outbox too.
@@ -156,7 +50,8 @@ export async function action({ request, context }: ActionArgs) {
   }
   if (!context.config.smsUsesOutbox || !context.fromLoopback) throw new Response(null, { status: 404 });
   const submission = parseWithZod(await readForm(request), { schema: replySchema });
-  if (submission.status !== "success") throw new Response("Bad Request", { status: 400 });
+  if (submission.status !== "success")
+    return data<PhoneResult>({ phone: null, result: submission.reply() }, { status: 400 });
   const { from, body } = submission.value;
   const reply = await handleInboundSms(context.db, context.config, { from, body });
   if (reply) await queueSms(context.db, { to: from, text: reply });
@@ -201,12 +96,12 @@ function CallButton({
   label,
 }: {
   turn: SimulatedTurn;
-  intent: string;
+  intent: (typeof PhoneIntent)[keyof typeof PhoneIntent];
   step?: string;
   label: string;
 }) {
   return (
-    <Form method="post" action="/dev/outbox?phone">
+    <Form method="post" action={PHONE_ACTION}>
       <input type="hidden" name="intent" value={intent} />
       {step ? <input type="hidden" name="step" value={step} /> : null}
       <CallFields turn={turn} />
@@ -232,7 +127,7 @@ function PhoneSimulator({ number }: { number: string }) {
         {t("simulator.title")}
       </h2>
       <p className="mb-3 text-sm text-muted">{t("simulator.intro", { number })}</p>
-      <Form method="post" action="/dev/outbox?phone" className="flex flex-wrap items-end gap-2">
+      <Form method="post" action={PHONE_ACTION} className="flex flex-wrap items-end gap-2">
         <input type="hidden" name="intent" value={PhoneIntent.call} />
         <label className="flex flex-col gap-1 text-sm">
           {t("simulator.from")}
@@ -264,7 +159,7 @@ function PhoneSimulator({ number }: { number: string }) {
           ) : null}
           {turn.ended ? <p role="status">{t("simulator.ended")}</p> : null}
           {!turn.ended && turn.gather ? (
-            <Form method="post" action="/dev/outbox?phone" className="flex flex-wrap items-end gap-2">
+            <Form method="post" action={PHONE_ACTION} className="flex flex-wrap items-end gap-2">
               <input type="hidden" name="intent" value={PhoneIntent.keys} />
               <input type="hidden" name="step" value={turn.gather.step} />
               <CallFields turn={turn} />
@@ -291,7 +186,7 @@ function PhoneSimulator({ number }: { number: string }) {
           {!turn.ended && turn.record ? (
             <Form
               method="post"
-              action="/dev/outbox?phone"
+              action={PHONE_ACTION}
               encType="multipart/form-data"
               className="flex flex-wrap items-end gap-2"
             >
@@ -344,7 +239,7 @@ export default function DevOutbox() {
               <LinkifiedText text={message.text_body} />
             </pre>
             {message.channel === "call" && message.status === "sent" && phoneNumber ? (
-              <Form method="post" action="/dev/outbox?phone" className="mt-3 flex flex-wrap gap-2">
+              <Form method="post" action={PHONE_ACTION} className="mt-3 flex flex-wrap gap-2">
                 <input type="hidden" name="intent" value={PhoneIntent.answer} />
                 <input type="hidden" name="messageId" value={message.id} />
                 <button type="submit" name="answeredBy" value="human" className="btn-secondary">

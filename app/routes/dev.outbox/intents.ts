@@ -1,0 +1,10 @@
+/** The phone simulator's buttons (name="intent"); a texted reply is the outbox's other form. */
+export const PhoneIntent = {
+  call: "phone-call",
+  keys: "phone-keys",
+  hangUp: "phone-hangup",
+  answer: "phone-answer",
+} as const;
+
+/** Where the phone simulator's forms post. */
+export const PHONE_ACTION = "/dev/outbox?phone";

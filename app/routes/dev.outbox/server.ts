@@ -1,0 +1,73 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data } from "react-router";
+import type { ActionArgs } from "~/context.server";
+import {
+  type SimulatedTurn,
+  simulateCall,
+  simulateCallOutAnswer,
+  simulateHangUp,
+  simulateKeys,
+  simulateRecording,
+} from "~/models/phone-simulator.server";
+import { MAX_UPLOAD_BYTES } from "~/services/audio-check.server";
+import { readForm, readMultipart } from "~/utils/request-body.server";
+import { PhoneIntent } from "./intents";
+import { phoneSchema, recordingSchema } from "./schema";
+
+export type PhoneResult = { phone: SimulatedTurn | null; phoneError?: string; result?: SubmissionResult<string[]> };
+
+/** A refused post: conform's reply, with 400. */
+const refuse = (result: SubmissionResult<string[]>) => data<PhoneResult>({ phone: null, result }, { status: 400 });
+
+/** The phone simulator's turns: the same handler as Twilio's voice webhooks (see phone-simulator.server). */
+export async function phoneAction(request: Request, context: ActionArgs["context"]) {
+  if ((request.headers.get("content-type") ?? "").startsWith("multipart/form-data"))
+    return spokenAnswer(request, context);
+  const submission = parseWithZod(await readForm(request), { schema: phoneSchema });
+  if (submission.status !== "success") return refuse(submission.reply());
+  const input = submission.value;
+  switch (input.intent) {
+    case PhoneIntent.call:
+      return { phone: await simulateCall(context, input.from) };
+    case PhoneIntent.keys:
+      return { phone: await simulateKeys(context, input) };
+    case PhoneIntent.hangUp:
+      return { phone: await simulateHangUp(context, input) };
+    case PhoneIntent.answer: {
+      const turn = await simulateCallOutAnswer(context, input);
+      if (!turn) throw new Response("Not Found", { status: 404 });
+      return { phone: turn };
+    }
+  }
+}
+
+/** A WAV given as the spoken answer to the step that records. */
+async function spokenAnswer(request: Request, context: ActionArgs["context"]) {
+  const folder = await mkdtemp(path.join(tmpdir(), "heirloom-phone-sim-"));
+  try {
+    const body = await readMultipart(request, {
+      fileFields: ["audio"],
+      maxFileBytes: MAX_UPLOAD_BYTES,
+      folder,
+      maxFieldBytes: 100,
+    });
+    if (!body.ok) return refuse({ status: "error", error: { audio: ["simulator.notRecorded"] } });
+    const submission = parseWithZod(body.form, { schema: recordingSchema });
+    if (submission.status !== "success") return refuse(submission.reply());
+    const fields = submission.value;
+    const file = body.files.find((f) => f.size > 0)?.path;
+    const turn = file ? await simulateRecording(context, { ...fields, file }) : null;
+    return turn
+      ? { phone: turn }
+      : {
+          phone: { ...fields, heard: [], gather: null, record: { step: fields.step, silenceStep: null }, ended: false },
+          phoneError: "simulator.notRecorded",
+        };
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
