@@ -1,10 +1,10 @@
 import { type Logger, run, type Runner, type Task } from "graphile-worker";
+import type pg from "pg";
 import type { Config } from "~/config.server";
 import { queueWaitingTranscriptions } from "~/models/transcript.server";
 import { log } from "~/services/logger.server";
 import { speechSetup } from "~/services/speech.server";
 import { type Db, inTransaction } from "../db/client";
-import type pg from "pg";
 
 /** How often a process looks for a newly installed engine or model to give the waiting answers to. */
 const READY_CHECK_MS = 60_000;

@@ -52,6 +52,8 @@ export type EngineRun = {
   extraArgs?: string[];
   /** Called with the child's pid once it runs (the benchmark samples its memory). */
   onSpawn?: (pid: number) => void;
+  /** Overrides engineTimeLimitMs(durationMs) (tests). */
+  timeLimitMs?: number;
 };
 
 /** The engine may take this many times the audio's length (plus loading) before it is killed. */
@@ -68,7 +70,7 @@ export async function runSpeechEngine(run: EngineRun): Promise<EngineResult> {
   const work = await mkdtemp(path.join(os.tmpdir(), "heirloom-speech-"));
   try {
     const wav = path.join(work, "audio.wav");
-    const deadline = Date.now() + engineTimeLimitMs(run.durationMs);
+    const deadline = Date.now() + (run.timeLimitMs ?? engineTimeLimitMs(run.durationMs));
     await runChild(
       ffmpegBinary(),
       [

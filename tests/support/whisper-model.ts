@@ -117,7 +117,9 @@ export function writeWhisperModel(file: string, shape: ModelShape) {
     write(int32s(FILE_TOKENS));
     for (let id = 0; id < FILE_TOKENS; id++) {
       // Words of a few letters, so what the engine "hears" reads as text (ASCII: valid JSON and UTF-8).
-      const word = Buffer.from(id === 50256 ? "" : ` ${id.toString(36)}`, "utf8");
+      // The decoder looks up " " (GPT-2's token 220) to suppress a blank start.
+      const text = id === 220 ? " " : id === 50256 ? "" : ` ${id.toString(36)}`;
+      const word = Buffer.from(text, "utf8");
       write(int32s(word.length));
       if (word.length) write(word);
     }
