@@ -8,7 +8,7 @@
 //    still pessimistic for the decoder (real speech stops earlier in a window).
 // 2. The Timeline's p99 from the production server (WORKER=off) with and without one transcription
 //    running beside it (the default model), 4 connections.
-// BENCH_SPEECH_MODELS (comma list, default all) picks models; BENCH_PORT / BENCH_PG_PORT move the server.
+// BENCH_SPEECH_MODELS (comma list, default all; empty: none) picks models, BENCH_SPEECH_WEB=off skips part 2; BENCH_PORT / BENCH_PG_PORT move the server.
 import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,7 +28,10 @@ const PG_PORT = Number(process.env.BENCH_PG_PORT ?? 25443);
 const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const DEFAULT_MODEL = "small-q5_1";
 const ALL = ["tiny", "base", "base-q5_1", "small", "small-q5_1"];
-const wanted = (process.env.BENCH_SPEECH_MODELS ?? ALL.join(",")).split(",").map((name) => name.trim());
+const wanted = (process.env.BENCH_SPEECH_MODELS ?? ALL.join(","))
+  .split(",")
+  .map((name) => name.trim())
+  .filter(Boolean);
 
 const engine = speechEnginePath({});
 if (!engine) throw new Error("no speech engine: run `npm run speech:install`");
@@ -47,15 +50,19 @@ async function model(name: string) {
 /** The engine's peak resident memory (VmHWM), read until it exits. */
 function watchPeak(pid: number) {
   let peakKb = 0;
+  let cpuSeconds = 0;
   const timer = setInterval(() => {
     try {
       const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
       if (match) peakKb = Math.max(peakKb, Number(match[1]));
+      // CPU seconds ÷ audio seconds: the real-time factor of a quiet machine, whatever shares the cores now.
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      cpuSeconds = (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks, USER_HZ = 100
     } catch {
       // exited
     }
   }, 100);
-  return { stop: () => (clearInterval(timer), peakKb) };
+  return { stop: () => (clearInterval(timer), { peakKb, cpuSeconds }) };
 }
 
 async function transcribe(file: string, audio: string, onSpawn?: (pid: number) => void) {
@@ -75,11 +82,8 @@ async function transcribe(file: string, audio: string, onSpawn?: (pid: number) =
     },
   });
   const seconds = (performance.now() - started) / 1000;
-  return {
-    seconds,
-    rss: (watcher as ReturnType<typeof watchPeak> | null)?.stop() ?? 0,
-    segments: result.segments.length,
-  };
+  const measured = (watcher as ReturnType<typeof watchPeak> | null)?.stop() ?? { peakKb: 0, cpuSeconds: 0 };
+  return { seconds, rss: measured.peakKb, cpu: measured.cpuSeconds, segments: result.segments.length };
 }
 
 const work = mkdtempSync(path.join(tmpdir(), "heirloom-bench-speech-"));
@@ -94,22 +98,27 @@ console.log(
   "model".padEnd(12),
   "wall s".padStart(8),
   "RTF".padStart(6),
+  "CPU s".padStart(8),
+  "CPU RTF".padStart(8),
   "peak RSS MB".padStart(12),
   "segments".padStart(9),
 );
 for (const name of wanted) {
   const file = await model(name);
-  const { seconds, rss, segments } = await transcribe(file, audio);
+  const { seconds, rss, cpu, segments } = await transcribe(file, audio);
   console.log(
     name.padEnd(12),
     seconds.toFixed(1).padStart(8),
     (seconds / SECONDS).toFixed(3).padStart(6),
+    cpu.toFixed(1).padStart(8),
+    (cpu / SECONDS).toFixed(3).padStart(8),
     (rss / 1024).toFixed(0).padStart(12),
     String(segments).padStart(9),
   );
 }
 
-// The web beside a transcription.
+// The web beside a transcription (BENCH_SPEECH_WEB=off skips it).
+if (process.env.BENCH_SPEECH_WEB === "off") process.exit(0);
 const dataDir = mkdtempSync(path.join(tmpdir(), "heirloom-bench-speech-server-"));
 const server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
   env: {
@@ -128,7 +137,7 @@ const exited = new Promise((resolve) => server.on("exit", resolve));
 const base = `http://127.0.0.1:${PORT}`;
 try {
   for (let i = 0; ; i++) {
-    if (i > 600) throw new Error("server did not start");
+    if (i > 3000) throw new Error("server did not start"); // 5 minutes: a busy machine boots slowly
     if (
       await fetch(`${base}/healthz`).then(
         (r) => r.ok,
