@@ -68,7 +68,7 @@ export type TimelineItem = {
   /** Answered by calling in (decision 022): the card says "By phone". */
   viaPhone: boolean;
   transcript: string | null;
-  transcriptStatus: "pending" | "done" | "none" | "failed";
+  transcriptStatus: "pending" | "waiting" | "done" | "none" | "failed";
   question: string;
   storytellerId: string;
   storytellerName: string;
