@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LOG_LEVELS } from "~/services/logger.server";
+import { DEFAULT_SPEECH_MODEL, SPEECH_MODEL_NAMES } from "~/services/speech-models.server";
 
 const optional = <T extends z.ZodType>(schema: T) => schema.optional();
 
@@ -58,6 +59,18 @@ const envSchema = z
     TRANSCRIBE_URL: optional(z.url()),
     TRANSCRIBE_API_KEY: optional(z.string().min(1)),
     TRANSCRIBE_MODEL: z.string().min(1).default("whisper-1"),
+    // Transcribed on the machine (decisions 035, 036): a model name or a path to a whisper.cpp model file.
+    SPEECH_MODEL: z
+      .string()
+      .refine((value) => (SPEECH_MODEL_NAMES as string[]).includes(value) || /[/\\]|\.bin$/.test(value), {
+        message: `must be one of ${SPEECH_MODEL_NAMES.join(", ")} or the path of a model file`,
+      })
+      .default(DEFAULT_SPEECH_MODEL),
+    SPEECH_MODEL_DIR: optional(z.string().min(1)),
+    SPEECH_MODEL_URL: optional(z.url({ protocol: /^https?$/ })),
+    SPEECH_MODEL_DOWNLOAD: flag.default(true),
+    SPEECH_ENGINE: optional(z.string().min(1)),
+    SPEECH_THREADS: optional(z.coerce.number().int().min(1).max(64)),
     // Read by app/services/audio.server.ts; listed here so every variable is checked and documented.
     FFMPEG_PATH: optional(z.string().min(1)),
     FFPROBE_PATH: optional(z.string().min(1)),

@@ -217,13 +217,14 @@ describe("the answer__transcribe task", () => {
     expect(await jobsOf(id)).toEqual([]);
   });
 
-  it("records none without calling anything when no service is configured", async () => {
-    const context = makeTestContext(database);
+  it("waits (not failed, not empty) when there is no service and no speech engine here", async () => {
+    const context = makeTestContext(database, { SPEECH_ENGINE: "/nonexistent/whisper-cli" });
     expect(context.config.TRANSCRIBE_URL).toBeUndefined();
     const id = await answerWithAudio(context, "marker-unconfigured");
     await runJobs(context);
-    expect(await answerRow(id)).toEqual({ transcript: null, transcript_status: "none" });
+    expect(await answerRow(id)).toEqual({ transcript: null, transcript_status: "waiting" });
     expect(api.requests).toEqual([]);
+    expect(await jobsOf(id)).toEqual([]);
   });
 
   it("does nothing for a deleted answer, or one already transcribed", async () => {

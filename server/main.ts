@@ -17,6 +17,7 @@ import { createRateLimiter } from "~/utils/rate-limit.server";
 import { createDb, createPool, type Db } from "../db/client";
 import { migrateToLatest } from "../db/migrator";
 import { cronItems } from "../jobs/crontab";
+import { startSpeechWorker } from "../jobs/speech-worker";
 import { createTaskList, WORKER_CONCURRENCY } from "../jobs/task-list";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "./embedded-postgres";
 import { createHttpApp } from "./http";
@@ -35,6 +36,7 @@ const started: {
   server?: Server;
   locker?: PgLocker;
   runner?: Runner;
+  speech?: { stop(): Promise<void> };
   db?: Db;
   embedded?: EmbeddedDatabase;
 } = {};
@@ -54,6 +56,8 @@ async function stopEverything() {
           ])),
     ],
     ["jobs", started.runner && (() => started.runner!.stop())],
+    // Stopping aborts a running transcription after graphile-worker's grace period: its child is killed.
+    ["transcription", started.speech && (() => started.speech!.stop())],
     ["database pool", started.db && (() => started.db!.destroy())],
     ["embedded PostgreSQL", started.embedded && (() => started.embedded!.stop())],
   ];
@@ -130,13 +134,25 @@ async function main() {
   };
 
   if (config.WORKER !== "off") {
+    // Transcription has a runner of its own, one answer at a time (decision 036).
+    const { answer__transcribe, ...taskList } = createTaskList({
+      ...services,
+      voice: createVoiceService(config, services.storage),
+    });
     started.runner = await run({
       pgPool: pool,
-      taskList: createTaskList({ ...services, voice: createVoiceService(config, services.storage) }),
+      taskList,
       parsedCronItems: cronItems,
       concurrency: WORKER_CONCURRENCY,
       noHandleSignals: true,
       pollInterval: 2000,
+      logger: workerLogger(log),
+    });
+    started.speech = await startSpeechWorker({
+      pgPool: pool,
+      db,
+      config,
+      task: answer__transcribe,
       logger: workerLogger(log),
     });
   }

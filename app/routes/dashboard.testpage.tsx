@@ -9,6 +9,7 @@ import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { queueTestPrompt } from "~/models/delivery.server";
 import { numberHasSentStop } from "~/models/sms-consent.server";
 import { getAccount } from "~/models/user.server";
+import { speechSetup } from "~/services/speech.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
@@ -21,7 +22,28 @@ export const meta = titleFromLoader;
 export async function loader({ request, context }: LoaderArgs) {
   const user = await requireUser(request, context);
   const { phone_e164 } = await getAccount(context.db, user.id);
-  return { title: await pageTitle(request, context, "testPage.title"), email: user.email, phone: phone_e164 ?? "" };
+  return {
+    title: await pageTitle(request, context, "testPage.title"),
+    email: user.email,
+    phone: phone_e164 ?? "",
+    speech: speechState(context.config),
+  };
+}
+
+/** What the page says about transcription: no paths or versions, only what is missing and the command. */
+function speechState(config: LoaderArgs["context"]["config"]) {
+  if (config.TRANSCRIBE_URL) return { state: "cloud" as const };
+  const setup = speechSetup(config);
+  const model = setup.model.name.split(/[\\/]/).pop() ?? setup.model.name;
+  if (!setup.engine) return { state: "noEngine" as const, command: "npm run speech:install" };
+  if (!setup.model.installed)
+    return {
+      state: config.SPEECH_MODEL_DOWNLOAD && setup.model.approxMb ? ("noModel" as const) : ("noModelOffline" as const),
+      model,
+      size: setup.model.approxMb,
+      command: "npm run speech:model",
+    };
+  return { state: "ready" as const, model };
 }
 
 /** Validated on the server only: two fields, no client validation code to ship. Each refusal is told on its field. */
@@ -51,7 +73,7 @@ export async function action({ request, context }: ActionArgs) {
 
 export default function TestPage() {
   const { t } = useTranslation();
-  const { email, phone } = useLoaderData<typeof loader>();
+  const { email, phone, speech } = useLoaderData<typeof loader>();
   const errors = useActionData<typeof action>()?.result.error;
   return (
     <section className="flex max-w-xl flex-col gap-4">
@@ -93,6 +115,18 @@ export default function TestPage() {
           {t("testPage.samplePage")}
         </Link>
       </p>
+      <section className="flex flex-col gap-2 rounded-xl border border-line bg-panel p-4" data-testid="speech-setup">
+        <h2 className="text-lg font-semibold">{t("testPage.speech.heading")}</h2>
+        <p>{t(`testPage.speech.${speech.state}`, speech)}</p>
+        {"command" in speech ? (
+          <>
+            <pre className="overflow-x-auto rounded bg-surface p-2">
+              <code>{speech.command}</code>
+            </pre>
+            <p className="text-sm text-muted">{t("testPage.speech.waiting")}</p>
+          </>
+        ) : null}
+      </section>
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
+import { WordsComing } from "~/components/words-coming";
 import { Intent } from "./intents";
 import { ConfirmedDelete } from "./record-a-story";
 
@@ -79,6 +80,8 @@ export function StoryList({ stories, locale }: { stories: Story[]; locale: strin
 function Transcript({ status, text }: { status: Story["transcriptStatus"]; text: string | null }) {
   const { t } = useTranslation("stories");
   if (status === "pending") return <p className="text-sm text-muted">{t("list.transcribing")}</p>;
+  // A Storyteller cannot install anything: no link to the setup page.
+  if (status === "waiting") return <WordsComing setupLink={false} />;
   if (status === "done" && text?.trim())
     return (
       <figure className="flex flex-col gap-1">

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, useFetcher } from "react-router";
+import { WordsComing } from "~/components/words-coming";
 import { callReasonKey } from "~/utils/call-outcomes";
 import { Intent } from "./intents";
 
@@ -124,6 +125,7 @@ function AnswerPanel({ answerId, prompt, canManage }: { answerId: string; prompt
 function Transcript({ status, text }: { status: NonNullable<SentPrompt["transcript_status"]>; text: string | null }) {
   const { t } = useTranslation("storytellers");
   if (status === "pending") return <p className="text-sm text-muted">{t("answers.transcribing")}</p>;
+  if (status === "waiting") return <WordsComing />;
   if (status === "done" && text?.trim()) {
     return (
       <figure className="flex flex-col gap-1" data-testid="transcript">

@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { WordsComing } from "~/components/words-coming";
 import type { TimelineItem } from "~/models/timeline.server";
 
 type Item = TimelineItem & { dateLabel: string; durationLabel: string };
@@ -40,6 +41,7 @@ export function TimelineAnswer({ item }: { item: Item }) {
 function Transcript({ status, text }: { status: Item["transcriptStatus"]; text: string | null }) {
   const { t } = useTranslation("timeline");
   if (status === "pending") return <p className="text-sm text-muted">{t("item.transcribing")}</p>;
+  if (status === "waiting") return <WordsComing />;
   if (status === "done" && text?.trim())
     return (
       <figure className="flex flex-col gap-1" data-testid="transcript">
