@@ -18,6 +18,7 @@ import { createDb, createPool, type Db } from "../db/client";
 import { migrateToLatest } from "../db/migrator";
 import { cronItems } from "../jobs/crontab";
 import { createTaskList, WORKER_CONCURRENCY } from "../jobs/task-list";
+import { ensureDatabaseReady } from "./database-ready";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "./embedded-postgres";
 import { createHttpApp } from "./http";
 import { loadOrCreateLocalSecrets } from "./local-state";
@@ -116,6 +117,7 @@ async function main() {
 
   const pool = createPool(databaseUrl);
   const db = (started.db = createDb(pool));
+  await ensureDatabaseReady(pool);
   const applied = await migrateToLatest(db, pool);
   if (applied.length) log.info(`applied migrations: ${applied.join(", ")}`);
 
