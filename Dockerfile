@@ -9,17 +9,19 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
+# Build-time steps that need the sources go here, one RUN each, before the production build.
 RUN npm run build
 
 # Runtime: production dependencies only, the build, and the code that runs from source.
 FROM node:22-bookworm-slim
 # tini forwards SIGTERM so shutdown drains requests and jobs; ffmpeg makes answers playable on iOS;
-# chromium prints keepsake books (CHROMIUM_PATH), with Noto fonts so Hindi is shaped (decision 023).
+# Chromium's headless shell prints keepsake books (CHROMIUM_PATH) without the desktop browser's GTK
+# and X stack, with Noto fonts so Hindi is shaped (decision 023). Lists and caches leave the layer.
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends tini ffmpeg ca-certificates chromium fonts-noto-core \
-  && rm -rf /var/lib/apt/lists/* \
+  && apt-get install -y --no-install-recommends tini ffmpeg ca-certificates chromium-headless-shell fonts-noto-core \
+  && apt-get clean && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/log/apt /var/log/dpkg.log \
   && mkdir -p /data && chown node:node /data
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data CHROMIUM_PATH=/usr/bin/chromium
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data CHROMIUM_PATH=/usr/bin/chromium-headless-shell
 WORKDIR /app
 COPY --chown=node:node package.json package-lock.json ./
 # tsx is a runtime dependency: the server runs TypeScript through `node --import tsx`. Owned by
@@ -35,6 +37,8 @@ COPY --from=build --chown=node:node /app/jobs ./jobs
 COPY --from=build --chown=node:node /app/locales ./locales
 # `npm start` in the container serves this build (it is stamped newer than the sources beside it).
 COPY --from=build --chown=node:node /app/scripts/start.mjs /app/scripts/build-stamp.mjs ./scripts/
+# `npm run outbox` reads the outbox from inside the container (/dev/outbox answers loopback only).
+COPY --from=build --chown=node:node /app/scripts/outbox.ts ./scripts/
 USER node
 VOLUME ["/data"]
 EXPOSE 3000
