@@ -19,6 +19,8 @@ for pair in podman:podman runc:runc debootstrap:debootstrap podman-compose:podma
   command -v "${pair%%:*}" >/dev/null 2>&1 || need+=("${pair#*:}")
 done
 [ -x /usr/lib/postgresql/15/bin/initdb ] || need+=(postgresql-15)
+# Containers of a compose project find each other by name through it (podman 4.3's CNI networks).
+[ -x /usr/lib/cni/dnsname ] || need+=(golang-github-containernetworking-plugin-dnsname)
 if [ ${#need[@]} -gt 0 ]; then
   section "installing ${need[*]} (Debian packages)"
   export DEBIAN_FRONTEND=noninteractive

@@ -23,6 +23,7 @@ EOF
 printf 'services:\n  app:\n    image: %s\n' "$image" >"$dir/image.yml"
 cd "$dir"
 compose() { podman-compose -f docker-compose.yml -f image.yml "$@"; }
+trap 'compose down -v >/dev/null 2>&1' EXIT
 
 # podman-compose 1.0.3 has no `config`: a dry run parses, interpolates (`${VAR:?}` included) and
 # prints the `podman run` of every container without starting one.
@@ -50,6 +51,8 @@ up() {
   wait_healthy "$(app_container)" 300 restarts
 }
 compose down -v >/dev/null 2>&1 || true
+# A network left by an earlier run may predate the dnsname plugin: made afresh.
+podman network ls -q --filter label=io.podman.compose.project=compose | xargs -r podman network rm -f >/dev/null
 up_started=$(date +%s)
 up
 curl -fsS "http://127.0.0.1:$compose_port/healthz" >/dev/null || fail "/healthz on HOST_PORT"
@@ -59,6 +62,7 @@ podman exec "$app" npm run --silent outbox -- --limit 3 | grep -q "email to" || 
 echo "    ok  up, healthy on HOST_PORT, seeded, outbox read with npm run outbox ($(elapsed "$up_started"))"
 compose down >down.log 2>&1 || fail "compose down: $(tail -3 down.log)"
 up
-podman exec "$(app_container)" npm run --silent db:seed 2>&1 | grep -q "Already there" || fail "the data did not survive down/up"
+podman exec "$(app_container)" npm run --silent db:seed >seed-again.log 2>&1 || true
+grep -q "Already there" seed-again.log || fail "the data did not survive down/up: $(tail -5 seed-again.log)"
 echo "    ok  down and up again: the family is still there"
 compose down -v >/dev/null 2>&1
