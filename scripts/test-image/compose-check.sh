@@ -58,7 +58,8 @@ up
 curl -fsS "http://127.0.0.1:$compose_port/healthz" >/dev/null || fail "/healthz on HOST_PORT"
 app=$(app_container)
 podman exec "$app" npm run --silent db:seed >seed.log 2>&1 || fail "db:seed: $(tail -3 seed.log)"
-podman exec "$app" npm run --silent outbox -- --limit 3 | grep -q "email to" || fail "npm run outbox shows no email"
+podman exec "$app" npm run --silent outbox -- --limit 50 >outbox.log 2>&1 || true
+grep -q "email to" outbox.log || fail "npm run outbox shows no email: $(tail -3 outbox.log)"
 echo "    ok  up, healthy on HOST_PORT, seeded, outbox read with npm run outbox ($(elapsed "$up_started"))"
 compose down >down.log 2>&1 || fail "compose down: $(tail -3 down.log)"
 up
