@@ -8,18 +8,29 @@ WORKDIR /app
 # package-lock.json is complete for every platform (`npm run lockfile`, checked by .ci/run).
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
+# The speech engine (whisper.cpp's whisper-cli from the source nodejs-whisper carries; decision 036),
+# built portable (AVX2 baseline) so the image runs on any x86-64 server. Only the files the build
+# reads are copied first, so this layer stays cached while the app changes.
+RUN apt-get update && apt-get install -y --no-install-recommends cmake g++ make && rm -rf /var/lib/apt/lists/*
+COPY tsconfig.json ./
+COPY scripts/speech-install.ts scripts/speech-engine-build.ts ./scripts/
+COPY app/services/speech-engine.server.ts app/services/audio.server.ts ./app/services/
+RUN npm run speech:install -- --portable
 COPY . .
+# Build-time steps that need the sources go here, one RUN each, before the production build.
 RUN npm run build
 
 # Runtime: production dependencies only, the build, and the code that runs from source.
 FROM node:22-bookworm-slim
 # tini forwards SIGTERM so shutdown drains requests and jobs; ffmpeg makes answers playable on iOS;
-# chromium prints keepsake books (CHROMIUM_PATH), with Noto fonts so Hindi is shaped (decision 023).
+# Chromium's headless shell prints keepsake books (CHROMIUM_PATH) without the desktop browser's GTK
+# and X stack, with Noto fonts so Hindi is shaped (decision 023). Lists and caches leave the layer.
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends tini ffmpeg ca-certificates chromium fonts-noto-core \
-  && rm -rf /var/lib/apt/lists/* \
+  && apt-get install -y --no-install-recommends tini ffmpeg ca-certificates chromium-headless-shell fonts-noto-core \
+  && apt-get clean && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/log/apt /var/log/dpkg.log \
   && mkdir -p /data && chown node:node /data
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data CHROMIUM_PATH=/usr/bin/chromium
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data CHROMIUM_PATH=/usr/bin/chromium-headless-shell \
+  SPEECH_ENGINE=/usr/local/bin/whisper-cli
 WORKDIR /app
 COPY --chown=node:node package.json package-lock.json ./
 # tsx is a runtime dependency: the server runs TypeScript through `node --import tsx`. Owned by
@@ -35,10 +46,16 @@ COPY --from=build --chown=node:node /app/jobs ./jobs
 COPY --from=build --chown=node:node /app/locales ./locales
 # `npm start` in the container serves this build (it is stamped newer than the sources beside it).
 COPY --from=build --chown=node:node /app/scripts/start.mjs /app/scripts/build-stamp.mjs ./scripts/
+# The speech engine needs only libstdc++ (static whisper.cpp, no OpenMP); the model is fetched into
+# /data/models by the first answer that needs it, or `npm run speech:model` (decision 035).
+COPY --from=build /app/.cache/speech/whisper-1.9.1-portable/bin/whisper-cli /usr/local/bin/whisper-cli
+COPY --from=build --chown=node:node /app/scripts/speech-model.ts ./scripts/
+# `npm run outbox` reads the outbox from inside the container (/dev/outbox answers loopback only).
+COPY --from=build --chown=node:node /app/scripts/outbox.ts ./scripts/
 USER node
 VOLUME ["/data"]
 EXPOSE 3000
-HEALTHCHECK --interval=30s --timeout=5s --start-period=60s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
+HEALTHCHECK --interval=30s --timeout=15s --start-period=60s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # The same command as `npm run serve` (run directly so signals reach Node, not npm).
 CMD ["node", "--import", "tsx", "server/main.ts"]

@@ -6,6 +6,7 @@ import pg from "pg";
 import { type Config, completeConfig, parseEnv } from "~/config.server";
 import { createDb, createPool, type Db } from "../db/client";
 import { migrateToLatest } from "../db/migrator";
+import { ensureDatabaseReady } from "./database-ready";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "./embedded-postgres";
 import { loadOrCreateLocalSecrets } from "./local-state";
 
@@ -50,6 +51,7 @@ export async function openAppDatabase(): Promise<{ db: Db; config: Config; close
     await embedded?.stop();
   };
   try {
+    await ensureDatabaseReady(pool);
     await migrateToLatest(db, pool);
   } catch (error) {
     await close();

@@ -19,6 +19,7 @@ import { migrateToLatest } from "../db/migrator";
 import { cronItems } from "../jobs/crontab";
 import { startSpeechWorker } from "../jobs/speech-worker";
 import { createTaskList, WORKER_CONCURRENCY } from "../jobs/task-list";
+import { ensureDatabaseReady } from "./database-ready";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "./embedded-postgres";
 import { createHttpApp } from "./http";
 import { loadOrCreateLocalSecrets } from "./local-state";
@@ -121,6 +122,7 @@ async function main() {
 
   const pool = createPool(databaseUrl);
   const db = (started.db = createDb(pool));
+  await ensureDatabaseReady(pool);
   const applied = await migrateToLatest(db, pool);
   if (applied.length) log.info(`applied migrations: ${applied.join(", ")}`);
 

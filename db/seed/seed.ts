@@ -32,10 +32,13 @@ async function main() {
       );
     }
     console.log(`\nSign in as ${summary.email}${summary.userCreated ? "" : " (the account was already there)"}:`);
-    console.log(`  1. start the app (npm start) and open ${config.APP_URL}/auth/login`);
+    console.log(`  1. start the app (npm start, or the container) and open ${config.APP_URL}/auth/login`);
     console.log(`  2. enter ${summary.email}`);
     if (config.mailUsesOutbox)
-      console.log(`  3. the 6-digit code is in the outbox: ${config.APP_URL}/dev/outbox (from this computer)`);
+      console.log(
+        `  3. the 6-digit code is in the outbox: ${config.APP_URL}/dev/outbox from this computer, or ` +
+          "`npm run outbox` (in Docker: `docker compose exec app npm run outbox`)",
+      );
     else
       console.log(
         `  3. the code goes out by email through Postmark: use an address you read (npm run db:seed -- --email you@example.org)`,
