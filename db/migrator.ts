@@ -19,6 +19,7 @@ import * as outboxClaimedBy from "./migrations/0016_outbox_claimed_by";
 import * as callOut from "./migrations/0017_call_out";
 import * as phoneRecordingsPrompt from "./migrations/0018_phone_recordings_prompt";
 import * as transcriptWords from "./migrations/0019_transcript_words";
+import * as wordsSearch from "./migrations/0020_words_search";
 
 // Listed by hand (not read from the folder) so the same list works under tsx, vitest and bundlers.
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   "0017_call_out": callOut,
   "0018_phone_recordings_prompt": phoneRecordingsPrompt,
   "0019_transcript_words": transcriptWords,
+  "0020_words_search": wordsSearch,
 };
 
 const quietLogger = new Logger(() => () => {});

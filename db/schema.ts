@@ -130,6 +130,8 @@ export interface AnswersTable {
   machine_segments: Json<TranscriptSegment[] | null>;
   transcript_edited_by: string | null;
   transcript_edited_at: NullableTimestamp;
+  /** The machine's words a correction was made over (migration 0020): when machine_transcript differs, newer words wait beside it. */
+  transcript_edited_over: string | null;
   upload_id: string | null;
   /** Lower-cased address the record link went to (email Storytellers): who may hear it as its Storyteller. */
   recorded_for_email: string | null;
