@@ -67,20 +67,29 @@ export async function searchAnswers(
     with q as (
       select websearch_to_tsquery('english', ${query}) || websearch_to_tsquery('simple', ${query}) as tsq,
         ${query}::text as raw
+    ), heard as (
+      select s.id from storytellers s where s.id in (${visible})
     ), matched as (
-      select a.id from answers a, q
-        where heirloom_words(a.transcript) @@ q.tsq or (${fuzzy} and a.transcript %> q.raw)
+      -- Each half reads its GIN indexes and keeps what the user may hear (the media route's rule);
+      -- the answer's columns come along, so the table is not read again.
+      select a.id, a.prompt_id, a.storyteller_id, a.created_at, a.transcript, a.transcript_status,
+        a.transcript_segments
+      from answers a, q
+      where (heirloom_words(a.transcript) @@ q.tsq or (${fuzzy} and a.transcript %> q.raw))
+        and ((a.is_private = false and a.storyteller_id in (select id from heard)) or a.recorded_for_email = ${email})
       union
-      select a.id from prompts p join answers a on a.prompt_id = p.id, q
-        where heirloom_words(p.text) @@ q.tsq or (${fuzzy} and p.text %> q.raw)
+      select a.id, a.prompt_id, a.storyteller_id, a.created_at, a.transcript, a.transcript_status,
+        a.transcript_segments
+      from prompts p join answers a on a.prompt_id = p.id, q
+      where (heirloom_words(p.text) @@ q.tsq or (${fuzzy} and p.text %> q.raw))
+        and ((a.is_private = false and a.storyteller_id in (select id from heard)) or a.recorded_for_email = ${email})
     )
     select a.id, p.text as question, s.first_name, a.created_at,
       case when a.transcript_status = 'done' and a.transcript is not null
         then ts_headline('english', a.transcript, q.tsq, ${HEADLINE}) end as snippet,
       ts_headline('english', p.text, q.tsq, ${WHOLE}) as question_marked,
       hit.start_at
-    from matched m
-    join answers a on a.id = m.id
+    from matched a
     join prompts p on p.id = a.prompt_id
     join storytellers s on s.id = a.storyteller_id
     cross join q
@@ -93,7 +102,6 @@ export async function searchAnswers(
       order by (segment->>'start')::float8
       limit 1
     ) hit on true
-    where ((a.is_private = false and a.storyteller_id in (${visible})) or a.recorded_for_email = ${email})
     order by
       ts_rank(heirloom_words(a.transcript), q.tsq) + ts_rank(heirloom_words(p.text), q.tsq)
         + case when ${fuzzy} then word_similarity(q.raw, coalesce(a.transcript, '')) / 4 else 0 end desc,
