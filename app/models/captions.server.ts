@@ -1,4 +1,4 @@
-import { cleanSegments, toWebVtt } from "~/utils/words";
+import { cleanSegments, toWebVtt, type WordsView } from "~/utils/words";
 import type { DbOrTx } from "../../db/client";
 
 /**
@@ -21,3 +21,22 @@ export const captionsHeaders = {
   "Content-Type": "text/vtt; charset=utf-8",
   "X-Content-Type-Options": "nosniff",
 } as const;
+
+/**
+ * An answer's words for a public page (share and listen links), after the caller's access check:
+ * the words and their timings only, nothing about who corrected them.
+ */
+export async function wordsOfHeardAnswer(db: DbOrTx, answerId: string): Promise<WordsView> {
+  const row = await db
+    .selectFrom("answers")
+    .select(["transcript", "transcript_status", "transcript_segments"])
+    .where("id", "=", answerId)
+    .executeTakeFirst();
+  return {
+    status: row?.transcript_status ?? "pending",
+    transcript: row?.transcript ?? null,
+    segments: cleanSegments(row?.transcript_segments),
+    corrected: null,
+    heardAgain: false,
+  };
+}
