@@ -1,11 +1,11 @@
 import { useTranslation } from "react-i18next";
 import { data, type HeadersFunction, useLoaderData } from "react-router";
+import { AnswerWithWords } from "~/components/answer-words";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { LoaderArgs } from "~/context.server";
-import { AnswerWithWords } from "~/components/answer-words";
 import { getServerT, i18nServer } from "~/i18n/i18next.server";
-import { wordsOfHeardAnswer } from "~/models/captions.server";
 import { capabilityPageHeaders } from "~/models/capability-links.server";
+import { wordsOfHeardAnswer } from "~/models/captions.server";
 import { answerForListenToken } from "~/models/keepsake.server";
 import { titleFromLoader } from "~/utils/meta";
 import { standaloneScript } from "~/utils/standalone-scripts.server";
