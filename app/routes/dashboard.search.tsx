@@ -30,13 +30,14 @@ export async function loader({ request, context }: LoaderArgs) {
     query: (raw ?? "").slice(0, 200),
     problem: parsed.ok || parsed.problem === "empty" ? null : parsed.problem,
     searched: parsed.ok,
+    limit: SEARCH_LIMIT,
     hits: hits.map(({ answeredAt, ...hit }) => ({ ...hit, dateLabel: date.format(answeredAt) })),
   };
 }
 
 export default function Search() {
   const { t } = useTranslation("words");
-  const { query, problem, searched, hits } = useLoaderData<typeof loader>();
+  const { query, problem, searched, hits, limit } = useLoaderData<typeof loader>();
   return (
     <section className="flex max-w-3xl flex-col gap-6">
       <header className="flex flex-col gap-2">
@@ -89,9 +90,7 @@ export default function Search() {
           );
         })}
       </ol>
-      {hits.length >= SEARCH_LIMIT ? (
-        <p className="text-sm text-muted">{t("search.more", { count: SEARCH_LIMIT })}</p>
-      ) : null}
+      {hits.length >= limit ? <p className="text-sm text-muted">{t("search.more", { count: limit })}</p> : null}
     </section>
   );
 }
