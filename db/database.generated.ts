@@ -35,6 +35,7 @@ export interface Answers {
   transcript: string | null;
   transcript_edited_at: Timestamp | null;
   transcript_edited_by: string | null;
+  transcript_edited_over: string | null;
   transcript_segments: Jsonb<TranscriptSegment[] | null>;
   transcript_status: Generated<"pending" | "waiting" | "done" | "none" | "failed">;
   upload_id: string | null;

@@ -1,12 +1,16 @@
 // After `react-router build`: bundles the scripts of standalone pages (served without React; see
 // app/root.tsx) into build/client/assets with a content hash, and records their paths in
-// build/standalone-scripts.json for the server: the record page's recorder and the public pages'
-// header script.
+// build/standalone-scripts.json for the server: the record page's recorder, the public pages'
+// header script and the share pages' words that follow the voice.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
 
-const entries = { recorder: "app/recorder/recorder.ts", "public-page": "app/standalone/public-page.ts" };
+const entries = {
+  recorder: "app/recorder/recorder.ts",
+  "public-page": "app/standalone/public-page.ts",
+  "follow-words": "app/standalone/follow-words.ts",
+};
 const result = await build({
   entryPoints: entries,
   outdir: "build/client/assets",

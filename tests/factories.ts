@@ -5,7 +5,16 @@ import type { AppContext } from "~/context.server";
 import { storageKeys } from "~/services/storage-keys";
 import type { StorageService } from "~/services/storage.server";
 import type { DbOrTx } from "../db/client";
-import type { CallConsent, Channel, Deliveries, DeliveryMethod, Frequency, Language, SmsConsent } from "../db/schema";
+import type {
+  CallConsent,
+  Channel,
+  Deliveries,
+  DeliveryMethod,
+  Frequency,
+  Language,
+  SmsConsent,
+  TranscriptSegment,
+} from "../db/schema";
 
 // Rows for tests, inserted straight into the database with sensible defaults: a test names only what
 // it is about. Every default is unique where the schema asks for it (emails, keys, queued texts).
@@ -189,7 +198,15 @@ export type AnswerOptions = {
   /** A playable (AAC) copy, stored too when `storage` is given. */
   playable?: { audio?: Uint8Array; contentType?: string; storageKey?: string };
   transcript?: string | null;
-  transcriptStatus?: "pending" | "done" | "none" | "failed";
+  transcriptStatus?: "pending" | "waiting" | "done" | "none" | "failed";
+  /** The words with timings; `transcript` defaults to their texts joined with " " (the contract of migration 0019). */
+  transcriptSegments?: TranscriptSegment[] | null;
+  /** What the engine heard (kept when the family corrects it); defaults to the segments' and transcript given. */
+  machineTranscript?: string | null;
+  machineSegments?: TranscriptSegment[] | null;
+  /** A family's correction: who and when. */
+  transcriptEditedBy?: string | null;
+  transcriptEditedAt?: Date | null;
   recordedForEmail?: string | null;
   uploadId?: string | null;
   /** Answered by calling in (decision 022). */
@@ -211,6 +228,8 @@ export async function createAnswer(db: DbOrTx, options: AnswerOptions) {
     contentType: options.playable.contentType ?? "audio/mp4",
     storageKey: options.playable.storageKey ?? storageKeys.answerPlayable(id),
   };
+  const segments = options.transcriptSegments ?? null;
+  const transcript = options.transcript ?? (segments ? segments.map((segment) => segment.text).join(" ") : null);
   if (options.storage) {
     await options.storage.put(storageKey, audio, contentType);
     if (playable) await options.storage.put(playable.storageKey, playable.audio, playable.contentType);
@@ -228,8 +247,13 @@ export async function createAnswer(db: DbOrTx, options: AnswerOptions) {
       duration_ms: options.durationMs ?? 3000,
       playable_storage_key: playable?.storageKey ?? null,
       playable_content_type: playable?.contentType ?? null,
-      transcript: options.transcript ?? null,
-      transcript_status: options.transcriptStatus ?? "pending",
+      transcript: transcript,
+      transcript_status: options.transcriptStatus ?? (transcript ? "done" : "pending"),
+      transcript_segments: segments ? JSON.stringify(segments) : null,
+      machine_transcript: options.machineTranscript === undefined ? transcript : options.machineTranscript,
+      machine_segments: JSON.stringify(options.machineSegments === undefined ? segments : options.machineSegments),
+      transcript_edited_by: options.transcriptEditedBy ?? null,
+      transcript_edited_at: options.transcriptEditedAt ?? null,
       recorded_for_email: options.recordedForEmail ?? null,
       upload_id: options.uploadId ?? null,
       via_phone: options.viaPhone ?? false,

@@ -19,6 +19,7 @@ import enStories from "../../locales/en/stories.json";
 import enStorytellers from "../../locales/en/storytellers.json";
 import enTerms from "../../locales/en/terms.json";
 import enTimeline from "../../locales/en/timeline.json";
+import enWords from "../../locales/en/words.json";
 import hiAbout from "../../locales/hi/about.json";
 import hiAccount from "../../locales/hi/account.json";
 import hiAuth from "../../locales/hi/auth.json";
@@ -40,6 +41,7 @@ import hiStories from "../../locales/hi/stories.json";
 import hiStorytellers from "../../locales/hi/storytellers.json";
 import hiTerms from "../../locales/hi/terms.json";
 import hiTimeline from "../../locales/hi/timeline.json";
+import hiWords from "../../locales/hi/words.json";
 
 /** Every translation, bundled into the server build (no file reads at request time). One namespace
  * per public page, so a page embeds only its own text (see docs/decisions/005). */
@@ -66,6 +68,7 @@ export const resources = {
     groups: enGroups,
     keep: enKeep,
     phone: enPhone,
+    words: enWords,
   },
   hi: {
     common: hiCommon,
@@ -89,6 +92,7 @@ export const resources = {
     groups: hiGroups,
     keep: hiKeep,
     phone: hiPhone,
+    words: hiWords,
   },
 } as const;
 

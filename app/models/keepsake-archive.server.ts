@@ -3,6 +3,7 @@ import { getServerT } from "~/i18n/i18next.server";
 import type { StorageService } from "~/services/storage.server";
 import { type ZipEntry, zipLength, zipStream } from "~/services/zip.server";
 import type { ExportSummary } from "~/utils/keep-schema";
+import { cleanSegments, clockOf, toWebVtt } from "~/utils/words";
 import type { DbOrTx } from "../../db/client";
 import type { Language } from "../../db/schema";
 import { type ExportScope, formatDate, keptAnswers, type KeptAnswer } from "./keepsake.server";
@@ -126,6 +127,11 @@ async function buildPlan(
     const transcript = answer.transcript?.trim()
       ? written(`${folder}/transcript.txt`, `${answer.transcript.trim()}\n`, "text/plain; charset=utf-8")
       : null;
+    // Captions beside the recording, for any player; the offline page lists them with their times.
+    const cues = answer.transcript_status === "done" ? cleanSegments(answer.transcript_segments) : [];
+    const captions = cues.some((cue) => cue.text.trim())
+      ? written(`${folder}/captions.vtt`, toWebVtt(cues), "text/vtt; charset=utf-8")
+      : null;
     const question = written(
       `${folder}/question.txt`,
       [
@@ -141,7 +147,7 @@ async function buildPlan(
         .join("\n"),
       "text/plain; charset=utf-8",
     );
-    entries.push({ answer, folder, original, playable, transcript, question });
+    entries.push({ answer, folder, original, playable, transcript, captions, cues, question });
   }
 
   const title =
@@ -178,14 +184,23 @@ async function buildPlan(
       `<article id="answer-${String(entries.indexOf(entry) + 1).padStart(3, "0")}">` +
         `<h3>${escapeHtml(answer.prompt_text)}</h3>` +
         `<p class="meta">${meta.map(escapeHtml).join(" · ")}${answer.is_private ? ` · <strong>${escapeHtml(t("archive.private"))}</strong>` : ""}</p>` +
-        (sources ? `<audio controls preload="metadata">${sources}</audio>` : "") +
+        (sources
+          ? `<audio controls preload="metadata">${sources}${entry.captions ? `<track kind="captions" src="${entry.captions}" srclang="${language}" label="${escapeHtml(t("archive.captions"))}" default>` : ""}</audio>`
+          : "") +
         (answer.transcript?.trim()
           ? `<details open><summary>${escapeHtml(t("archive.transcript"))}</summary><p class="transcript">${escapeHtml(answer.transcript.trim())}</p></details>`
           : `<p class="meta">${escapeHtml(t("archive.noTranscript"))}</p>`) +
+        (entry.cues.length
+          ? `<details class="captions"><summary>${escapeHtml(t("archive.captions"))}</summary><ol>${entry.cues
+              .filter((cue) => cue.text.trim())
+              .map((cue) => `<li><span class="time">${clockOf(cue.start)}</span> ${escapeHtml(cue.text.trim())}</li>`)
+              .join("")}</ol></details>`
+          : "") +
         `<p class="files">${[
           entry.original ? `<a href="${entry.original}">${escapeHtml(t("archive.originalFile"))}</a>` : "",
           entry.playable ? `<a href="${entry.playable}">${escapeHtml(t("archive.playableFile"))}</a>` : "",
           entry.transcript ? `<a href="${entry.transcript}">${escapeHtml(t("archive.transcriptFile"))}</a>` : "",
+          entry.captions ? `<a href="${entry.captions}">${escapeHtml(t("archive.captionsFile"))}</a>` : "",
           `<a href="${entry.question}">${escapeHtml(t("archive.questionFile"))}</a>`,
         ]
           .filter(Boolean)
@@ -205,7 +220,7 @@ body{font-family:"Noto Sans","Noto Sans Devanagari",system-ui,sans-serif;max-wid
 h1{font-size:2rem;margin-bottom:.25rem}h2{margin-top:2.5rem;display:flex;gap:1rem;align-items:center}
 h2 img{border-radius:50%;object-fit:cover}article{border-top:1px solid #ddd;padding:1rem 0}
 h3{font-size:1.25rem;margin:.25rem 0}.meta{color:#555;font-size:.95rem}audio{width:100%;margin:.5rem 0}
-.transcript{white-space:pre-wrap}.files{font-size:.9rem}
+.transcript{white-space:pre-wrap}.captions ol{list-style:none;padding:0}.captions .time{color:#555;font-variant-numeric:tabular-nums;margin-inline-end:.5rem}.files{font-size:.9rem}
 </style>
 </head>
 <body>
@@ -226,7 +241,7 @@ ${answers.length ? sections.join("\n") : `<p>${escapeHtml(t("archive.empty"))}</
     language,
     title,
     scope: scope.kind === "storyteller" ? { storytellerId: scope.storytellerId } : "everything",
-    answers: entries.map(({ answer, original, playable, transcript, question }) => ({
+    answers: entries.map(({ answer, original, playable, transcript, captions, question }) => ({
       id: answer.id,
       storyteller: answer.storyteller_name,
       question: answer.prompt_text,
@@ -235,7 +250,7 @@ ${answers.length ? sections.join("\n") : `<p>${escapeHtml(t("archive.empty"))}</
       answeredAt: answer.answered_at.toISOString(),
       private: answer.is_private,
       durationMs: answer.duration_ms,
-      files: { original, playable, transcript, question },
+      files: { original, playable, transcript, captions, question },
     })),
     // Every file in the folder; this one's own size cannot be inside it.
     files: [

@@ -3,6 +3,7 @@ import type { AppContext } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
 import { htmlToPdf } from "~/services/pdf.server";
 import { qrSvg } from "~/services/qr.server";
+import { cleanSegments, paragraphsOf, paragraphsOfText } from "~/utils/words";
 import type { Language } from "../../db/schema";
 import { type BookOptions, formatDate, keptAnswers, listenUrlsFor } from "./keepsake.server";
 
@@ -95,12 +96,16 @@ export async function buildBook(
   const date = (value: Date | null, timeZone: string) => (value ? formatDate(request.language, value, timeZone) : "");
   const sections = chosen.map((answer, index) => {
     const transcript = answer.transcript?.trim();
-    const paragraphs = transcript
-      ? transcript
-          .split(/\n\s*\n/)
-          .map((paragraph) => `<p>${escapeHtml(paragraph.trim())}</p>`)
-          .join("")
-      : `<p class="none">${escapeHtml(t("book.noTranscript"))}</p>`;
+    // The family's (corrected) words, in the paragraphs the pages show: cut at the voice's pauses when
+    // there are timings, else at the blank lines typed.
+    const segments = cleanSegments(answer.transcript_segments);
+    const texts = segments.length
+      ? paragraphsOf(segments).map((paragraph) => paragraph.map((segment) => segment.text.trim()).join(" "))
+      : paragraphsOfText(transcript ?? "");
+    const paragraphs =
+      transcript && texts.length
+        ? texts.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join("")
+        : `<p class="none">${escapeHtml(t("book.noTranscript"))}</p>`;
     const code = codes.get(answer.id);
     return `<section class="answer">
 <header>

@@ -43,6 +43,8 @@ export type KeptAnswer = {
   duration_ms: number;
   byte_size: string;
   transcript: string | null;
+  transcript_status: "pending" | "waiting" | "done" | "none" | "failed";
+  transcript_segments: unknown;
 };
 
 function userEmail(db: DbOrTx, userId: string) {
@@ -94,6 +96,8 @@ export async function keptAnswers(db: DbOrTx, userId: string, scope: ExportScope
       "a.duration_ms",
       "a.byte_size",
       "a.transcript",
+      "a.transcript_status",
+      "a.transcript_segments",
     ]);
   if (scope.kind === "storyteller") {
     query = query.where("a.storyteller_id", "=", scope.storytellerId).where("a.is_private", "=", false);

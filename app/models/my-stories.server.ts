@@ -5,6 +5,7 @@ import { type DbOrTx, inTransaction } from "../../db/client";
 import type { Database, Language } from "../../db/schema";
 import type { AnswerServices } from "./answer.server";
 import { libraryQueueItems } from "./prompt-library.server";
+import { wordsColumnsOf } from "./transcript-edit.server";
 
 /**
  * My Stories (decision 017): the stories I recorded myself, which are ordinary prompts and answers
@@ -192,6 +193,7 @@ export async function getMyStories(db: DbOrTx, me: Me) {
         "answers.is_private",
         "answers.transcript",
         "answers.transcript_status",
+        ...wordsColumnsOf("answers"),
         "p.id as prompt_id",
         "p.text as question",
         "s.id as storyteller_id",
@@ -247,6 +249,14 @@ export async function getMyStories(db: DbOrTx, me: Me) {
       answeredAt: r.created_at.toISOString(),
       transcript: r.transcript,
       transcriptStatus: r.transcript_status,
+      words: {
+        transcript: r.transcript,
+        transcript_status: r.transcript_status,
+        transcript_segments: r.transcript_segments,
+        transcript_edited_at: r.transcript_edited_at,
+        transcript_editor: r.transcript_editor,
+        heard_again: r.heard_again,
+      },
     })),
     /** My own stories not recorded yet. */
     drafts: open.filter((p) => p.is_self).map((p) => ({ id: p.id, question: p.text })),

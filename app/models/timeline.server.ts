@@ -1,7 +1,9 @@
 import { sql } from "kysely";
 import { isUuid } from "~/utils/ids";
+import type { WordsStatus } from "~/utils/words";
 import type { DbOrTx } from "../../db/client";
 import { answeredForStorytellerIds, visibleStorytellerIds } from "./access.server";
+import { wordsColumns, type WordsRow } from "./transcript-edit.server";
 
 /**
  * The Timeline: every answer the user may hear, newest first, a page at a time. "May hear" is the
@@ -68,7 +70,9 @@ export type TimelineItem = {
   /** Answered by calling in (decision 022): the card says "By phone". */
   viaPhone: boolean;
   transcript: string | null;
-  transcriptStatus: "pending" | "waiting" | "done" | "none" | "failed";
+  transcriptStatus: WordsStatus;
+  /** The words with their timings and corrections, for wordsView. */
+  words: WordsRow;
   question: string;
   storytellerId: string;
   storytellerName: string;
@@ -153,6 +157,7 @@ export async function getTimelinePage(
       "s.is_self",
       "s.owner_id",
       eb.fn.coalesce("asker.first_name", "owner.first_name").as("asker_name"),
+      ...wordsColumns,
     ])
     .orderBy("a.created_at", "desc")
     .orderBy("a.id", "desc")
@@ -170,6 +175,14 @@ export async function getTimelinePage(
       viaPhone: r.via_phone,
       transcript: r.transcript,
       transcriptStatus: r.transcript_status,
+      words: {
+        transcript: r.transcript,
+        transcript_status: r.transcript_status,
+        transcript_segments: r.transcript_segments,
+        transcript_edited_at: r.transcript_edited_at,
+        transcript_editor: r.transcript_editor,
+        heard_again: r.heard_again,
+      },
       question: r.question,
       storytellerId: r.storyteller_id,
       storytellerName: r.nickname,

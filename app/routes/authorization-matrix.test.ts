@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -24,6 +25,7 @@ import {
 import { action as invitationAction, loader as invitationLoader } from "./_public.invitations.$token";
 import { loader as layoutLoader } from "./dashboard";
 import { loader as overviewLoader } from "./dashboard._index";
+import { action as wordsAction, loader as wordsLoader } from "./dashboard.answers.$answerId.words/route";
 import { action as groupAction, loader as groupLoader } from "./dashboard.groups.$id/route";
 import { action as newGroupAction } from "./dashboard.groups.new/route";
 import { loader as boardLoader } from "./dashboard.kanban";
@@ -37,6 +39,7 @@ import { action as viewAction, loader as viewLoader } from "./dashboard.recipien
 import { action as editAction, loader as editLoader } from "./dashboard.recipient.$id_.edit/route";
 import { action as keepAction, loader as keepLoader } from "./dashboard.recipient.$id_.keep/route";
 import { action as addAction, loader as addLoader } from "./dashboard.recipient.$id_.prompts.new";
+import { loader as searchLoader } from "./dashboard.search";
 import { loader as timelineLoader } from "./dashboard.timeline/route";
 import { action as inviteSomeoneAction } from "./dashboard.user.new";
 import { loader as keepsakeDownloadLoader } from "./dashboard_.keep.$id.download";
@@ -44,6 +47,7 @@ import { action as exportAction } from "./dashboard_.keep.export";
 import { loader as listenPageLoader } from "./l.$token";
 import { loader as listenAudioLoader } from "./l.$token.audio";
 import { loader as mediaLoader } from "./media.answer.$answerId";
+import { loader as captionsLoader } from "./media.answer.$answerId.captions[.vtt]";
 import { loader as phonePlaybackLoader } from "./phone.play.$token";
 import { loader as bellLoader } from "./resources.notifications";
 import { loader as responsesLoader } from "./responses.$recipientId";
@@ -147,8 +151,11 @@ async function buildWorld() {
   const answer = await createAnswer(db, {
     storytellerId: storyteller.id,
     storage: ctx.storage,
-    transcript: "We had a well by the temple.",
-    transcriptStatus: "done",
+    // Words with timings (captions), the same words as the transcript.
+    transcriptSegments: [
+      { start: 0, end: 1.5, text: "We had a well" },
+      { start: 1.5, end: 3, text: "by the temple." },
+    ],
   });
   const privateAnswer = await createAnswer(db, {
     storytellerId: storyteller.id,
@@ -260,6 +267,18 @@ const media = (w: World, actor: Actor, answerId: string, query = "") =>
       ...routeArgs,
     }),
   );
+const captions = (w: World, actor: Actor, answerId: string) =>
+  statusOf(() =>
+    captionsLoader({
+      request: get(actor, `/media/answer/${answerId}/captions.vtt`),
+      context: w.ctx,
+      params: { answerId },
+      ...routeArgs,
+    }),
+  );
+const wordsPath = (answerId: string) => `/dashboard/answers/${answerId}/words`;
+const answerRow = (id: string) =>
+  database.db.selectFrom("answers").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 async function bellItems(w: World, actor: Actor) {
   const response = await bellLoader({
     request: get(actor, "/resources/notifications"),
@@ -714,6 +733,88 @@ const matrix: Row[] = [
     name: "listen to a private answer (only its Storyteller, on their own pages)",
     may: NOBODY,
     act: (w, a) => media(w, a, w.privateAnswer.id),
+  },
+  {
+    name: "read an answer's captions (.vtt)",
+    may: FAMILY,
+    act: (w, a) => captions(w, a, w.answer.id),
+  },
+  {
+    name: "read a private answer's captions",
+    may: NOBODY,
+    act: (w, a) => captions(w, a, w.privateAnswer.id),
+  },
+  {
+    name: "open an answer's words to correct them",
+    may: FAMILY,
+    act: (w, a) =>
+      statusOf(() =>
+        wordsLoader({
+          request: get(a, wordsPath(w.answer.id)),
+          context: w.ctx,
+          params: { answerId: w.answer.id },
+          ...routeArgs,
+        }),
+      ),
+  },
+  {
+    name: "correct an answer's words",
+    may: FAMILY,
+    status: 302,
+    act: async (w, a) => {
+      const version = createHash("md5").update("We had a well by the temple.").digest("hex");
+      const request = post(a, wordsPath(w.answer.id), {});
+      const body = new URLSearchParams([
+        ["intent", "save"],
+        ["version", version],
+        ["segment", "We had a well"],
+        ["segment", "by the old temple."],
+      ]);
+      return statusOf(() =>
+        wordsAction({
+          request: new Request(request, { body }),
+          context: w.ctx,
+          params: { answerId: w.answer.id },
+          ...routeArgs,
+        }),
+      );
+    },
+    effect: async (w, a) => {
+      expect(await answerRow(w.answer.id)).toMatchObject({
+        transcript: "We had a well by the old temple.",
+        transcript_edited_by: a.id,
+      });
+    },
+  },
+  {
+    name: "correct a private answer's words",
+    may: NOBODY,
+    act: (w, a) =>
+      statusOf(() =>
+        wordsAction({
+          request: post(a, wordsPath(w.privateAnswer.id), {
+            intent: "save",
+            version: "0".repeat(32),
+            text: "Mine now.",
+          }),
+          context: w.ctx,
+          params: { answerId: w.privateAnswer.id },
+          ...routeArgs,
+        }),
+      ),
+  },
+  {
+    name: "find an answer by its words",
+    may: FAMILY,
+    act: async (w, a) => {
+      const data = (await searchLoader({
+        request: get(a, "/dashboard/search?q=temple"),
+        context: w.ctx,
+        params: {},
+        ...routeArgs,
+      })) as { hits: { id: string }[] };
+      return data.hits.some((hit) => hit.id === w.answer.id) ? 200 : 404;
+    },
   },
   {
     name: "share an answer",

@@ -1,16 +1,19 @@
 import { useTranslation } from "react-i18next";
 import { useLoaderData } from "react-router";
 import { data, type HeadersFunction } from "react-router";
+import { AnswerWithWords } from "~/components/answer-words";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { LoaderArgs } from "~/context.server";
-import { getServerT } from "~/i18n/i18next.server";
+import { getServerT, i18nServer } from "~/i18n/i18next.server";
 import { capabilityPageHeaders } from "~/models/capability-links.server";
+import { wordsOfHeardAnswer } from "~/models/captions.server";
 import { answerForShareToken } from "~/models/share.server";
 import { titleFromLoader } from "~/utils/meta";
+import { standaloneScript } from "~/utils/standalone-scripts.server";
 
 // A share link's page: public, no sign-in, and no JavaScript at all (see app/root.tsx "standalone").
 // It shows the question, the Storyteller's first name and a player; nothing else about anyone.
-export const handle = { i18n: ["share"], standalone: true };
+export const handle = { i18n: ["share", "words"], standalone: true };
 export const meta = titleFromLoader;
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
@@ -34,7 +37,11 @@ export async function loader({ request, context, params }: LoaderArgs) {
       firstName: answer.first_name,
       prompt: answer.prompt_text,
       audioUrl: `/s/${params.token}/audio`,
-      scripts: [] as string[],
+      captionsUrl: `/s/${params.token}/captions.vtt`,
+      words: await wordsOfHeardAnswer(context.db, answer.id),
+      locale: await i18nServer.getLocale(request),
+      // The words follow the voice: one small script, the page reads the same without it.
+      scripts: [standaloneScript(context.config, "follow-words")],
     },
     { headers: capabilityPageHeaders },
   );
@@ -55,12 +62,13 @@ export default function SharedAnswer() {
     <main id="main" className="record-page">
       <p className="text-lg">{t("from", { name: page.firstName })}</p>
       <h1 className="rounded-xl border border-line bg-panel p-5 text-2xl leading-snug font-semibold">{page.prompt}</h1>
-      <audio
-        controls
-        preload="none"
-        src={page.audioUrl}
-        aria-label={t("player", { name: page.firstName })}
-        className="w-full"
+      <AnswerWithWords
+        audioSrc={page.audioUrl}
+        captionsSrc={page.captionsUrl}
+        label={t("player", { name: page.firstName })}
+        words={page.words}
+        lang={page.locale}
+        standalone
       />
       <p className="text-base text-muted">{t("about")}</p>
     </main>

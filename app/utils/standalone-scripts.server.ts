@@ -2,10 +2,11 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Config } from "~/config.server";
 
-type StandaloneScript = "recorder" | "public-page";
+type StandaloneScript = "recorder" | "public-page" | "follow-words";
 const SOURCES: Record<StandaloneScript, string> = {
   recorder: "/app/recorder/recorder.ts",
   "public-page": "/app/standalone/public-page.ts",
+  "follow-words": "/app/standalone/follow-words.ts",
 };
 let built: Record<string, string> | undefined;
 

@@ -6,6 +6,7 @@ import { loader as rootLoader } from "~/root";
 import { loader as layoutLoader } from "~/routes/dashboard";
 import { loader as overviewLoader } from "~/routes/dashboard._index";
 import { loader as storytellerLoader } from "~/routes/dashboard.recipient.$id/route";
+import { loader as searchLoader } from "~/routes/dashboard.search";
 import { loader as timelineLoader } from "~/routes/dashboard.timeline/route";
 import { makeTestContext, routeArgs } from "../context";
 import { useTestDatabase } from "../db";
@@ -56,6 +57,11 @@ beforeAll(async () => {
       privateEvery: 2,
       recordedForEmail: user.email,
     });
+    // One answer among the 10,000 with words no other has, for the search's plan.
+    await createAnswer(database.db, {
+      storytellerId: shared[1],
+      transcript: "We walked to Aminabad for the Lucknow markets.",
+    });
     await sql`analyze`.execute(database.db);
     large = { cookie: user.cookie, email: user.email, ownStorytellerId: own[0].id, groupStorytellerId: shared[0] };
   }
@@ -63,7 +69,7 @@ beforeAll(async () => {
     .selectFrom("answers")
     .select((eb) => eb.fn.countAll<string>().as("n"))
     .executeTakeFirstOrThrow();
-  expect(Number(total.n)).toBe(10_001);
+  expect(Number(total.n)).toBe(10_002);
 });
 
 type Loader = (args: { request: Request; context: AppContext; params: Record<string, string> }) => Promise<unknown>;
@@ -78,6 +84,7 @@ async function statementsOf(loader: Loader, account: Account, path: string, para
 }
 
 const timelineArgs = (args: Parameters<Loader>[0]) => timelineLoader({ ...args, ...routeArgs });
+const searchArgs = (args: Parameters<Loader>[0]) => searchLoader({ ...args, ...routeArgs });
 
 describe("statements per page, 1 answer against 10,000", () => {
   it("the overview (/dashboard) and the layout around every dashboard page", async () => {
@@ -162,6 +169,27 @@ describe("the session, once per page", () => {
     ]);
     expect(again).toEqual(other);
     expect(sessionLookups(counter.statements)).toBe(3);
+  });
+});
+
+describe("search by what was said, with 10,000 answers", () => {
+  it("sends as many statements for 10,000 answers as for one, whatever it finds", async () => {
+    const one = await statementsOf(searchArgs, small, "/dashboard/search?q=story");
+    for (const q of ["story", "Lucknow", "लखनऊ", "nothing-like-this"])
+      expect((await statementsOf(searchArgs, large, `/dashboard/search?q=${encodeURIComponent(q)}`)).length).toBe(
+        one.length,
+      );
+  });
+
+  it("finds the words through the GIN indexes of migration 0020, never reading the whole table", async () => {
+    const statements = await statementsOf(searchArgs, large, "/dashboard/search?q=Lucknow%20markets");
+    const searchQuery = statements.find((s) => /heirloom_words/.test(s.sql));
+    expect(searchQuery, "the search's query").toBeDefined();
+    const plan = (await explain(database, searchQuery!)).join("\n");
+    if (process.env.SHOW_PLAN) process.stdout.write(`${plan}\n`);
+    expect(plan).toContain("answers_words_idx");
+    expect(plan).toContain("answers_words_trgm_idx");
+    expect(plan).not.toMatch(/Seq Scan on answers/);
   });
 });
 

@@ -13,7 +13,7 @@ import { actionSchema } from "./schema";
 import { myStoriesPage, performIntent, type Refusal } from "./server";
 import { StoryList } from "./story-list";
 
-export const handle = { i18n: ["stories", "storytellers"] };
+export const handle = { i18n: ["stories", "storytellers", "words"] };
 export const meta = titleFromLoader;
 
 /**

@@ -2,19 +2,23 @@ import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect } from "react-router";
 import type { SessionUser } from "~/auth/session.server";
 import type { AppContext } from "~/context.server";
+import { i18nServer } from "~/i18n/i18next.server";
 import { deleteMyStory, getMyStories, setStoryPrivacy, startOwnStory } from "~/models/my-stories.server";
 import { getPromptLibrary } from "~/models/prompt-library.server";
+import { wordsView } from "~/models/transcript-edit.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { pageTitle } from "~/utils/page-title.server";
 import { type ActionInput, Intent, recordingPath } from "./schema";
 
 export async function myStoriesPage(request: Request, context: AppContext, user: SessionUser) {
-  const [title, library, mine] = await Promise.all([
+  const [title, library, mine, locale] = await Promise.all([
     pageTitle(request, context, "title", "stories"),
     getPromptLibrary(context.db, user.language),
     getMyStories(context.db, user),
+    i18nServer.getLocale(request),
   ]);
-  return { title, library, ...mine };
+  const stories = mine.stories.map(({ words, ...story }) => ({ ...story, words: wordsView(words, locale) }));
+  return { title, library, ...mine, stories };
 }
 
 /** Which of the page's forms a refusal goes back to, with conform's reply. */

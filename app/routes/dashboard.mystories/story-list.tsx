@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
-import { WordsComing } from "~/components/words-coming";
+import { AnswerWithWords } from "~/components/answer-words";
+import type { WordsView } from "~/utils/words";
 import { Intent } from "./intents";
 import { ConfirmedDelete } from "./record-a-story";
 
@@ -13,8 +14,7 @@ type Story = {
   storytellerId: string;
   isPrivate: boolean;
   answeredAt: string;
-  transcript: string | null;
-  transcriptStatus: "pending" | "waiting" | "done" | "none" | "failed";
+  words: WordsView;
 };
 
 /**
@@ -44,14 +44,15 @@ export function StoryList({ stories, locale }: { stories: Story[]; locale: strin
               <p className="text-sm text-muted">
                 {story.own ? t("list.own", { date: when }) : t("list.askedBy", { name: story.askerName, date: when })}
               </p>
-              <audio
-                controls
-                preload="none"
-                src={`/media/answer/${story.id}`}
-                className="w-full"
-                aria-label={t("list.player", { question: story.question })}
+              <AnswerWithWords
+                audioSrc={`/media/answer/${story.id}`}
+                captionsSrc={`/media/answer/${story.id}/captions.vtt`}
+                label={t("list.player", { question: story.question })}
+                words={story.words}
+                lang={locale}
+                // Their own stories they may correct; an answer to someone else's question is that family's.
+                correctHref={story.own ? `/dashboard/answers/${story.id}/words?from=/dashboard/mystories` : null}
               />
-              <Transcript status={story.transcriptStatus} text={story.transcript} />
               {story.isPrivate ? <p className="text-sm font-medium">{t("list.private")}</p> : null}
               <div className="flex flex-wrap items-start gap-2">
                 <Form method="post">
@@ -75,19 +76,4 @@ export function StoryList({ stories, locale }: { stories: Story[]; locale: strin
       </ul>
     </section>
   );
-}
-
-function Transcript({ status, text }: { status: Story["transcriptStatus"]; text: string | null }) {
-  const { t } = useTranslation("stories");
-  if (status === "pending") return <p className="text-sm text-muted">{t("list.transcribing")}</p>;
-  // A Storyteller cannot install anything: no link to the setup page.
-  if (status === "waiting") return <WordsComing setupLink={false} />;
-  if (status === "done" && text?.trim())
-    return (
-      <figure className="flex flex-col gap-1">
-        <figcaption className="text-sm font-medium">{t("list.transcript")}</figcaption>
-        <blockquote className="whitespace-pre-line">{text}</blockquote>
-      </figure>
-    );
-  return <p className="text-sm text-muted">{t("list.noTranscript")}</p>;
 }

@@ -4,6 +4,7 @@ import { data, Link, useLoaderData, useSearchParams } from "react-router";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
+import { i18nServer } from "~/i18n/i18next.server";
 import { idParam } from "~/utils/ids";
 import { titleFromLoader } from "~/utils/meta";
 import { readForm } from "~/utils/request-body.server";
@@ -16,7 +17,7 @@ import { actionSchema, type EditRefusal } from "./schema";
 import { SentPrompts } from "./sent-tab";
 import { performIntent, storytellerPage, storytellerPageRole } from "./server";
 
-export const handle = { i18n: ["storytellers", "keep", "phone"] };
+export const handle = { i18n: ["storytellers", "keep", "phone", "words"] };
 export const meta = titleFromLoader;
 
 const notFound = () => new Response(null, { status: 404 });
@@ -26,7 +27,7 @@ export async function loader({ request, context, params }: LoaderArgs) {
   const storytellerId = idParam(params.id);
   if (!(await storytellerPageRole(context, user.id, storytellerId))) throw notFound();
   const tab = new URL(request.url).searchParams.get("sent") === "true" ? "sent" : "scheduled";
-  const page = await storytellerPage(context, user.id, storytellerId, tab);
+  const page = await storytellerPage(context, user.id, storytellerId, tab, await i18nServer.getLocale(request));
   if (!page) throw notFound();
   return page;
 }
@@ -112,7 +113,7 @@ export default function StorytellerView() {
         </Link>
       </nav>
       {showSent ? (
-        <SentPrompts prompts={sent} locale={locale} canManage={canManage} />
+        <SentPrompts prompts={sent} locale={locale} storytellerId={storyteller.id} canManage={canManage} />
       ) : (
         <PromptQueue prompts={queued} canSendNow={canManage} isCollaborator={role === "collaborator"} />
       )}

@@ -1,9 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, useFetcher } from "react-router";
-import { WordsComing } from "~/components/words-coming";
+import { AnswerWithWords } from "~/components/answer-words";
 import { callReasonKey } from "~/utils/call-outcomes";
+import type { WordsView } from "~/utils/words";
 import { Intent } from "./intents";
+
+const noWords: WordsView = { status: "pending", transcript: null, segments: [], corrected: null, heardAgain: false };
 
 type SentPrompt = {
   id: string;
@@ -13,8 +16,8 @@ type SentPrompt = {
   rerecord_requested_at?: Date | string | null;
   answer_id: string | null;
   is_private: boolean | null;
-  transcript?: string | null;
-  transcript_status?: "pending" | "waiting" | "done" | "none" | "failed" | null;
+  /** The answer's words (null for a private answer, whose words stay with the Storyteller). */
+  words?: WordsView | null;
   share_url?: string | null;
   delivery_status: string | null;
   delivery_error: string | null;
@@ -31,10 +34,12 @@ type SentPrompt = {
 export function SentPrompts({
   prompts,
   locale,
+  storytellerId,
   canManage = false,
 }: {
   prompts: SentPrompt[];
   locale: string;
+  storytellerId: string;
   canManage?: boolean;
 }) {
   const { t } = useTranslation("storytellers");
@@ -85,7 +90,13 @@ export function SentPrompts({
               <p className="mt-1 text-sm text-muted">{t("answers.rerecordPending")}</p>
             ) : null}
             {prompt.answer_id && !prompt.is_private ? (
-              <AnswerPanel answerId={prompt.answer_id} prompt={prompt} canManage={canManage} />
+              <AnswerPanel
+                answerId={prompt.answer_id}
+                prompt={prompt}
+                canManage={canManage}
+                locale={locale}
+                back={`/dashboard/recipient/${storytellerId}?sent=true#prompt-${prompt.id}`}
+              />
             ) : null}
           </li>
         );
@@ -94,18 +105,32 @@ export function SentPrompts({
   );
 }
 
-function AnswerPanel({ answerId, prompt, canManage }: { answerId: string; prompt: SentPrompt; canManage: boolean }) {
+function AnswerPanel({
+  answerId,
+  prompt,
+  canManage,
+  locale,
+  back,
+}: {
+  answerId: string;
+  prompt: SentPrompt;
+  canManage: boolean;
+  locale: string;
+  /** Where correcting the words comes back to. */
+  back: string;
+}) {
   const { t } = useTranslation("storytellers");
   return (
     <div className="mt-3 flex flex-col gap-3" data-testid="answer">
-      <audio
-        controls
-        preload="none"
-        src={`/media/answer/${answerId}`}
-        aria-label={t("answers.player", { prompt: prompt.text })}
-        className="w-full"
+      <AnswerWithWords
+        audioSrc={`/media/answer/${answerId}`}
+        captionsSrc={`/media/answer/${answerId}/captions.vtt`}
+        label={t("answers.player", { prompt: prompt.text })}
+        words={prompt.words ?? noWords}
+        lang={locale}
+        // Owner and collaborators alike may correct the words (everyone who sees this tab).
+        correctHref={`/dashboard/answers/${answerId}/words?from=${encodeURIComponent(back)}`}
       />
-      <Transcript status={prompt.transcript_status ?? "pending"} text={prompt.transcript ?? null} />
       <div className="flex flex-wrap items-start gap-2">
         <ShareControl answerId={answerId} shareUrl={prompt.share_url ?? null} />
         <a href={`/media/answer/${answerId}?download=1`} download className="btn-secondary">
@@ -119,25 +144,6 @@ function AnswerPanel({ answerId, prompt, canManage }: { answerId: string; prompt
         ) : null}
       </div>
     </div>
-  );
-}
-
-function Transcript({ status, text }: { status: NonNullable<SentPrompt["transcript_status"]>; text: string | null }) {
-  const { t } = useTranslation("storytellers");
-  if (status === "pending") return <p className="text-sm text-muted">{t("answers.transcribing")}</p>;
-  if (status === "waiting") return <WordsComing />;
-  if (status === "done" && text?.trim()) {
-    return (
-      <figure className="flex flex-col gap-1" data-testid="transcript">
-        <figcaption className="text-sm font-medium">{t("answers.transcript")}</figcaption>
-        <blockquote className="whitespace-pre-line">{text}</blockquote>
-      </figure>
-    );
-  }
-  return (
-    <p className="text-sm text-muted" data-testid="transcript">
-      {t("answers.noTranscript")}
-    </p>
   );
 }
 

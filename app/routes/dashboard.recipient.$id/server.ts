@@ -13,6 +13,7 @@ import {
 } from "~/models/prompt.server";
 import { deleteAnswer, requestRerecord, shareAnswer, shareUrlFor, stopSharingAnswer } from "~/models/share.server";
 import { setPaused } from "~/models/storyteller.server";
+import { wordsView } from "~/models/transcript-edit.server";
 import { log } from "~/services/logger.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { displayPhoneNumber } from "~/utils/phone-display";
@@ -37,6 +38,7 @@ export async function storytellerPage(
   userId: string,
   storytellerId: string,
   tab: "scheduled" | "sent" = "scheduled",
+  locale = "en",
 ) {
   const view = await getStorytellerView(context.db, userId, storytellerId);
   if (!view) return null;
@@ -54,14 +56,38 @@ export async function storytellerPage(
   const sent =
     tab === "sent"
       ? await Promise.all(
-          view.sent.map(async ({ share_link_id, ...prompt }) => ({
-            ...prompt,
-            share_url: share_link_id ? await shareUrlFor(context.config, share_link_id) : null,
-            call_in:
-              voiceNumber && codes.has(prompt.id)
-                ? { number: displayPhoneNumber(voiceNumber), code: codes.get(prompt.id)! }
-                : null,
-          })),
+          view.sent.map(
+            async ({
+              share_link_id,
+              transcript_segments,
+              transcript_edited_at,
+              transcript_editor,
+              heard_again,
+              ...prompt
+            }) => ({
+              ...prompt,
+              // A private answer's words stay with the Storyteller (its transcript is null here already).
+              words:
+                prompt.answer_id && !prompt.is_private
+                  ? wordsView(
+                      {
+                        transcript: prompt.transcript,
+                        transcript_status: prompt.transcript_status ?? "pending",
+                        transcript_segments,
+                        transcript_edited_at,
+                        transcript_editor,
+                        heard_again: Boolean(heard_again),
+                      },
+                      locale,
+                    )
+                  : null,
+              share_url: share_link_id ? await shareUrlFor(context.config, share_link_id) : null,
+              call_in:
+                voiceNumber && codes.has(prompt.id)
+                  ? { number: displayPhoneNumber(voiceNumber), code: codes.get(prompt.id)! }
+                  : null,
+            }),
+          ),
         )
       : [];
   return {

@@ -61,8 +61,11 @@ async function family() {
     audio: silentWav(1, 16),
     contentType: "audio/wav",
     playable: { audio: await m4aAudio(1) },
-    transcript: "हमारा घर नदी के किनारे था।",
-    transcriptStatus: "done",
+    // The words with their timings: "हमारा घर नदी के किनारे था।", cut in two.
+    transcriptSegments: [
+      { start: 0, end: 0.4, text: "हमारा घर" },
+      { start: 0.4, end: 1, text: "नदी के किनारे था।" },
+    ],
   });
   const second = await createAnswer(database.db, { storytellerId: st.id, storage: context.storage });
   const secret = await createAnswer(database.db, {
@@ -119,11 +122,20 @@ describe("export", () => {
         "answers/001/original.wav",
         "answers/001/playable.m4a",
         "answers/001/transcript.txt",
+        "answers/001/captions.vtt",
         "answers/001/question.txt",
         "answers/002/original.webm",
       ]),
     );
     expect(await readFile(path.join(folder, "answers/001/transcript.txt"), "utf8")).toBe("हमारा घर नदी के किनारे था।\n");
+    // Captions beside the answer (valid WebVTT), given to the offline page's player and listed on it.
+    expect(await readFile(path.join(folder, "answers/001/captions.vtt"), "utf8")).toBe(
+      "WEBVTT\n\n1\n00:00:00.000 --> 00:00:00.400\nहमारा घर\n\n2\n00:00:00.400 --> 00:00:01.000\nनदी के किनारे था।\n",
+    );
+    const offline = await readFile(path.join(folder, "index.html"), "utf8");
+    expect(offline).toContain('<track kind="captions" src="answers/001/captions.vtt" srclang="hi"');
+    expect(offline).toContain('<li><span class="time">0:00</span> नदी के किनारे था।</li>');
+    expect(onDisk).not.toContain("answers/002/captions.vtt");
     const question = await readFile(path.join(folder, "answers/001/question.txt"), "utf8");
     expect(question).toContain("सवाल: आपका पहला घर कैसा था?");
     expect(question).toContain("किसने पूछा: आशा");

@@ -17,7 +17,7 @@ import { chromiumAvailable, keepPage, orderedAnswerIds, requestBook, revokeListe
 
 // Keeping it forever (decision 023): a Storyteller's export, keepsake book and listen links, for
 // their owner and collaborators (non-private answers only).
-export const handle = { i18n: ["keep"] };
+export const handle = { i18n: ["keep", "words"] };
 export const meta = titleFromLoader;
 
 const notFound = () => new Response(null, { status: 404 });
@@ -62,6 +62,7 @@ export async function action({ request, context, params }: ActionArgs) {
 
 export default function KeepStoryteller() {
   const { t } = useTranslation("keep");
+  const { t: tWords } = useTranslation("words");
   const { storyteller, summary, answers, keepsakes, links, canPrint, limitMb } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>()?.result;
   // A field's errors and its items' ("include[0]": an answer that is no longer there).
@@ -145,6 +146,11 @@ export default function KeepStoryteller() {
               <p id="book-answers-hint" className="text-sm text-muted">
                 {t("book.answersHint")}
               </p>
+              {answers.some((answer) => answer.wordsComing) ? (
+                <p className="rounded-lg border border-line p-2 text-sm" data-testid="book-words-coming">
+                  {tWords("book.waiting", { count: answers.filter((answer) => answer.wordsComing).length })}
+                </p>
+              ) : null}
               <FieldErrors id="book-include-error" errors={errors("include")} />
               <ol className="flex flex-col gap-2">
                 {answers.map((answer, index) => (
@@ -167,6 +173,9 @@ export default function KeepStoryteller() {
                       />
                       <span>
                         {answer.question} <span className="text-sm text-muted">({date(answer.answeredAt)})</span>
+                        {answer.wordsComing ? (
+                          <span className="text-sm text-muted"> · {tWords("book.wordsComing")}</span>
+                        ) : null}
                       </span>
                     </label>
                   </li>

@@ -29,6 +29,8 @@ export async function keepPage(context: AppContext, userId: string, storytellerI
       id: answer.id,
       question: answer.prompt_text,
       answeredAt: answer.answered_at.toISOString(),
+      // The words are still to come: the keep page says so before the book is printed.
+      wordsComing: answer.transcript_status === "pending" || answer.transcript_status === "waiting",
     })),
     keepsakes,
     links: links.map((link) => ({ id: link.id, question: link.prompt_text, createdAt: link.created_at.toISOString() })),

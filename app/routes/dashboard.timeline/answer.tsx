@@ -1,11 +1,12 @@
 import { useTranslation } from "react-i18next";
-import { WordsComing } from "~/components/words-coming";
+import { AnswerWithWords } from "~/components/answer-words";
 import type { TimelineItem } from "~/models/timeline.server";
+import type { WordsView } from "~/utils/words";
 
-type Item = TimelineItem & { dateLabel: string; durationLabel: string };
+type Item = Omit<TimelineItem, "words"> & { words: WordsView; dateLabel: string; durationLabel: string };
 
 /** One answer on the Timeline: who and when, the question, a seekable player, its length and transcript. */
-export function TimelineAnswer({ item }: { item: Item }) {
+export function TimelineAnswer({ item, locale }: { item: Item; locale: string }) {
   const { t } = useTranslation("timeline");
   const headingId = `answer-${item.id}`;
   const who = item.voice === "family" ? item.storytellerName : t("item.you");
@@ -26,32 +27,17 @@ export function TimelineAnswer({ item }: { item: Item }) {
         {item.viaPhone ? <span data-testid="timeline-via-phone"> · {t("item.viaPhone")}</span> : null}
       </p>
       {item.isPrivate ? <p className="text-sm">{t("item.private")}</p> : null}
-      <audio
-        controls
-        preload="none"
-        src={`/media/answer/${item.id}`}
-        aria-label={t("item.player", { name: who, question: item.question })}
-        className="w-full"
+      <AnswerWithWords
+        audioSrc={`/media/answer/${item.id}`}
+        captionsSrc={`/media/answer/${item.id}/captions.vtt`}
+        label={t("item.player", { name: who, question: item.question })}
+        words={item.words}
+        lang={locale}
+        // Their own family's answers, and their own stories: not an answer they gave someone else.
+        correctHref={
+          item.voice === "answeredFor" ? null : `/dashboard/answers/${item.id}/words?from=/dashboard/timeline`
+        }
       />
-      <Transcript status={item.transcriptStatus} text={item.transcript} />
     </article>
-  );
-}
-
-function Transcript({ status, text }: { status: Item["transcriptStatus"]; text: string | null }) {
-  const { t } = useTranslation("timeline");
-  if (status === "pending") return <p className="text-sm text-muted">{t("item.transcribing")}</p>;
-  if (status === "waiting") return <WordsComing />;
-  if (status === "done" && text?.trim())
-    return (
-      <figure className="flex flex-col gap-1" data-testid="transcript">
-        <figcaption className="text-sm font-medium">{t("item.transcript")}</figcaption>
-        <blockquote className="whitespace-pre-line">{text}</blockquote>
-      </figure>
-    );
-  return (
-    <p className="text-sm text-muted" data-testid="transcript">
-      {t("item.noTranscript")}
-    </p>
   );
 }

@@ -2,13 +2,14 @@ import { useTranslation } from "react-i18next";
 import { Form, Link, useLoaderData } from "react-router";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { SearchBox } from "~/components/search-box";
 import type { LoaderArgs } from "~/context.server";
 import { titleFromLoader } from "~/utils/meta";
 import { TimelineAnswer } from "./answer";
 import { Param } from "./intents";
 import { timelinePage } from "./server";
 
-export const handle = { i18n: ["timeline"] };
+export const handle = { i18n: ["timeline", "words"] };
 export const meta = titleFromLoader;
 
 export async function loader({ request, context }: LoaderArgs) {
@@ -22,7 +23,7 @@ export async function loader({ request, context }: LoaderArgs) {
  */
 export default function Timeline() {
   const { t } = useTranslation("timeline");
-  const { storytellers, selected, months, olderLink, newestLink } = useLoaderData<typeof loader>();
+  const { storytellers, selected, months, olderLink, newestLink, locale } = useLoaderData<typeof loader>();
   const filterId = "timeline-storyteller";
   return (
     <section className="flex max-w-3xl flex-col gap-6">
@@ -30,6 +31,7 @@ export default function Timeline() {
         <h1 className="text-2xl font-bold">{t("title")}</h1>
         <p className="text-muted">{t("intro")}</p>
       </header>
+      <SearchBox />
       {storytellers.length ? (
         <Form method="get" className="flex flex-wrap items-end gap-2" role="search" aria-label={t("filter.label")}>
           <div className="flex flex-col gap-1">
@@ -86,7 +88,7 @@ export default function Timeline() {
             <ul className="flex flex-col gap-3">
               {group.items.map((item) => (
                 <li key={item.id}>
-                  <TimelineAnswer item={item} />
+                  <TimelineAnswer item={item} locale={locale} />
                 </li>
               ))}
             </ul>

@@ -2,6 +2,7 @@ import type { SessionUser } from "~/auth/session.server";
 import type { AppContext } from "~/context.server";
 import { i18nServer } from "~/i18n/i18next.server";
 import { getTimelinePage, groupByMonth, listTimelineStorytellers, parseTimelineCursor } from "~/models/timeline.server";
+import { wordsView } from "~/models/transcript-edit.server";
 import { pageTitle } from "~/utils/page-title.server";
 import { Param, searchSchema } from "./schema";
 
@@ -36,8 +37,9 @@ export async function timelinePage(request: Request, context: AppContext, user: 
     return {
       month,
       label: monthFormat.format(Date.UTC(year, monthNumber - 1, 1)),
-      items: items.map((item) => ({
+      items: items.map(({ words, ...item }) => ({
         ...item,
+        words: wordsView(words, locale),
         dateLabel: dateFormat.format(new Date(item.answeredAt)),
         durationLabel: formatDuration(item.durationMs),
       })),
@@ -55,6 +57,7 @@ export async function timelinePage(request: Request, context: AppContext, user: 
     storytellers,
     selected: storytellerId ?? "",
     months,
+    locale,
     olderLink: page.nextCursor ? link(page.nextCursor) : null,
     newestLink: before ? link(null) : null,
   };

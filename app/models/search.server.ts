@@ -1,0 +1,120 @@
+import { sql } from "kysely";
+import { noControlCharacters } from "~/utils/validation";
+import type { DbOrTx } from "../../db/client";
+import { visibleStorytellerIds } from "./access.server";
+
+/**
+ * Search every story by what was said (issue 21 item 5, decision 037): the words of the answers and
+ * their questions, in English (stemmed: "walking" finds "walked") and in any script ('simple':
+ * Hindi in Devanagari, names), plus trigram similarity for words spelt a little differently. Only
+ * among the answers the user may hear: the media route's rule (answerForListener), so a removed
+ * collaborator finds nothing. One statement whatever the numbers; the matches come from the GIN
+ * indexes of migration 0020 (heirloom_words and gin_trgm_ops on answers and prompts).
+ */
+
+export const MAX_QUERY_CHARS = 200;
+export const SEARCH_LIMIT = 30;
+/** Around the matched words in a snippet; never in the words themselves (they refuse control characters). */
+export const MARK_START = "\u0001";
+export const MARK_END = "\u0002";
+
+export type SearchHit = {
+  id: string;
+  question: string;
+  storytellerName: string;
+  answeredAt: Date;
+  /** The answer's words around what matched, the matching words between MARK_START and MARK_END. */
+  snippet: string | null;
+  /** The question, marked the same way. */
+  questionMarked: string;
+  /** Where the first matching segment starts (seconds), to play from there; null without timings. */
+  startAt: number | null;
+};
+
+export type SearchQuery = { ok: true; query: string } | { ok: false; problem: "empty" | "tooLong" | "invalid" };
+
+/** The search box's text, checked: trimmed, not too long, nothing PostgreSQL would refuse. */
+export function parseSearchQuery(value: string | null | undefined): SearchQuery {
+  const query = (value ?? "").replace(/\s+/g, " ").trim();
+  if (!query) return { ok: false, problem: "empty" };
+  if (query.length > MAX_QUERY_CHARS) return { ok: false, problem: "tooLong" };
+  if (!noControlCharacters(query)) return { ok: false, problem: "invalid" };
+  return { ok: true, query };
+}
+
+const HEADLINE = `StartSel=${MARK_START}, StopSel=${MARK_END}, MaxFragments=2, MaxWords=30, MinWords=12, FragmentDelimiter=" … "`;
+const WHOLE = `StartSel=${MARK_START}, StopSel=${MARK_END}, HighlightAll=true`;
+
+/** The best matches (at most SEARCH_LIMIT), best first, among the answers the user may hear. */
+export async function searchAnswers(
+  db: DbOrTx,
+  viewer: { id: string; email: string },
+  query: string,
+): Promise<SearchHit[]> {
+  const email = viewer.email.toLowerCase();
+  const visible = visibleStorytellerIds(db, viewer.id);
+  // Trigrams only for a word long enough to have some: "a" is like everything.
+  const fuzzy = Array.from(query).length >= 3;
+  const { rows } = await sql<{
+    id: string;
+    question: string;
+    first_name: string;
+    created_at: Date;
+    snippet: string | null;
+    question_marked: string;
+    start_at: number | null;
+  }>`
+    with q as (
+      select websearch_to_tsquery('english', ${query}) || websearch_to_tsquery('simple', ${query}) as tsq,
+        ${query}::text as raw
+    ), heard as (
+      select s.id from storytellers s where s.id in (${visible})
+    ), matched as (
+      -- Each half reads its GIN indexes and keeps what the user may hear (the media route's rule);
+      -- the answer's columns come along, so the table is not read again.
+      select a.id, a.prompt_id, a.storyteller_id, a.created_at, a.transcript, a.transcript_status,
+        a.transcript_segments
+      from answers a, q
+      where (heirloom_words(a.transcript) @@ q.tsq or (${fuzzy} and a.transcript %> q.raw))
+        and ((a.is_private = false and a.storyteller_id in (select id from heard)) or a.recorded_for_email = ${email})
+      union
+      select a.id, a.prompt_id, a.storyteller_id, a.created_at, a.transcript, a.transcript_status,
+        a.transcript_segments
+      from prompts p join answers a on a.prompt_id = p.id, q
+      where (heirloom_words(p.text) @@ q.tsq or (${fuzzy} and p.text %> q.raw))
+        and ((a.is_private = false and a.storyteller_id in (select id from heard)) or a.recorded_for_email = ${email})
+    )
+    select a.id, p.text as question, s.first_name, a.created_at,
+      case when a.transcript_status = 'done' and a.transcript is not null
+        then ts_headline('english', a.transcript, q.tsq, ${HEADLINE}) end as snippet,
+      ts_headline('english', p.text, q.tsq, ${WHOLE}) as question_marked,
+      hit.start_at
+    from matched a
+    join prompts p on p.id = a.prompt_id
+    join storytellers s on s.id = a.storyteller_id
+    cross join q
+    left join lateral (
+      select (segment->>'start')::float8 as start_at
+      from jsonb_array_elements(
+        case when jsonb_typeof(a.transcript_segments) = 'array' then a.transcript_segments else '[]'::jsonb end
+      ) as segment
+      where heirloom_words(segment->>'text') @@ q.tsq or (${fuzzy} and (segment->>'text') %> q.raw)
+      order by (segment->>'start')::float8
+      limit 1
+    ) hit on true
+    order by
+      ts_rank(heirloom_words(a.transcript), q.tsq) + ts_rank(heirloom_words(p.text), q.tsq)
+        + case when ${fuzzy} then word_similarity(q.raw, coalesce(a.transcript, '')) / 4 else 0 end desc,
+      a.created_at desc, a.id
+    limit ${SEARCH_LIMIT}
+  `.execute(db);
+  return rows.map((row) => ({
+    id: row.id,
+    question: row.question,
+    storytellerName: row.first_name,
+    answeredAt: row.created_at,
+    snippet: row.snippet,
+    questionMarked: row.question_marked,
+    startAt: row.start_at,
+  }));
+}

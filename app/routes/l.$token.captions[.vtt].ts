@@ -1,0 +1,12 @@
+import type { LoaderArgs } from "~/context.server";
+import { capabilityPageHeaders } from "~/models/capability-links.server";
+import { captionsHeaders, captionsOfHeardAnswer } from "~/models/captions.server";
+import { answerForListenToken } from "~/models/keepsake.server";
+
+/** A book's listen link's captions, checked on every request like its audio (l.$token.audio.ts). */
+export async function loader({ context, params }: LoaderArgs) {
+  const answer = await answerForListenToken(context, params.token!);
+  const captions = answer ? await captionsOfHeardAnswer(context.db, answer.id) : null;
+  if (!captions) throw new Response(null, { status: 404, headers: capabilityPageHeaders });
+  return new Response(captions, { headers: { ...captionsHeaders, ...capabilityPageHeaders } });
+}
