@@ -51,6 +51,8 @@ export default defineConfig({
     env: {
       NODE_ENV: "production",
       ENV_FILE: "off",
+      // No speech model is fetched in the journeys: answers show that their words are coming.
+      SPEECH_MODEL_DOWNLOAD: "off",
       PORT: String(E2E_PORT),
       APP_URL: baseURL,
       DATA_DIR: E2E_DATA_DIR,

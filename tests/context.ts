@@ -16,9 +16,18 @@ export function makeTestContext(
   env: Record<string, string> = {},
   overrides: Partial<AppContext> = {},
 ): AppContext {
-  const config = completeConfig(parseEnv({ NODE_ENV: "test", APP_URL: "http://localhost:3000", ...env }), {
-    SESSION_SECRET: TEST_SESSION_SECRET,
-  });
+  const config = completeConfig(
+    parseEnv({
+      NODE_ENV: "test",
+      APP_URL: "http://localhost:3000",
+      // Tests never fetch a speech model from the internet (a test that downloads names its own server).
+      SPEECH_MODEL_DOWNLOAD: "off",
+      ...env,
+    }),
+    {
+      SESSION_SECRET: TEST_SESSION_SECRET,
+    },
+  );
   return {
     db: database.db,
     config,

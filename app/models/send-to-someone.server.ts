@@ -2,6 +2,7 @@ import type { AppContext } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
 import { queueEmail, queueSms } from "~/services/outbox.server";
 import { usOrCanadianE164 } from "~/utils/phone.server";
+import { noControlCharacters } from "~/utils/validation";
 import { inTransaction } from "../../db/client";
 import { shareUrlFor } from "./share.server";
 import { numberHasSentStop } from "./sms-consent.server";
@@ -22,7 +23,8 @@ export async function sendAnswerToSomeone(
   to: string,
 ): Promise<SendToSomeoneResult> {
   const trimmed = to.trim().slice(0, 254);
-  const email = EMAIL.test(trimmed) ? trimmed : null;
+  // A NUL or other control character is no address (and PostgreSQL refuses a NUL in text).
+  const email = EMAIL.test(trimmed) && noControlCharacters(trimmed) ? trimmed : null;
   const phone = email ? null : usOrCanadianE164(trimmed);
   if (!email && !phone) return { ok: false, error: "invalidAddress" };
   if (phone && (await numberHasSentStop(context.db, phone))) return { ok: false, error: "optedOut" };

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import os from "node:os";
@@ -28,6 +29,7 @@ import {
   createStoryteller,
   createUser,
 } from "../../tests/factories";
+import { Intent as WordsIntent } from "./dashboard.answers.$answerId.words/intents";
 import { Intent as GroupIntent } from "./dashboard.groups.$id/intents";
 import { Intent as MyStoriesIntent } from "./dashboard.mystories/intents";
 import { Intent as OwnRecordIntent } from "./dashboard.mystories_.record.$promptId/schema";
@@ -637,6 +639,44 @@ const routes: Record<string, Entry> = {
     loader: { prepare: () => signedIn("/dashboard/groups/new"), query: ["step", "more", "dialog"] },
   },
   "dashboard.keep": { loader: { prepare: () => signedIn("/dashboard/keep") } },
+  "dashboard.answers.$answerId.words": {
+    forms: [
+      {
+        name: "correct the words",
+        prepare: async () => {
+          const f = await family();
+          const heard = "We lived by the river.";
+          const prompt = await createPrompt(database.db, { storytellerId: f.storyteller.id, sentAt: new Date() });
+          const answer = await createAnswer(database.db, {
+            storytellerId: f.storyteller.id,
+            promptId: prompt.id,
+            transcript: heard,
+            transcriptStatus: "done",
+          });
+          return {
+            path: `/dashboard/answers/${answer.id}/words`,
+            params: { answerId: answer.id },
+            fields: {
+              intent: WordsIntent.save,
+              version: createHash("md5").update(heard).digest("hex"),
+              text: "We lived by the Ganga.",
+            },
+            jar: f.owner.jar,
+          };
+        },
+        typed: ["text"],
+        hidden: ["intent", "version"],
+        params: ["answerId"],
+      },
+    ],
+    loader: {
+      prepare: async () => {
+        const f = await family();
+        return { path: `/dashboard/answers/${f.answer.id}/words`, params: { answerId: f.answer.id }, jar: f.owner.jar };
+      },
+      params: ["answerId"],
+    },
+  },
   "dashboard.kanban": { loader: { prepare: () => signedIn("/dashboard/kanban") } },
   "dashboard.mystories": {
     forms: [
@@ -1041,6 +1081,15 @@ const routes: Record<string, Entry> = {
     ],
     loader: { prepare: () => signedIn("/dashboard/testpage") },
   },
+  "dashboard.search": {
+    loader: {
+      prepare: async () => {
+        const f = await family();
+        return { path: "/dashboard/search?q=river", jar: f.owner.jar };
+      },
+      query: ["q"],
+    },
+  },
   "dashboard.timeline": {
     loader: {
       prepare: async () => {
@@ -1261,6 +1310,15 @@ const routes: Record<string, Entry> = {
       params: ["token"],
     },
   },
+  "l.$token.captions[.vtt]": {
+    loader: {
+      prepare: async () => {
+        const { token } = await listenToken();
+        return { path: `/l/${token}/captions.vtt`, params: { token } };
+      },
+      params: ["token"],
+    },
+  },
   "locales.$lng.$ns": {
     loader: {
       prepare: async () => ({ path: "/locales/hi/common", params: { lng: "hi", ns: "common" } }),
@@ -1276,6 +1334,19 @@ const routes: Record<string, Entry> = {
       },
       params: ["answerId"],
       query: ["download"],
+    },
+  },
+  "media.answer.$answerId.captions[.vtt]": {
+    loader: {
+      prepare: async () => {
+        const f = await family();
+        return {
+          path: `/media/answer/${f.answer.id}/captions.vtt`,
+          params: { answerId: f.answer.id },
+          jar: f.owner.jar,
+        };
+      },
+      params: ["answerId"],
     },
   },
   "media.profile.$userId": {
@@ -1445,6 +1516,17 @@ const routes: Record<string, Entry> = {
         const link = await createShareLink(database.db, { answerId: f.answer.id, createdBy: f.owner.id });
         const token = await signCapability(context().config, "share", link.id);
         return { path: `/s/${token}`, params: { token } };
+      },
+      params: ["token"],
+    },
+  },
+  "s.$token.captions[.vtt]": {
+    loader: {
+      prepare: async () => {
+        const f = await family();
+        const link = await createShareLink(database.db, { answerId: f.answer.id, createdBy: f.owner.id });
+        const token = await signCapability(context().config, "share", link.id);
+        return { path: `/s/${token}/captions.vtt`, params: { token } };
       },
       params: ["token"],
     },

@@ -25,7 +25,14 @@ describe("Check your setup: answers in words", () => {
       state: "noEngine",
       command: "npm run speech:install",
     });
-    expect(await speechOn({ SPEECH_ENGINE: engine, SPEECH_MODEL_DIR: models, SPEECH_MODEL: "base-q5_1" })).toEqual({
+    expect(
+      await speechOn({
+        SPEECH_ENGINE: engine,
+        SPEECH_MODEL_DIR: models,
+        SPEECH_MODEL: "base-q5_1",
+        SPEECH_MODEL_DOWNLOAD: "on",
+      }),
+    ).toEqual({
       state: "noModel",
       model: "base-q5_1",
       size: 57,

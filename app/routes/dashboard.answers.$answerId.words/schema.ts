@@ -14,8 +14,12 @@ export const wordsSchema = z.discriminatedUnion(
   [
     z.object({
       intent: z.literal(Intent.save),
-      version: z.string().regex(/^[0-9a-f]{32}$/),
-      text: z.string().optional(),
+      version: z.string({ error: "validation.outOfDate" }).regex(/^[0-9a-f]{32}$/, "validation.outOfDate"),
+      // A hand-made post may repeat the field: its parts are the words, in order.
+      text: z
+        .union([z.string(), z.array(z.string())])
+        .optional()
+        .transform((text) => (Array.isArray(text) ? text.join("\n") : text)),
       segment: z.union([z.string(), z.array(z.string().optional())]).optional(),
     }),
     z.object({ intent: z.literal(Intent.useHeard) }),

@@ -1,18 +1,19 @@
 import { z } from "zod";
 import { voiceStepSchema } from "~/models/phone-call.server";
-import { unknownIntent } from "~/utils/validation";
+import { choice, unknownIntent } from "~/utils/validation";
 import { PhoneIntent } from "./intents";
 
-const e164 = z.string().regex(/^\+[1-9]\d{6,14}$/);
-const callSid = z.string().regex(/^CA[0-9a-f]{32}$/);
+// Messages are translation keys (common:validation.*); hidden fields from a stale page are "out of date".
+const e164 = z.string({ error: "validation.required" }).regex(/^\+[1-9]\d{6,14}$/, "validation.phoneInternational");
+const callSid = z.string({ error: "validation.outOfDate" }).regex(/^CA[0-9a-f]{32}$/, "validation.outOfDate");
 
 /** A reply typed under a text: the number it went to and what the Storyteller would text back. */
 export const replySchema = z.object({
   from: e164,
   body: z
-    .string()
+    .string({ error: "validation.required" })
     .transform((body) => body.slice(0, 160))
-    .refine((body) => body.trim().length > 0),
+    .refine((body) => body.trim().length > 0, "validation.required"),
 });
 
 /** The phone simulator's forms: a call, keys for a step, hanging up, a call-out picked up. */
@@ -27,15 +28,15 @@ export const phoneSchema = z.discriminatedUnion(
       step: voiceStepSchema,
       digits: z
         .string()
-        .regex(/^[0-9*#]{0,12}$/)
+        .regex(/^[0-9*#]{0,12}$/, "validation.invalidCharacters")
         .default(""),
     }),
     z.object({ intent: z.literal(PhoneIntent.hangUp), from: e164, callSid }),
     // A call-out the scheduler placed (decision 027), picked up by a person or a machine.
     z.object({
       intent: z.literal(PhoneIntent.answer),
-      messageId: z.uuid(),
-      answeredBy: z.enum(["human", "machine_end_beep"]),
+      messageId: z.uuid("validation.outOfDate"),
+      answeredBy: choice(["human", "machine_end_beep"]),
     }),
   ],
   unknownIntent,
