@@ -500,7 +500,7 @@ describe("re-record", () => {
 });
 
 describe("share links and the /s/{token} page", () => {
-  it("Share makes one link (reused after), the page shows the question and first name only, and the audio seeks", async () => {
+  it("Share makes one link (reused after), the page shows the question, first name and words only, and the audio seeks", async () => {
     const f = await family();
     const a = await answer(f.storytellerId, { transcript: "Secret-ish words" });
     expect((await act(f.owner.jar, f.storytellerId, { intent: "answer-share", answerId: a.id })).status).toBe(302);
@@ -528,7 +528,11 @@ describe("share links and the /s/{token} page", () => {
       firstName: "Kamla",
       prompt: "What was your first home like?",
       audioUrl: `/s/${token}/audio`,
-      scripts: [],
+      // The words follow the voice on a shared link too (issue 21), with their captions and island.
+      captionsUrl: `/s/${token}/captions.vtt`,
+      locale: "en",
+      words: { status: "done", transcript: "Secret-ish words", segments: [], corrected: null, heardAgain: false },
+      scripts: [expect.stringMatching(/^\/assets\/follow-words-[\w-]+\.js$/)],
     });
     expectCapabilityHeaders(page.headers);
     expectCapabilityHeaders(
