@@ -148,7 +148,7 @@ test("an answer on the Sent tab: listen (seeking), transcript, download, share, 
     await db.selectFrom("share_links").select("id").where("answer_id", "=", seeded.answerId).execute(),
   ).toHaveLength(1);
 
-  // The link, opened by someone who never signed in: the question, the first name, a player that plays.
+  // The link, opened by someone who never signed in: the question, the first name, the words, a player.
   const visitor = await outsider.newPage();
   const shared = await visitor.goto(shareUrl);
   expect(shared?.status()).toBe(200);
@@ -157,8 +157,10 @@ test("an answer on the Sent tab: listen (seeking), transcript, download, share, 
   await expect(visitor.getByRole("heading", { level: 1 })).toHaveText(QUESTION);
   await expect(visitor.getByText("A story from Kamla, shared with you")).toBeVisible();
   await expect(visitor.locator("body")).not.toContainText("Nani");
-  await expect(visitor.locator("body")).not.toContainText(TRANSCRIPT);
-  await expect(visitor.locator("script")).toHaveCount(0);
+  // The words follow the voice on a shared link too (issue 21); its only script is our own island.
+  await expect(visitor.getByTestId("transcript")).toContainText(TRANSCRIPT);
+  for (const src of await visitor.locator("script").evaluateAll((scripts) => scripts.map((s) => s.getAttribute("src"))))
+    expect(src).toMatch(/^\/assets\/follow-words-[\w-]+\.js$/);
   const sharedSrc = await visitor.locator("audio").getAttribute("src");
   const sharedRange = await outsider.request.get(new URL(sharedSrc!, baseURL).href, {
     headers: { Range: "bytes=0-99" },
