@@ -82,7 +82,12 @@ export const answerTranscribe = (
       const result = await transcribeHere(deps, helpers, { ...which, answer, openRecording, speech });
       if (result) await recordMachineTranscript(db, { ...which, ...result });
     } catch (error) {
-      const permanent = error instanceof PermanentTranscriptionError || error instanceof UnreadableAudioError;
+      // Stopped by a shutdown: another process takes the job again, whatever attempt this was.
+      if (helpers.abortSignal?.aborted) throw error;
+      // A run past its time limit (a multiple of the audio's length) would only repeat it.
+      const timedOut = Boolean((error as { timedOut?: boolean } | null)?.timedOut);
+      const permanent =
+        error instanceof PermanentTranscriptionError || error instanceof UnreadableAudioError || timedOut;
       const lastAttempt = helpers.job.attempts >= helpers.job.max_attempts;
       if (!permanent && !lastAttempt) throw error;
       await markTranscriptFailed(db, which);

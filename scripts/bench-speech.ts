@@ -18,6 +18,7 @@ import autocannon from "autocannon";
 import { createUserSession } from "../app/auth/session.server";
 import { ffmpegBinary } from "../app/services/audio.server";
 import { engineBuildDir, runSpeechEngine, speechEnginePath } from "../app/services/speech-engine.server";
+import { DEFAULT_SPEECH_MODEL, SPEECH_MODEL_NAMES } from "../app/services/speech-models.server";
 import { createDb, createPool } from "../db/client";
 import { generatedModel, type MODEL_SHAPES } from "../tests/support/whisper-model";
 
@@ -26,8 +27,8 @@ const THREADS = Number(process.env.SPEECH_THREADS ?? 1);
 const PORT = Number(process.env.BENCH_PORT ?? 3398);
 const PG_PORT = Number(process.env.BENCH_PG_PORT ?? 25443);
 const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const DEFAULT_MODEL = "small-q5_1";
-const ALL = ["tiny", "base", "base-q5_1", "small", "small-q5_1"];
+const DEFAULT_MODEL = DEFAULT_SPEECH_MODEL;
+const ALL = SPEECH_MODEL_NAMES;
 const wanted = (process.env.BENCH_SPEECH_MODELS ?? ALL.join(","))
   .split(",")
   .map((name) => name.trim())

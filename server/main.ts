@@ -15,7 +15,7 @@ import { createStorageService } from "~/services/storage.server";
 import { createVoiceService } from "~/services/voice.server";
 import { createRateLimiter } from "~/utils/rate-limit.server";
 import { createDb, createPool, type Db } from "../db/client";
-import { migrateToLatest } from "../db/migrator";
+import { hasPendingMigrations, migrateToLatest } from "../db/migrator";
 import { cronItems } from "../jobs/crontab";
 import { startSpeechWorker } from "../jobs/speech-worker";
 import { createTaskList, WORKER_CONCURRENCY } from "../jobs/task-list";
@@ -56,9 +56,13 @@ async function stopEverything() {
             new Promise((resolve) => setTimeout(resolve, 5000).unref()),
           ])),
     ],
-    ["jobs", started.runner && (() => started.runner!.stop())],
-    // Stopping aborts a running transcription after graphile-worker's grace period: its child is killed.
-    ["transcription", started.speech && (() => started.speech!.stop())],
+    // Both runners stop taking jobs at once; stopping aborts a running transcription after
+    // graphile-worker's grace period (its child is killed).
+    [
+      "jobs",
+      (started.runner || started.speech) &&
+        (() => Promise.all([started.runner?.stop(), started.speech?.stop()]).then(() => undefined)),
+    ],
     ["database pool", started.db && (() => started.db!.destroy())],
     ["embedded PostgreSQL", started.embedded && (() => started.embedded!.stop())],
   ];
@@ -122,7 +126,7 @@ async function main() {
 
   const pool = createPool(databaseUrl);
   const db = (started.db = createDb(pool));
-  await ensureDatabaseReady(pool);
+  await ensureDatabaseReady(pool, { pending: await hasPendingMigrations(db) });
   const applied = await migrateToLatest(db, pool);
   if (applied.length) log.info(`applied migrations: ${applied.join(", ")}`);
 

@@ -99,14 +99,14 @@ export async function markTranscriptFailed(
     .execute();
 }
 
+/** queueWaitingTranscriptions in a transaction of its own (the speech worker's periodic check). */
+export const requeueWaitingTranscriptions = (db: Db) => inTransaction(db, (tx) => queueWaitingTranscriptions(tx));
+
 /**
  * Puts every waiting answer back in line, oldest first (the engine and model are here now): status
  * 'pending' and one transcription job each. Call it inside a transaction (the status and the jobs
  * together). Returns how many were queued.
  */
-/** queueWaitingTranscriptions in a transaction of its own (the speech worker's periodic check). */
-export const requeueWaitingTranscriptions = (db: Db) => inTransaction(db, (tx) => queueWaitingTranscriptions(tx));
-
 export async function queueWaitingTranscriptions(db: DbOrTx, limit = 500) {
   const queued = await db
     .with("oldest", (qb) =>
@@ -134,14 +134,4 @@ export async function queueWaitingTranscriptions(db: DbOrTx, limit = 500) {
     queued.map(({ id, created_at }) => ({ payload: { answerId: id }, options: { runAt: created_at } })),
   );
   return queued.length;
-}
-
-/** How many answers wait for the speech engine or model (the setup page). */
-export async function countWaitingTranscriptions(db: DbOrTx) {
-  const { count } = await db
-    .selectFrom("answers")
-    .select((eb) => eb.fn.countAll<string>().as("count"))
-    .where("transcript_status", "=", "waiting")
-    .executeTakeFirstOrThrow();
-  return Number(count);
 }

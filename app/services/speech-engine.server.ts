@@ -81,7 +81,9 @@ export async function runSpeechEngine(run: EngineRun): Promise<EngineResult> {
       ],
       { signal: run.signal, deadline, what: "ffmpeg" },
     ).catch((error: unknown) => {
-      if (error instanceof SpeechEngineError && !run.signal?.aborted && !(error as { timedOut?: boolean }).timedOut)
+      // Only ffmpeg's own refusal (an exit code) says the recording is unreadable; a binary that
+      // could not start, an abort or the time limit is not the recording's fault.
+      if (error instanceof SpeechEngineError && (error as { exitCode?: number | null }).exitCode)
         throw new UnreadableAudioError(error.message);
       throw error;
     });
@@ -183,7 +185,13 @@ function runChild(binary: string, args: string[], options: ChildOptions): Promis
             ? `was killed by ${signal}`
             : `exited with code ${code}`;
       const tail = stderr.trim().split("\n").slice(-5).join("\n");
-      reject(Object.assign(new SpeechEngineError(`${options.what} ${how}${tail ? `: ${tail}` : ""}`), { timedOut }));
+      const exitCode = options.signal?.aborted || timedOut ? null : code;
+      reject(
+        Object.assign(new SpeechEngineError(`${options.what} ${how}${tail ? `: ${tail}` : ""}`), {
+          timedOut,
+          exitCode,
+        }),
+      );
     });
   });
 }

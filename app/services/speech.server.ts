@@ -1,5 +1,6 @@
 import os from "node:os";
 import type { Config } from "~/config.server";
+import { ffmpegAvailable } from "./audio.server";
 import { type EngineResult, runSpeechEngine, speechEnginePath, type EngineRun } from "./speech-engine.server";
 import { ensureSpeechModel, speechModelInstalled, speechModelLocation } from "./speech-models.server";
 
@@ -56,6 +57,9 @@ export function createLocalSpeech(
       const engine = speechEnginePath(config);
       if (!engine && !options.run)
         return { ok: false, missing: "engine", detail: config.SPEECH_ENGINE ?? "run `npm run speech:install`" };
+      // ffmpeg decodes every recording first: without it the answer waits, it is not unreadable.
+      if (!options.run && !(await ffmpegAvailable()))
+        return { ok: false, missing: "engine", detail: "ffmpeg not found" };
       if (speechModelInstalled(config)) return { ok: true };
       const location = speechModelLocation(config);
       if (!allowDownload || !location.pinned)
