@@ -126,10 +126,10 @@ export type Config = Env & {
   voiceUsesSimulator: boolean;
 };
 
-/** The simulator's number when TWILIO_VOICE_NUMBER is not set (555-01xx numbers are fictional). */
 /** Served over https: every cookie is then `Secure`. */
 export const servesHttps = (config: Pick<Config, "APP_URL">) => config.APP_URL.startsWith("https:");
 
+/** The simulator's number when TWILIO_VOICE_NUMBER is not set (555-01xx numbers are fictional). */
 export const SIMULATOR_VOICE_NUMBER = "+15555550100";
 
 export class ConfigError extends Error {}

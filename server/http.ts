@@ -6,6 +6,7 @@ import compression from "compression";
 import express, { type Request } from "express";
 import expressStaticGzip from "express-static-gzip";
 import type { ServerBuild } from "react-router";
+import { servesHttps } from "~/config.server";
 import type { AppContext, AppServices } from "~/context.server";
 import { log as defaultLog, type Logger, withLogBindings } from "~/services/logger.server";
 import { METRICS_PATH, type Metrics, metricsEndpoint } from "./metrics";
@@ -56,7 +57,7 @@ export function createHttpApp(options: {
 
   app.use(compression());
   app.use(cspNonce);
-  app.use(securityHeaders({ production, https: config.APP_URL.startsWith("https:") }));
+  app.use(securityHeaders({ production, https: servesHttps(config) }));
 
   if (options.devMiddleware) {
     app.use(options.devMiddleware);

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createCookie } from "react-router";
+import { servesHttps } from "~/config.server";
 import type { AppContext } from "~/context.server";
 import { cookieSecret } from "~/services/keys.server";
 import { type DbOrTx, inTransaction } from "../../db/client";
@@ -16,7 +17,7 @@ export const SIGN_IN_VALIDITY_SECONDS = CODE_VALIDITY_MS / 1000;
 export type FlowState = { id?: string; email?: string; error?: string };
 
 function authFlowCookie(context: Pick<AppContext, "config">) {
-  const secure = context.config.APP_URL.startsWith("https:");
+  const secure = servesHttps(context.config);
   return createCookie(secure ? "__Host-auth_flow" : "auth_flow", {
     path: "/",
     httpOnly: true,

@@ -1,6 +1,7 @@
 import { Authenticator } from "remix-auth";
 import { OAuth2Strategy } from "remix-auth-oauth2";
 import { z } from "zod";
+import { servesHttps } from "~/config.server";
 import type { AppContext } from "~/context.server";
 import { failWith, finishSignIn } from "./sign-in.server";
 
@@ -54,12 +55,12 @@ async function fetchProfile(url: string, accessToken: string) {
  * plus a random suffix (several tabs may sign in at once).
  */
 const stateCookiePrefix = (config: AppContext["config"]) =>
-  config.APP_URL.startsWith("https:") ? "__Host-google_oauth" : "google_oauth";
+  servesHttps(config) ? "__Host-google_oauth" : "google_oauth";
 
 /** Set-Cookie values that delete this request's OAuth state cookies, once they have served. */
 function forgetOAuthState(context: Pick<AppContext, "config">, request: Request) {
   const prefix = stateCookiePrefix(context.config);
-  const secure = context.config.APP_URL.startsWith("https:") ? "; Secure" : "";
+  const secure = servesHttps(context.config) ? "; Secure" : "";
   const headers = new Headers();
   for (const pair of (request.headers.get("Cookie") ?? "").split(";")) {
     const name = pair.split("=")[0].trim();
@@ -96,7 +97,7 @@ function googleAuthenticator(context: AppContext) {
         httpOnly: true,
         sameSite: "Lax",
         maxAge: 10 * 60,
-        ...(context.config.APP_URL.startsWith("https:") ? { secure: true as const } : {}),
+        ...(servesHttps(context.config) ? { secure: true as const } : {}),
       },
     },
     // PKCE (S256) and the state check are the library's; the profile comes from userinfo, as Google documents.

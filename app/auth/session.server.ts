@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createCookie, redirect } from "react-router";
+import { servesHttps } from "~/config.server";
 import type { AppContext } from "~/context.server";
 import { log } from "~/services/logger.server";
 import type { DbOrTx } from "../../db/client";
@@ -11,7 +12,7 @@ const TOUCH_INTERVAL_MS = 60 * 60 * 1000;
 
 // __Host- needs Secure, which needs https; local http installs use a plain name.
 function sessionCookie(config: AppContext["config"]) {
-  const secure = config.APP_URL.startsWith("https:");
+  const secure = servesHttps(config);
   return createCookie(secure ? "__Host-session" : "session", {
     path: "/",
     httpOnly: true,

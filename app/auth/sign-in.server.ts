@@ -1,6 +1,7 @@
 import { createCookie, redirect } from "react-router";
 import { Authenticator } from "remix-auth";
 import { Strategy } from "remix-auth/strategy";
+import { servesHttps } from "~/config.server";
 import type { AppContext } from "~/context.server";
 import { getServerT, i18nServer, serializeLanguage } from "~/i18n/i18next.server";
 import { cookieSecret } from "~/services/keys.server";
@@ -39,7 +40,7 @@ function redirectCookie(context: Pick<AppContext, "config">) {
     path: "/",
     httpOnly: true,
     sameSite: "lax",
-    secure: context.config.APP_URL.startsWith("https:"),
+    secure: servesHttps(context.config),
     secrets: [cookieSecret(context.config)],
     maxAge: SIGN_IN_VALIDITY_SECONDS,
   });
