@@ -44,6 +44,12 @@ export async function migrateToLatest(db: Kysely<any>, pool: pg.Pool): Promise<s
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }
 
+/** Whether migrateToLatest has anything of ours to apply (graphile-worker's own are checked apart). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function hasPendingMigrations(db: Kysely<any>): Promise<boolean> {
+  return (await migrator(db).getMigrations()).some((migration) => !migration.executedAt);
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function migrateDown(db: Kysely<any>): Promise<string | undefined> {
   const { error, results } = await migrator(db).migrateDown();

@@ -5,7 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { type Config, completeConfig, parseEnv } from "~/config.server";
 import { createDb, createPool, type Db } from "../db/client";
-import { migrateToLatest } from "../db/migrator";
+import { hasPendingMigrations, migrateToLatest } from "../db/migrator";
 import { ensureDatabaseReady } from "./database-ready";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "./embedded-postgres";
 import { loadOrCreateLocalSecrets } from "./local-state";
@@ -51,7 +51,7 @@ export async function openAppDatabase(): Promise<{ db: Db; config: Config; close
     await embedded?.stop();
   };
   try {
-    await ensureDatabaseReady(pool);
+    await ensureDatabaseReady(pool, { pending: await hasPendingMigrations(db) });
     await migrateToLatest(db, pool);
   } catch (error) {
     await close();

@@ -22,13 +22,13 @@ async function asAdmin(database: string | undefined, ...statements: string[]) {
 }
 
 /** ensureDatabaseReady as the limited role, on the given database; what it threw, if anything. */
-async function readinessAs(database: string) {
+async function readinessAs(database: string, pending = true) {
   const url = new URL(withDatabase(adminUrl(), database));
   url.username = role;
   url.password = "limited";
   const pool = new pg.Pool({ connectionString: url.toString(), max: 1 });
   try {
-    await ensureDatabaseReady(pool);
+    await ensureDatabaseReady(pool, { pending });
     return undefined;
   } catch (error) {
     return error as Error;
@@ -49,7 +49,7 @@ afterAll(async () => {
 
 describe("the database check before migrating", () => {
   it("passes for the database's owner", async () => {
-    await expect(ensureDatabaseReady(testDatabase.pool)).resolves.toBeUndefined();
+    await expect(ensureDatabaseReady(testDatabase.pool, { pending: true })).resolves.toBeUndefined();
   });
 
   it("names the grants a role lacks on a new database, before anything is made", async () => {
@@ -60,10 +60,18 @@ describe("the database check before migrating", () => {
     expect(error?.message).toContain(`CREATE SCHEMA graphile_worker AUTHORIZATION ${role};`);
   });
 
-  it("passes once granted, or with graphile-worker's schema made first", async () => {
+  it("passes once granted, or with graphile-worker's schema and pg_trgm made first", async () => {
     await asAdmin(empty, `grant create on schema public to ${role}`);
     expect((await readinessAs(empty))?.message).toContain(`GRANT CREATE ON DATABASE ${empty}`);
     await asAdmin(empty, `create schema graphile_worker authorization ${role}`);
+    expect((await readinessAs(empty))?.message).toContain("CREATE EXTENSION pg_trgm;");
+    await asAdmin(empty, `create extension pg_trgm`);
     expect(await readinessAs(empty)).toBeUndefined();
+  });
+
+  it("lets a role with data rights only start on a database that is fully migrated", async () => {
+    await asAdmin(testDatabase.name, `grant usage on schema public to ${role}`);
+    expect((await readinessAs(testDatabase.name, true))?.message).toContain("may not create");
+    expect(await readinessAs(testDatabase.name, false)).toBeUndefined();
   });
 });
