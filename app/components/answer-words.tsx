@@ -37,7 +37,8 @@ export function AnswerWithWords({
   return (
     <div ref={root} data-words-player className="flex flex-col gap-3">
       <audio controls preload="none" src={audioSrc} aria-label={label} className="w-full">
-        {hasCaptions ? <track kind="captions" src={captionsSrc!} srcLang={lang} label={t("captions")} default /> : null}
+        {/* Not `default`: an <audio> draws no captions, so none is fetched until a player asks. */}
+        {hasCaptions ? <track kind="captions" src={captionsSrc!} srcLang={lang} label={t("captions")} /> : null}
       </audio>
       {children}
       <Words words={words} correctHref={correctHref ?? null} />

@@ -3,7 +3,7 @@ import type { DbOrTx } from "../../db/client";
 import { inTransaction } from "../../db/client";
 import { askedStorytellerIds, editablePromptIds, ownedStorytellerIds, type StorytellerRole } from "./access.server";
 import { contactColumns, nameColumns, reachColumns } from "./storyteller-columns.server";
-import { wordsColumns } from "./transcript-edit.server";
+import { wordsColumnsOf } from "./transcript-edit.server";
 
 /**
  * A prompt of this Storyteller the user may reword, move or delete (editablePromptIds: any of the
@@ -87,7 +87,7 @@ export async function getStorytellerView(db: DbOrTx, userId: string, storyteller
       // A private answer's words stay with the Storyteller: not even its transcript leaves the database.
       sql<string | null>`case when a.is_private then null else a.transcript end`.as("transcript"),
       "a.transcript_status",
-      ...wordsColumns,
+      ...wordsColumnsOf("a", { maskPrivate: true }),
       sql<string | null>`case when a.is_private then null else sl.id end`.as("share_link_id"),
       "d.status as delivery_status",
       "d.error as delivery_error",

@@ -212,10 +212,15 @@ export async function settleHeardAgain(
  * What a page showing an answer's words reads beside `a.transcript` and `a.transcript_status`
  * (answers aliased `a`, or as wordsColumnsOf names them): the timings, who corrected them and when, and whether newer machine words wait.
  */
-export function wordsColumnsOf(alias: string) {
+export function wordsColumnsOf(alias: string, { maskPrivate = false }: { maskPrivate?: boolean } = {}) {
   const col = (name: string) => sql.ref(`${alias}.${name}`);
   return [
-    sql<unknown>`${col("transcript_segments")}`.as("transcript_segments"),
+    // maskPrivate: a private answer's words stay with the Storyteller, timings included.
+    maskPrivate
+      ? sql<unknown>`case when ${col("is_private")} then null else ${col("transcript_segments")} end`.as(
+          "transcript_segments",
+        )
+      : sql<unknown>`${col("transcript_segments")}`.as("transcript_segments"),
     sql<Date | null>`${col("transcript_edited_at")}`.as("transcript_edited_at"),
     sql<string | null>`(select u.first_name from users u where u.id = ${col("transcript_edited_by")})`.as(
       "transcript_editor",

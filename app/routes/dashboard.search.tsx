@@ -47,7 +47,7 @@ export default function Search() {
       <SearchBox query={query} />
       {problem ? (
         <p role="alert" className="rounded-lg border border-danger p-3 text-danger">
-          {t(problem === "tooLong" ? "search.tooLong" : "errors.invalidCharacters")}
+          {t(problem === "tooLong" ? "search.tooLong" : "search.invalid")}
         </p>
       ) : null}
       {searched ? (

@@ -10,7 +10,7 @@ import { answerForListenToken } from "~/models/keepsake.server";
 import { titleFromLoader } from "~/utils/meta";
 import { standaloneScript } from "~/utils/standalone-scripts.server";
 
-// A book's QR code opens this page (decision 023): public, no sign-in, no JavaScript, like a share
+// A book's QR code opens this page (decision 023): public, no sign-in, no React (only the follow-words island), like a share
 // link's. A stopped link gets a kind page (404), never an error.
 export const handle = { i18n: ["keep", "words"], standalone: true };
 export const meta = titleFromLoader;

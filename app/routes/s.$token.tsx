@@ -11,8 +11,9 @@ import { answerForShareToken } from "~/models/share.server";
 import { titleFromLoader } from "~/utils/meta";
 import { standaloneScript } from "~/utils/standalone-scripts.server";
 
-// A share link's page: public, no sign-in, and no JavaScript at all (see app/root.tsx "standalone").
-// It shows the question, the Storyteller's first name and a player; nothing else about anyone.
+// A share link's page: public, no sign-in, no React (see app/root.tsx "standalone"); its only script is
+// the follow-words island. It shows the question, the Storyteller's first name, a player and the
+// answer's words; nothing else about anyone.
 export const handle = { i18n: ["share", "words"], standalone: true };
 export const meta = titleFromLoader;
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, useActionData, useLoaderData } from "react-router";
 import { requireUser } from "~/auth/session.server";
 import { AnswerWithWords } from "~/components/answer-words";
-import { FormAlert } from "~/components/forms";
+import { FormAlert, replyErrors } from "~/components/forms";
 import type { ActionArgs, LoaderArgs } from "~/context.server";
 import { i18nServer } from "~/i18n/i18next.server";
 import { answerWordsForEditor, correctWords, settleHeardAgain } from "~/models/transcript-edit.server";
@@ -65,7 +65,9 @@ export async function action({ request, context, params }: ActionArgs) {
 
   if (submission.value.intent !== Intent.save) {
     const choice = submission.value.intent === Intent.useHeard ? "use" : "keep";
-    await settleHeardAgain(context.db, user.id, answerId, choice);
+    // Someone else may have chosen first: then nothing changed here, and the page says so.
+    const settled = await settleHeardAgain(context.db, user.id, answerId, choice);
+    if (!settled) return data({ result: submission.reply({ formErrors: ["words:errors.changed"] }) }, { status: 409 });
     return redirectWithToast(request, context, here, {
       type: "success",
       key: choice === "use" ? "words:edit.used" : "words:edit.kept",
@@ -97,7 +99,8 @@ export default function CorrectWords() {
   const { t } = useTranslation("words");
   const { words, locale, back } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const problem = actionData?.result.error?.[""]?.[0] ?? null;
+  // Whatever was refused (the words, or a stale form's hidden fields), said once at the top.
+  const problem = replyErrors(actionData?.result)?.[0] ?? null;
   const typed: { segments: string[]; text?: string } | null =
     actionData && "typed" in actionData ? (actionData.typed as { segments: string[]; text?: string } | null) : null;
   return (

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { getStorytellerView } from "~/models/prompt.server";
 import { loader as responsesLoader } from "~/routes/responses.$recipientId";
 import { makeTestContext, routeArgs } from "../../../tests/context";
 import { get, outcome, post, signedInUser } from "../../../tests/dashboard-routes";
@@ -115,11 +116,14 @@ describe("the Storyteller view for a collaborator", () => {
     await createAnswer(database.db, {
       storytellerId: f.storytellerId,
       isPrivate: true,
-      transcript: "Only for me.",
+      transcriptSegments: [{ start: 0, end: 2, text: "Only for me." }],
       transcriptStatus: "done",
     });
     const { sent } = await view(f.collaborator, f.storytellerId, "sent");
     expect(sent).toEqual([expect.objectContaining({ is_private: true, transcript: null, share_url: null })]);
+    // Not even the words' timings leave the database for a private answer.
+    const rows = await getStorytellerView(database.db, f.collaborator.id, f.storytellerId);
+    expect(JSON.stringify(rows)).not.toContain("Only for me.");
 
     const printable = await responsesLoader({
       request: get(f.collaborator.jar, `/responses/${f.storytellerId}`),

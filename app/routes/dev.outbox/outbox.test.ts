@@ -93,6 +93,12 @@ describe("/dev/outbox", () => {
 
     expect(await status(reply({ from: "555-0100", body: "HELP" }))).toBe(400);
     expect(await status(reply({ from: "+15555550123", body: "   " }))).toBe(400);
+    // What the page then shows, as translation keys of common (rendered by FieldErrors).
+    const refused = (await reply({ from: "555-0100", body: "   " })) as { data: { result: { error: object } } };
+    expect(Object.values(refused.data.result.error).flat().sort()).toEqual([
+      "validation.phoneInternational",
+      "validation.required",
+    ]);
     expect(await textsTo("+15555550123")).toEqual([]);
 
     const response = (await reply({ from: "+15555550123", body: "HELP" })) as Response;

@@ -3,6 +3,7 @@ import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, useActionData, useLoaderData, redirect } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { FieldErrors, replyErrors } from "~/components/forms";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
 import type { SimulatedTurn } from "~/models/phone-simulator.server";
 import { handleInboundSms } from "~/models/sms-consent.server";
@@ -218,11 +219,16 @@ function PhoneSimulator({ number }: { number: string }) {
 
 export default function DevOutbox() {
   const { messages, phoneNumber } = useLoaderData<typeof loader>();
+  const refused = useActionData<PhoneResult>();
   const { t } = useTranslation();
   return (
     <main id="main" className="mx-auto max-w-4xl px-4 py-8">
       <h1 className="mb-2 text-2xl font-bold">{t("outbox.title")}</h1>
       <p className="mb-6 text-muted">{t("outbox.intro")}</p>
+      {/* A refused reply or simulator step: what was wrong, in the reader's language. */}
+      <div role="alert">
+        <FieldErrors id="outbox-errors" errors={replyErrors(refused?.result)} />
+      </div>
       {phoneNumber ? <PhoneSimulator number={phoneNumber} /> : null}
       {messages.length === 0 ? <p>{t("outbox.empty")}</p> : null}
       <ol className="flex flex-col gap-4">
