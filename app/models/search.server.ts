@@ -58,7 +58,7 @@ export async function searchAnswers(
   const { rows } = await sql<{
     id: string;
     question: string;
-    first_name: string;
+    nickname: string;
     created_at: Date;
     snippet: string | null;
     question_marked: string;
@@ -84,7 +84,7 @@ export async function searchAnswers(
       where (heirloom_words(p.text) @@ q.tsq or (${fuzzy} and p.text %> q.raw))
         and ((a.is_private = false and a.storyteller_id in (select id from heard)) or a.recorded_for_email = ${email})
     )
-    select a.id, p.text as question, s.first_name, a.created_at,
+    select a.id, p.text as question, s.nickname, a.created_at,
       case when a.transcript_status = 'done' and a.transcript is not null
         then ts_headline('english', a.transcript, q.tsq, ${HEADLINE}) end as snippet,
       ts_headline('english', p.text, q.tsq, ${WHOLE}) as question_marked,
@@ -111,7 +111,8 @@ export async function searchAnswers(
   return rows.map((row) => ({
     id: row.id,
     question: row.question,
-    storytellerName: row.first_name,
+    // As the family calls her, like the Timeline ("Nani", not her first name).
+    storytellerName: row.nickname,
     answeredAt: row.created_at,
     snippet: row.snippet,
     questionMarked: row.question_marked,

@@ -66,6 +66,8 @@ describe("/dashboard/search", () => {
     expect(page.hits.map((hit) => hit.id)).toEqual([market.id]);
     expect(page.hits.map((hit) => hit.id)).not.toContain(secret.id);
     const [hit] = page.hits;
+    // Named as the family calls her, like the Timeline.
+    expect(hit.storytellerName).toBe("Nani");
     expect(hit.startAt).toBe(4);
     expect(hit.snippet).toContain("\u0001walked\u0002");
     expect(hit.snippet).toContain("\u0001markets\u0002");
