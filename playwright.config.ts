@@ -30,7 +30,8 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   forbidOnly: Boolean(process.env.CI),
   reporter: [["list"]],
-  timeout: 30_000,
+  // Journeys of a dozen screens with axe on each: room for a machine that is also building.
+  timeout: 60_000,
   use: { baseURL, trace: "retain-on-failure", launchOptions },
   projects: [
     { name: "js", use: { ...devices["Desktop Chrome"], launchOptions } },

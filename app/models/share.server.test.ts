@@ -2,7 +2,7 @@ import { rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { watchLogs } from "~/services/logger.server";
 import type { StorageService } from "~/services/storage.server";
 import { makeTestContext } from "../../tests/context";
@@ -146,6 +146,18 @@ describe("shareAnswer", () => {
     expect(
       await database.db.selectFrom("share_links").select("id").where("answer_id", "=", a.answerId).execute(),
     ).toHaveLength(1);
+  });
+
+  it("gives the same address every time the link is shown, minutes apart", async () => {
+    const owner = await user();
+    const a = await storytellerWithAnswer(owner);
+    const first = (await shareAnswer(context(), owner, a.storytellerId, a.answerId))!;
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 5 * 60_000 });
+    try {
+      expect((await shareAnswer(context(), owner, a.storytellerId, a.answerId))!.url).toBe(first.url);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("after Stop sharing, a new link; the old one stays dead", async () => {

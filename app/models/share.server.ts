@@ -139,10 +139,15 @@ export function serveAnswerAudio(
 
 export const shareUrl = (config: Pick<Config, "APP_URL">, token: string) => `${config.APP_URL}/s/${token}`;
 
-/** The public address of a share link (the token names the link row, nothing else). */
+/**
+ * The public address of a share link (the token names the link row, nothing else). One link, one
+ * address: share tokens never expire (revoking the row stops them), so the time they are signed at
+ * is fixed, and the page, the share sheet and an email all give the same address.
+ */
 export async function shareUrlFor(config: Pick<Config, "APP_URL" | "SESSION_SECRET">, shareLinkId: string) {
-  return shareUrl(config, await signCapability(config, "share", shareLinkId));
+  return shareUrl(config, await signCapability(config, "share", shareLinkId, SHARE_SIGNED_AT));
 }
+const SHARE_SIGNED_AT = new Date(0);
 
 /**
  * Share: the answer's live link (the newest one not revoked), or a new one. Owner and group members

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
-import { AxeBuilder } from "@axe-core/playwright";
+import { createRequire } from "node:module";
 import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
+import type { AxeResults } from "axe-core";
 import { createDb, createPool, type Db } from "../../db/client";
 import { createUser } from "../factories";
 import { E2E_DATA_DIR, E2E_PG_PORT } from "./environment";
@@ -71,8 +72,22 @@ export async function expectNoAxeViolations(page: Page) {
   }
 }
 
+/**
+ * axe-core run in the page itself, its source evaluated once per page. @axe-core/playwright's
+ * builder opened a second page and evaluated the 580 kB source twice per check: ~3 s each, which
+ * pushed journeys with five checks past their timeout on a loaded machine.
+ */
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
 async function expectNoViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
+  const results = await page.evaluate(
+    () =>
+      (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResults> } }).axe.run(
+        document,
+        { resultTypes: ["violations"] },
+      ) as Promise<Pick<AxeResults, "violations">>,
+  );
   const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   expect(summary).toEqual([]);
 }
