@@ -83,14 +83,23 @@ export async function searchAnswers(
       from prompts p join answers a on a.prompt_id = p.id, q
       where (heirloom_words(p.text) @@ q.tsq or (${fuzzy} and p.text %> q.raw))
         and ((a.is_private = false and a.storyteller_id in (select id from heard)) or a.recorded_for_email = ${email})
+    ), best as (
+      -- Ranked and cut to the page first: the snippets, the marked question and the first matching
+      -- segment are worked out for these rows only, not for every answer a common word matches.
+      select a.id, a.prompt_id, a.storyteller_id, a.created_at, a.transcript, a.transcript_status,
+        a.transcript_segments, p.text as question,
+        ts_rank(heirloom_words(a.transcript), q.tsq) + ts_rank(heirloom_words(p.text), q.tsq)
+          + case when ${fuzzy} then word_similarity(q.raw, coalesce(a.transcript, '')) / 4 else 0 end as score
+      from matched a join prompts p on p.id = a.prompt_id, q
+      order by score desc, a.created_at desc, a.id
+      limit ${SEARCH_LIMIT}
     )
-    select a.id, p.text as question, s.nickname, a.created_at,
+    select a.id, a.question, s.nickname, a.created_at,
       case when a.transcript_status = 'done' and a.transcript is not null
         then ts_headline('english', a.transcript, q.tsq, ${HEADLINE}) end as snippet,
-      ts_headline('english', p.text, q.tsq, ${WHOLE}) as question_marked,
+      ts_headline('english', a.question, q.tsq, ${WHOLE}) as question_marked,
       hit.start_at
-    from matched a
-    join prompts p on p.id = a.prompt_id
+    from best a
     join storytellers s on s.id = a.storyteller_id
     cross join q
     left join lateral (
@@ -102,11 +111,7 @@ export async function searchAnswers(
       order by (segment->>'start')::float8
       limit 1
     ) hit on true
-    order by
-      ts_rank(heirloom_words(a.transcript), q.tsq) + ts_rank(heirloom_words(p.text), q.tsq)
-        + case when ${fuzzy} then word_similarity(q.raw, coalesce(a.transcript, '')) / 4 else 0 end desc,
-      a.created_at desc, a.id
-    limit ${SEARCH_LIMIT}
+    order by a.score desc, a.created_at desc, a.id
   `.execute(db);
   return rows.map((row) => ({
     id: row.id,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SEARCH_LIMIT } from "~/models/search.server";
 import { makeTestContext, routeArgs } from "../../tests/context";
 import { get, outcome, signedInUser } from "../../tests/dashboard-routes";
 import { useTestDatabase } from "../../tests/db";
@@ -83,6 +84,20 @@ describe("/dashboard/search", () => {
     const fuzzy = await search(owner, "गांव जाते थे");
     expect(fuzzy.hits.map((hit) => hit.id)).toEqual([hindi.id]);
     expect(fuzzy.hits[0].startAt).toBe(3);
+  });
+
+  it("a word said in many answers: the best first, one page of them, each with its snippet", async () => {
+    const { owner, nani } = await family();
+    for (let i = 0; i < SEARCH_LIMIT + 5; i++)
+      await createAnswer(database.db, { storytellerId: nani.id, transcript: `On day ${i} the river was high.` });
+    const best = await createAnswer(database.db, {
+      storytellerId: nani.id,
+      transcript: "The river, the river: we swam in the river every summer.",
+    });
+    const page = await search(owner, "river");
+    expect(page.hits).toHaveLength(SEARCH_LIMIT);
+    expect(page.hits[0].id).toBe(best.id);
+    expect(page.hits.every((hit) => hit.snippet?.includes("\u0001river\u0002"))).toBe(true);
   });
 
   it("finds an answer by its question", async () => {
