@@ -15,7 +15,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends cmake g++ make 
 COPY tsconfig.json ./
 COPY scripts/speech-install.ts scripts/speech-engine-build.ts ./scripts/
 COPY app/services/speech-engine.server.ts app/services/audio.server.ts ./app/services/
-RUN npm run speech:install -- --portable
+# Copied out of the versioned build folder here, so the runtime stage names no version.
+RUN npm run speech:install -- --portable && cp .cache/speech/whisper-*-portable/bin/whisper-cli /usr/local/bin/whisper-cli
 COPY . .
 # Build-time steps that need the sources go here, one RUN each, before the production build.
 RUN npm run build
@@ -48,7 +49,7 @@ COPY --from=build --chown=node:node /app/locales ./locales
 COPY --from=build --chown=node:node /app/scripts/start.mjs /app/scripts/build-stamp.mjs ./scripts/
 # The speech engine needs only libstdc++ (static whisper.cpp, no OpenMP); the model is fetched into
 # /data/models by the first answer that needs it, or `npm run speech:model` (decision 035).
-COPY --from=build /app/.cache/speech/whisper-1.9.1-portable/bin/whisper-cli /usr/local/bin/whisper-cli
+COPY --from=build /usr/local/bin/whisper-cli /usr/local/bin/whisper-cli
 COPY --from=build --chown=node:node /app/scripts/speech-model.ts ./scripts/
 # `npm run outbox` reads the outbox from inside the container (/dev/outbox answers loopback only).
 COPY --from=build --chown=node:node /app/scripts/outbox.ts ./scripts/
