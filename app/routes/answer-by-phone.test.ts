@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ensureAnswerCode } from "~/models/answer-code.server";
+import { ensureAnswerCode, formatAnswerCode } from "~/models/answer-code.server";
 import { processPhoneRecording } from "~/models/phone-recording.server";
 import { recordPageState } from "~/models/record-page.server";
+import { deleteAnswer } from "~/models/share.server";
 import { storageKeys } from "~/services/storage-keys";
 import { signCapability } from "~/services/tokens.server";
 import { createSimulatedVoice } from "~/services/voice.server";
@@ -90,7 +91,7 @@ describe("the phone simulator in /dev/outbox", () => {
     expect(loaded.phoneNumber).toBe("+1 555 555 0100");
 
     const call = (await simulate({ intent: "phone-call", from: "+15555550166" })).phone!;
-    expect(call.heard).toContain("Please enter the six-digit answer code that came with your question.");
+    expect(call.heard).toContain("Please enter the answer code that came with your question, then press the hash key.");
     expect(call.gather?.step).toBe("code");
     expect(call.ended).toBe(false);
 
@@ -215,15 +216,40 @@ describe("where the call-in number and code are shown", () => {
 
     const page = await storytellerPage(context(), owner.id, storyteller.id, "sent");
     const byText = Object.fromEntries(page!.sent.map((p) => [p.text, p.call_in]));
-    expect(byText["Waiting?"]).toEqual({ number: "+1 555 555 0100", code: `${code.slice(0, 3)} ${code.slice(3)}` });
+    expect(byText["Waiting?"]).toEqual({ number: "+1 555 555 0100", code: formatAnswerCode(code) });
     expect(byText["Answered?"]).toBeNull();
 
     const state = await recordPageState(context(), await signCapability(context().config, "record", waiting.id));
-    expect(state?.callInText).toBe(
-      `Or answer by phone: call +1 555 555 0100 and enter ${code.slice(0, 3)} ${code.slice(3)}.`,
-    );
+    expect(state?.callInText).toBe(`Or answer by phone: call +1 555 555 0100 and enter ${formatAnswerCode(code)}.`);
     const done = await recordPageState(context(), await signCapability(context().config, "record", answered.id));
     expect(done?.callInText).toBeNull();
+  });
+
+  it("again once the answer is deleted and the question waits once more", async () => {
+    const owner = await createUser(database.db);
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, prompts: [] });
+    const prompt = await createPrompt(database.db, {
+      storytellerId: storyteller.id,
+      text: "Deleted answer?",
+      sentAt: new Date(),
+    });
+    const code = await codeOf(prompt.id);
+    const answer = await createAnswer(database.db, { storytellerId: storyteller.id, promptId: prompt.id });
+    const before = await storytellerPage(context(), owner.id, storyteller.id, "sent");
+    expect(before!.sent.find((p) => p.text === "Deleted answer?")!.call_in).toBeNull();
+
+    expect(await deleteAnswer(context(), owner.id, storyteller.id, answer.id)).toBe(true);
+    const after = await storytellerPage(context(), owner.id, storyteller.id, "sent");
+    // On a small site the same digits: derived again at the same length and salt.
+    expect(after!.sent.find((p) => p.text === "Deleted answer?")!.call_in).toEqual({
+      number: "+1 555 555 0100",
+      code: formatAnswerCode(code),
+    });
+    const call = (await simulate({ intent: "phone-call", from: "+15555550199" })).phone!;
+    const reply = (
+      await simulate({ intent: "phone-keys", from: call.from, callSid: call.callSid, step: "code", digits: code })
+    ).phone!;
+    expect(reply.heard).toContain("Deleted answer?");
   });
 
   it("nowhere once the Storyteller is removed: the code stops working", async () => {
