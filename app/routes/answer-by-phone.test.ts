@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ensureAnswerCode, formatAnswerCode } from "~/models/answer-code.server";
+import { sendDelivery } from "~/models/delivery.server";
 import { processPhoneRecording } from "~/models/phone-recording.server";
 import { recordPageState } from "~/models/record-page.server";
-import { deleteAnswer } from "~/models/share.server";
+import { deleteAnswer, requestRerecord } from "~/models/share.server";
 import { storageKeys } from "~/services/storage-keys";
 import { signCapability } from "~/services/tokens.server";
 import { createSimulatedVoice } from "~/services/voice.server";
@@ -251,6 +252,47 @@ describe("where the call-in number and code are shown", () => {
       await simulate({ intent: "phone-keys", from: call.from, callSid: call.callSid, step: "code", digits: code })
     ).phone!;
     expect(reply.heard).toContain("Deleted answer?");
+  });
+
+  it("again when a new recording is asked for: the resent message carries a code that opens the question", async () => {
+    const owner = await createUser(database.db);
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, prompts: [] });
+    const prompt = await createPrompt(database.db, {
+      storytellerId: storyteller.id,
+      text: "Once more?",
+      sentAt: new Date(),
+    });
+    await codeOf(prompt.id);
+    const answer = await createAnswer(database.db, { storytellerId: storyteller.id, promptId: prompt.id });
+    expect(await requestRerecord(database.db, owner.id, storyteller.id, answer.id)).toBe("requested");
+    const resend = await database.db
+      .selectFrom("deliveries")
+      .select("id")
+      .where("prompt_id", "=", prompt.id)
+      .where("purpose", "=", "resend")
+      .executeTakeFirstOrThrow();
+    expect(await sendDelivery(context(), resend.id, { sendNow: true })).toBe("sent");
+    const page = await storytellerPage(context(), owner.id, storyteller.id, "sent");
+    const shown = page!.sent.find((p) => p.text === "Once more?")!.call_in!.code;
+    const [email] = await database.db
+      .selectFrom("outbox_messages")
+      .select("text_body")
+      .where("to_address", "=", storyteller.email!)
+      .orderBy("created_at", "desc")
+      .limit(1)
+      .execute();
+    expect(email.text_body).toContain(`and enter ${shown} to answer by phone`);
+    const call = (await simulate({ intent: "phone-call", from: "+15555550198" })).phone!;
+    const reply = (
+      await simulate({
+        intent: "phone-keys",
+        from: call.from,
+        callSid: call.callSid,
+        step: "code",
+        digits: shown.replaceAll(" ", ""),
+      })
+    ).phone!;
+    expect(reply.heard).toContain("Once more?");
   });
 
   it("nowhere once the Storyteller is removed: the code stops working", async () => {

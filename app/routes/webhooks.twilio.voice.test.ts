@@ -395,9 +395,12 @@ describe("calling in", () => {
     expect(said((await post("code", { ...honest, Digits: code })).xml)).toContain("Spread-out guessing?");
     const guesser = base(newPhone());
     await post("incoming", guesser);
-    expect(said((await post("code", { ...guesser, Digits: "9".repeat(code.length) })).xml)).toContain(
+    const told = said((await post("code", { ...guesser, Digits: "9".repeat(code.length) })).xml);
+    // A caller we do not know hears it in both languages.
+    expect(told).toContain(
       "Too many wrong codes have been entered from this phone. Please try again in 1 minute. Goodbye.",
     );
+    expect(told).toContain("इस फ़ोन से बहुत बार गलत कोड दबाया गया है। कृपया 1 मिनट बाद फिर से फ़ोन कीजिए। नमस्ते।");
   });
 
   it("skips the question when 9 is pressed while it is read", async () => {
