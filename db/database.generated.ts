@@ -13,6 +13,7 @@ export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 export interface AnswerCodes {
   code_hmac: string;
   created_at: Generated<Timestamp>;
+  length: Generated<number>;
   prompt_id: string;
   salt: number;
 }
@@ -223,8 +224,9 @@ export interface PhoneCalls {
 export interface PhoneCodeFailures {
   called_e164: string;
   caller_e164: string;
+  code_hmac: string;
   created_at: Generated<Timestamp>;
-  id: Generated<Int8>;
+  last_at: Generated<Timestamp>;
 }
 
 export interface PhoneRecordings {

@@ -236,6 +236,37 @@ describe("the scheduler's batch send job", () => {
   });
 });
 
+describe("several send batches at once", () => {
+  it("over shared ledger rows, past the six-digit codes: no deadlock, each prompt once, every code its own", async () => {
+    const owner = await createUser(database.db);
+    await createStorytellers(database.db, 48, { ownerId: owner.id, nextSendAt: due });
+    const { mail, accepted } = batchMail();
+    const deps = { ...makeTestContext(database), mail };
+    await runSchedulerTick(deps, now);
+    const [job] = await batchJobs();
+    const ids = job.payload.deliveryIds;
+    // Six batches, each two thirds of the rows, half of them in reverse: every row in four batches.
+    const batches = Array.from({ length: 6 }, (_, b) => {
+      const some = ids.filter((_, i) => i % 3 !== b % 3);
+      return b % 2 ? some.reverse() : some;
+    });
+    const results = await Promise.all(
+      batches.map((batch, b) => sendDeliveryBatch(deps, batch, { now, claimant: `job-${b}` })),
+    );
+    expect(results.reduce((sum, r) => sum + r.sent, 0)).toBe(48);
+    expect(accepted).toHaveLength(48);
+    expect(new Set(accepted.map((m) => m.to)).size).toBe(48);
+    const codes = accepted.map((m) => /and enter ([\d ]+) to answer by phone/.exec(m.text)![1]);
+    expect(new Set(codes).size).toBe(48);
+    const lengths = await sql<{ length: number; n: number }>`
+      select length, count(*)::int as n from answer_codes group by length order by length`.execute(database.db);
+    expect(lengths.rows).toEqual([
+      { length: 6, n: 10 },
+      { length: 7, n: 38 },
+    ]);
+  });
+});
+
 describe("texts honour STOP at the last moment", () => {
   it("does not send a queued consent request when STOP arrived after it was queued", async () => {
     const owner = await createUser(database.db);

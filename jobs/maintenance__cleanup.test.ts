@@ -68,3 +68,42 @@ it("removes the files of exports and books past their 7 days, and keeps live one
     ]),
   );
 });
+
+it("forgets inbound texts' MessageSids after 30 days and wrong answer codes after a day, and keeps newer ones", async () => {
+  const { db } = database;
+  const day = 86_400_000;
+  const sid = (n: number) => `SM${String(n).padStart(32, "0")}`;
+  await db
+    .insertInto("inbound_messages")
+    .values([
+      { message_sid: sid(1), received_at: new Date(Date.now() - 31 * day) },
+      { message_sid: sid(2), received_at: new Date(Date.now() - 29 * day) },
+    ])
+    .execute();
+  await db
+    .insertInto("phone_code_failures")
+    .values([
+      {
+        caller_e164: "+15555550111",
+        called_e164: "+15555550100",
+        code_hmac: "old",
+        last_at: new Date(Date.now() - 25 * 3_600_000),
+      },
+      {
+        caller_e164: "+15555550111",
+        called_e164: "+15555550100",
+        code_hmac: "new",
+        last_at: new Date(Date.now() - 23 * 3_600_000),
+      },
+    ])
+    .execute();
+
+  await maintenanceCleanup(makeTestContext(database))({}, {} as never);
+
+  expect((await db.selectFrom("inbound_messages").select("message_sid").execute()).map((r) => r.message_sid)).toEqual([
+    sid(2),
+  ]);
+  expect((await db.selectFrom("phone_code_failures").select("code_hmac").execute()).map((r) => r.code_hmac)).toEqual([
+    "new",
+  ]);
+});

@@ -234,6 +234,8 @@ export async function createAnswer(db: DbOrTx, options: AnswerOptions) {
     await options.storage.put(storageKey, audio, contentType);
     if (playable) await options.storage.put(playable.storageKey, playable.audio, playable.contentType);
   }
+  // As acceptRecording does: an answered prompt's code stops working (decision 022).
+  await db.deleteFrom("answer_codes").where("prompt_id", "=", promptId).execute();
   const row = await db
     .insertInto("answers")
     .values({

@@ -7,6 +7,7 @@ import { log } from "~/services/logger.server";
 import { storageKeys } from "~/services/storage-keys";
 import type { StorageService } from "~/services/storage.server";
 import { type Db, type DbOrTx, inTransaction } from "../../db/client";
+import { releaseAnswerCode } from "./answer-code.server";
 import { notifyStorytellerEvent } from "./notification.server";
 
 export type AnswerServices = { db: Db; config: Config; storage: StorageService };
@@ -81,6 +82,8 @@ export async function acceptRecording(
         .set({ skipped_at: null, rerecord_requested_at: null, updated_at: new Date() })
         .where("id", "=", prompt.id)
         .execute();
+      // Answered: its code stops working and frees its place (decision 022).
+      await releaseAnswerCode(tx, prompt.id);
       await notifyStorytellerEvent(tx, services.config, {
         type: "uploaded",
         storytellerId: prompt.storyteller_id,

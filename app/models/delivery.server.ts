@@ -15,7 +15,7 @@ import { composePromptEmail, composePromptSms } from "~/services/prompt-messages
 import { signCapability } from "~/services/tokens.server";
 import { displayPhoneNumber } from "~/utils/phone-display";
 import { type DbOrTx, inTransaction } from "../../db/client";
-import { ensureAnswerCode, formatAnswerCode } from "./answer-code.server";
+import { ensureAnswerCodes, formatAnswerCode } from "./answer-code.server";
 import { notifyPromptsSent } from "./notification.server";
 import { isInsideSendingWindow, lateSendDecision, nextWindowOpening } from "./schedule";
 import { contactColumns, reachColumns, type StorytellerReach } from "./storyteller-columns.server";
@@ -138,6 +138,7 @@ export async function sendDeliveryBatch(
   deliveryIds: string[],
   { lastAttempt = false, claimant, now = new Date() }: { lastAttempt?: boolean; claimant?: string; now?: Date } = {},
 ): Promise<Record<DeliveryOutcome, number>> {
+  await mintCodesAhead(deps, deliveryIds);
   const prepared = await inTransaction(deps.db, (tx) =>
     prepareDeliveries(deps, tx, deliveryIds, false, now, { claimant: claimant ?? "batch" }),
   );
@@ -159,6 +160,37 @@ export async function sendDeliveryBatch(
   const sent = await sendOutboxBatch(deps, { claimed, ids }, { lastAttempt, claimant: claimant ?? "batch" });
   for (const [outcome, n] of Object.entries(sent)) counts[outcome as DeliveryOutcome] += n;
   return counts;
+}
+
+/**
+ * The batch's answer codes, made in a short transaction of their own before the batch's: the
+ * minting lock is then held for one statement's time, not for the whole batch, so batches still
+ * overlap. A code made for a message that is then not sent waits for its next send (it only ever
+ * opens a sent prompt) and counts as open meanwhile, which only errs on the safe side.
+ */
+async function mintCodesAhead(deps: DeliveryDeps, deliveryIds: string[]) {
+  if (!deps.config.voiceNumber || !deliveryIds.length) return;
+  await inTransaction(deps.db, async (tx) => {
+    const rows = await tx
+      .selectFrom("deliveries as d")
+      .innerJoin("prompts as p", "p.id", "d.prompt_id")
+      .select("d.prompt_id")
+      .where("d.id", "in", deliveryIds)
+      .where("d.status", "=", "pending")
+      // What review() would send: a prompt not sent yet, or a resend while a new recording is asked for.
+      .where((eb) =>
+        eb.or([
+          eb.and([eb("d.purpose", "=", "prompt"), eb("p.sent_at", "is", null)]),
+          eb.and([eb("d.purpose", "=", "resend"), eb("p.rerecord_requested_at", "is not", null)]),
+        ]),
+      )
+      .execute();
+    await ensureAnswerCodes(
+      tx,
+      deps.config,
+      rows.map((r) => r.prompt_id),
+    );
+  });
 }
 
 type LedgerRow = Awaited<ReturnType<typeof lockLedgerRows>>[number];
@@ -244,10 +276,10 @@ function review(row: LedgerRow, sendNow: boolean, now: Date, callsOn: boolean, l
   return retryAt ? { outcome: "defer", retryAt } : { outcome: "send" };
 }
 
-async function composeFor(deps: DeliveryDeps, tx: DbOrTx, row: LedgerRow, now: Date) {
+async function composeFor(deps: DeliveryDeps, row: LedgerRow, codes: Map<string, string>, now: Date) {
   const recordToken = await signCapability(deps.config, "record", row.prompt_id, now);
   const input = {
-    callIn: await callInFor(tx, deps.config, row.prompt_id),
+    callIn: callInFor(deps.config, codes.get(row.prompt_id)),
     language: row.language,
     storytellerName: row.first_name,
     askerName: row.asker_name,
@@ -353,8 +385,16 @@ async function prepareDeliveries(
   }
 
   if (!sends.length) return result;
+  // Every code the messages print, made in one go (decision 022).
+  const codes = deps.config.voiceNumber
+    ? await ensureAnswerCodes(
+        tx,
+        deps.config,
+        sends.map((row) => row.prompt_id),
+      )
+    : new Map<string, string>();
   const messages = [];
-  for (const row of sends) messages.push(await composeFor(deps, tx, row, now));
+  for (const row of sends) messages.push(await composeFor(deps, row, codes, now));
   const stored = await queueMessagesWithoutJobs(tx, messages, { claimant });
   const outboxIds = stored.map((m) => m.id);
   const prompts = sends.filter((row) => row.purpose !== "resend");
@@ -397,13 +437,10 @@ async function prepareDeliveries(
   return result;
 }
 
-/** "Or call … and enter …" for a prompt's messages, its code made now (null when answering by phone is off). */
-export async function callInFor(tx: DbOrTx, config: Config, promptId: string) {
-  if (!config.voiceNumber) return null;
-  return {
-    number: displayPhoneNumber(config.voiceNumber),
-    code: formatAnswerCode(await ensureAnswerCode(tx, config, promptId)),
-  };
+/** "Or call … and enter …" for a prompt's messages (null when answering by phone is off). */
+function callInFor(config: Config, code: string | undefined) {
+  if (!config.voiceNumber || !code) return null;
+  return { number: displayPhoneNumber(config.voiceNumber), code: formatAnswerCode(code) };
 }
 
 /**

@@ -3,6 +3,7 @@ import { log } from "~/services/logger.server";
 import { isUuid } from "~/utils/ids";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import type { Database, Language } from "../../db/schema";
+import { reopenAnswerCode } from "./answer-code.server";
 import type { AnswerServices } from "./answer.server";
 import { libraryQueueItems } from "./prompt-library.server";
 import { wordsColumnsOf } from "./transcript-edit.server";
@@ -307,7 +308,7 @@ export type DeleteStoryResult = "deleted" | "not-found";
  * open again for them (and "Not Answered" for the asker). The rows first, then the stored audio.
  */
 export async function deleteMyStory(
-  services: Pick<AnswerServices, "db" | "storage">,
+  services: Pick<AnswerServices, "db" | "storage" | "config">,
   me: Me,
   promptId: string,
 ): Promise<DeleteStoryResult> {
@@ -328,6 +329,8 @@ export async function deleteMyStory(
       .executeTakeFirst();
     if (own) await tx.deleteFrom("prompts").where("id", "=", own.id).execute();
     else if (!answer) return null;
+    // Someone else's question waits for an answer again, so its code works again.
+    else await reopenAnswerCode(tx, services.config, promptId);
     return answer ? [answer.storage_key, answer.playable_storage_key] : [];
   });
   if (!keys) return "not-found";

@@ -4,14 +4,15 @@ import { signPhonePlayback, verifyPhonePlayback } from "~/services/tokens.server
 import { CALL_SID, RECORDING_SID, type RecordingStream, type VoiceService } from "~/services/voice.server";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import type { Language } from "../../db/schema";
-import { ensureAnswerCode, findOpenPromptByCode, formatAnswerCode } from "./answer-code.server";
+import { ensureAnswerCode, findOpenPromptByCode, formatAnswerCode, looksLikeCode } from "./answer-code.server";
 import { type AnswerServices, skipPrompt } from "./answer.server";
 import { revokeCallConsent } from "./call-consent.server";
 import { recordCallOut, recordCallOutcome } from "./call-out.server";
+import { codeEntryWaitMs, recordWrongCode } from "./phone-code-limits.server";
 import {
   answeringMachine,
   askForCode,
-  lockedOut,
+  tryLater,
   offerAnother,
   question,
   questionMenu,
@@ -32,11 +33,6 @@ export { spokenCode, spokenDigit, spokenNumber } from "./phone-script.server";
 
 export type VoiceServices = AnswerServices;
 
-/** Wrong codes: this many in an hour from one caller end the call and lock that caller out for the hour. */
-export const WRONG_CODES_PER_CALLER = 5;
-/** …and this many in an hour to one Heirloom number, from anyone, stop code entry there for the hour. */
-export const WRONG_CODES_PER_NUMBER = 50;
-const LOCK_MS = 60 * 60 * 1000;
 /** Keys 1–8 pick a question; 9 is "skip". */
 const MAX_LISTED = 8;
 
@@ -78,21 +74,6 @@ async function updateCall(db: DbOrTx, callSid: string, values: Partial<Omit<Call
     .set({ ...values, updated_at: new Date() })
     .where("call_sid", "=", callSid)
     .execute();
-}
-
-/** Locked out: too many wrong codes in the last hour from this caller, or to this number. */
-export async function isLockedOut(db: DbOrTx, caller: string, called: string, now = new Date()) {
-  const since = new Date(now.getTime() - LOCK_MS);
-  const row = await db
-    .selectFrom("phone_code_failures")
-    .select([
-      sql<string>`count(*) filter (where caller_e164 = ${caller})`.as("by_caller"),
-      sql<string>`count(*) filter (where called_e164 = ${called})`.as("to_number"),
-    ])
-    .where("created_at", ">", since)
-    .where((eb) => eb.or([eb("caller_e164", "=", caller), eb("called_e164", "=", called)]))
-    .executeTakeFirstOrThrow();
-  return Number(row.by_caller) >= WRONG_CODES_PER_CALLER || Number(row.to_number) >= WRONG_CODES_PER_NUMBER;
 }
 
 /** The Storyteller's questions waiting for an answer, newest first (what "press 1, 2, …" lists). */
@@ -172,7 +153,8 @@ async function incoming(services: VoiceServices, params: Record<string, string>)
     .onConflict((oc) => oc.column("call_sid").doNothing())
     .execute();
   const call = (await loadCall(db, callSid))!;
-  if (await isLockedOut(db, caller, called)) return lockedOut(services, call);
+  const wait = await codeEntryWaitMs(db, caller, called);
+  if (wait) return tryLater(services, call, wait);
 
   const matches = await db
     .selectFrom("storytellers")
@@ -191,21 +173,26 @@ async function incoming(services: VoiceServices, params: Record<string, string>)
   return askForCode(services, known, "code.noneWaiting");
 }
 
+/**
+ * The digits entered for a code. A caller who must wait (decision 022) is told so and the call
+ * ends, whatever they entered; digits too short or too long to be a code are asked for again
+ * without counting as a guess.
+ */
 async function enterCode(services: VoiceServices, call: Call, digits: string) {
   const { db, config } = services;
-  if (await isLockedOut(db, call.caller_e164, call.called_e164)) return lockedOut(services, call);
+  const caller = call.caller_e164;
+  const wait = await codeEntryWaitMs(db, caller, call.called_e164);
+  if (wait) return tryLater(services, call, wait);
   const found = await findOpenPromptByCode(db, config, digits);
   if (found) {
     const opened = { ...call, storyteller_id: found.storytellerId, language: found.language };
     await updateCall(db, call.call_sid, { storyteller_id: found.storytellerId, language: found.language });
     return askQuestion(services, opened, found.promptId, true);
   }
-  await db
-    .insertInto("phone_code_failures")
-    .values({ caller_e164: call.caller_e164, called_e164: call.called_e164 })
-    .execute();
-  if (await isLockedOut(db, call.caller_e164, call.called_e164)) return lockedOut(services, call, "code.wrong");
-  return askForCode(services, call, "code.wrong");
+  if (!looksLikeCode(digits)) return askForCode(services, call, "code.wrong");
+  await recordWrongCode(db, config, { caller, called: call.called_e164, digits });
+  const after = await codeEntryWaitMs(db, caller, call.called_e164);
+  return after ? tryLater(services, call, after, "code.wrong") : askForCode(services, call, "code.wrong");
 }
 
 async function choose(services: VoiceServices, call: Call, digits: string) {
@@ -410,7 +397,8 @@ export async function handleVoiceStep(
     return null;
   }
   if (!call) return (await script(services, "en")).goodbye("error");
-  const digits = (params.Digits ?? "").replace(/[^0-9*#]/g, "").slice(0, 12);
+  // Longer than any code, so that an overlong entry is refused rather than cut to one.
+  const digits = (params.Digits ?? "").replace(/[^0-9*#]/g, "").slice(0, 20);
   switch (step) {
     case "code":
       return enterCode(services, call, digits.replace(/\D/g, ""));

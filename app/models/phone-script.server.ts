@@ -1,6 +1,7 @@
 import type VoiceResponse from "twilio/lib/twiml/VoiceResponse";
 import { getServerT } from "~/i18n/i18next.server";
 import type { Language } from "../../db/schema";
+import { codeGroups } from "./answer-code.server";
 import type { AnswerServices } from "./answer.server";
 import { Script, voiceOf } from "./phone-twiml.server";
 
@@ -29,9 +30,11 @@ export function spokenNumber(e164: string, language: Language = "en") {
   const groups = national.length === 10 ? [national.slice(0, 3), national.slice(3, 6), national.slice(6)] : [national];
   return groups.map((g) => spokenDigits(language, g)).join(", ");
 }
-/** An answer code in two groups of three, digit by digit ("1 2 3, 4 5 6"). */
+/** An answer code in its printed groups, digit by digit ("1 2 3, 4 5 6, 7 8 9 0"). */
 export const spokenCode = (code: string, language: Language = "en") =>
-  `${spokenDigits(language, code.slice(0, 3))}, ${spokenDigits(language, code.slice(3))}`;
+  codeGroups(code)
+    .map((group) => spokenDigits(language, group))
+    .join(", ");
 
 export async function script(services: Services, language: Language) {
   const t = await getServerT(language, services, "phone");
@@ -58,24 +61,27 @@ async function text(services: Services, language: Language, key: string, vars?: 
   return (await getServerT(language, services, "phone"))(key, vars);
 }
 
-/** "Enter your 6-digit answer code" (in both languages for an unknown caller). */
+/** "Enter your answer code, then the hash key" (in both languages for an unknown caller). */
 export async function askForCode(services: Services, listener: Listener, lead?: string) {
   const languages = languagesOf(listener);
   const s = await script(services, languages[0]);
   if (lead) await sayAll(services, s.response, languages, lead);
-  const gather = s.gather("code", 6, 10);
+  // Codes are 6 to 12 digits: # ends the entry, and so do 8 seconds without a key.
+  const gather = s.gatherUntilHash("code", 8);
   await sayAll(services, gather, languages, "code.prompt");
   await sayAll(services, s.response, languages, "code.none");
   s.response.hangup();
   return s.toString();
 }
 
-/** Too many wrong codes: the caller is told, and the call ends. */
-export async function lockedOut(services: Services, listener: Listener, lead?: string) {
+/** Too many wrong codes from this phone: the caller hears how long to wait, and the call ends. */
+export async function tryLater(services: Services, listener: Listener, waitMs: number, lead?: string) {
   const languages = languagesOf(listener);
   const s = await script(services, languages[0]);
   if (lead) await sayAll(services, s.response, languages, lead);
-  await sayAll(services, s.response, languages, "code.locked");
+  const minutes = Math.ceil(waitMs / 60_000);
+  const [key, count] = minutes < 120 ? ["code.lockedMinutes", minutes] : ["code.lockedHours", Math.ceil(minutes / 60)];
+  await sayAll(services, s.response, languages, key as string, { count });
   s.response.hangup();
   return s.toString();
 }

@@ -18,7 +18,8 @@ export type SimulatedTurn = {
    */
   heard: (string | { play: string })[];
   /** Keys go to this step (a <Gather>); `empty` also when nothing is pressed. */
-  gather: { step: VoiceStep; numDigits: number; onEmpty: boolean } | null;
+  /** numDigits null: any number of keys, ended by # (an answer code). */
+  gather: { step: VoiceStep; numDigits: number | null; onEmpty: boolean } | null;
   /** A <Record> follows: a file is the spoken answer, "say nothing" goes to `silenceStep`. */
   record: { step: VoiceStep; silenceStep: VoiceStep | null } | null;
   ended: boolean;
@@ -59,7 +60,10 @@ export function readTwiml(xml: string) {
       gatherTag && gatherStep
         ? {
             step: gatherStep,
-            numDigits: Number(attribute(gatherTag[1], "numDigits") ?? 1),
+            // Twilio's default is any number of keys up to finishOnKey (#); we always say one or the other.
+            numDigits: attribute(gatherTag[1], "finishOnKey")
+              ? null
+              : Number(attribute(gatherTag[1], "numDigits") ?? 1),
             onEmpty: attribute(gatherTag[1], "actionOnEmptyResult") === "true",
           }
         : null,

@@ -58,6 +58,16 @@ export class Script {
       actionOnEmptyResult: step === "review",
     });
   }
+  /** Any number of keys, ended by # (not sent) or by `timeout` seconds without one. */
+  gatherUntilHash(step: VoiceStep, timeout: number) {
+    return this.response.gather({
+      input: ["dtmf"],
+      finishOnKey: "#",
+      timeout,
+      action: voiceWebhookUrl(this.config, step),
+      method: "POST",
+    });
+  }
   /** The beep and up to 5:00 of talk; silence (no recording at all) falls through to "silence". */
   record() {
     this.response.record({

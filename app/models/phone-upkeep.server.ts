@@ -1,5 +1,6 @@
 import { enqueueJob } from "~/services/jobs.server";
 import { type DbOrTx, inTransaction } from "../../db/client";
+import { forgetOldWrongCodes } from "./phone-code-limits.server";
 
 // Kept apart from the call script and the recording job (which pull in Twilio's SDK and the audio
 // checks), so the hourly cleanup's imports stay light.
@@ -37,10 +38,7 @@ export async function sweepPhoneCalls(db: DbOrTx, now = new Date()) {
     .where("created_at", "<", new Date(now.getTime() - HOUR_MS))
     .execute();
   for (const { call_sid } of stale) await decidePhoneRecordings(db, { callSid: call_sid }, "kept");
-  await db
-    .deleteFrom("phone_code_failures")
-    .where("created_at", "<", new Date(now.getTime() - 24 * HOUR_MS))
-    .execute();
+  await forgetOldWrongCodes(db, now);
   await db
     .deleteFrom("phone_calls")
     .where("created_at", "<", new Date(now.getTime() - 30 * 24 * HOUR_MS))

@@ -201,7 +201,7 @@ describe("deleteAnswer", () => {
     const warnings: unknown[][] = [];
     const unwatch = watchLogs((level, args) => level === "warn" && warnings.push(args) > 0);
     try {
-      expect(await deleteAnswer({ db: database.db, storage: failing }, owner, a.storytellerId, a.answerId)).toBe(true);
+      expect(await deleteAnswer({ ...context(), storage: failing }, owner, a.storytellerId, a.answerId)).toBe(true);
       expect(warnings).toHaveLength(2);
       expect(warnings[0][0]).toMatchObject({ key: a.key, err: { message: "storage is down" } });
     } finally {

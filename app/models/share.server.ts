@@ -7,6 +7,7 @@ import { signCapability, verifyCapability } from "~/services/tokens.server";
 import { isUuid } from "~/utils/ids";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import { ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
+import { reopenAnswerCode } from "./answer-code.server";
 import { canReceive, deliverNow } from "./delivery.server";
 import { reachColumns } from "./storyteller-columns.server";
 
@@ -260,19 +261,24 @@ export function answerForShareToken(
  * may not delete it.
  */
 export async function deleteAnswer(
-  context: Pick<AppContext, "db" | "storage">,
+  context: Pick<AppContext, "db" | "storage" | "config">,
   userId: string,
   storytellerId: string,
   answerId: string,
 ): Promise<boolean> {
-  const deleted = await context.db
-    .deleteFrom("answers")
-    .where("id", "=", answerId)
-    .where("storyteller_id", "=", storytellerId)
-    .where("is_private", "=", false)
-    .where("storyteller_id", "in", ownedStorytellerIds(context.db, userId))
-    .returning(["storage_key", "playable_storage_key"])
-    .executeTakeFirst();
+  const deleted = await inTransaction(context.db, async (tx) => {
+    const row = await tx
+      .deleteFrom("answers")
+      .where("id", "=", answerId)
+      .where("storyteller_id", "=", storytellerId)
+      .where("is_private", "=", false)
+      .where("storyteller_id", "in", ownedStorytellerIds(tx, userId))
+      .returning(["prompt_id", "storage_key", "playable_storage_key"])
+      .executeTakeFirst();
+    // The question waits for an answer again, so its code works again.
+    if (row) await reopenAnswerCode(tx, context.config, row.prompt_id);
+    return row;
+  });
   if (!deleted) return false;
   for (const key of [deleted.storage_key, deleted.playable_storage_key]) {
     if (!key) continue;

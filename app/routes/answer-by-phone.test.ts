@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { ensureAnswerCode } from "~/models/answer-code.server";
+import { ensureAnswerCode, formatAnswerCode } from "~/models/answer-code.server";
+import { sendDelivery } from "~/models/delivery.server";
 import { processPhoneRecording } from "~/models/phone-recording.server";
 import { recordPageState } from "~/models/record-page.server";
+import { deleteAnswer, requestRerecord } from "~/models/share.server";
 import { storageKeys } from "~/services/storage-keys";
 import { signCapability } from "~/services/tokens.server";
 import { createSimulatedVoice } from "~/services/voice.server";
@@ -22,7 +24,7 @@ type Turn = {
     callSid: string;
     from: string;
     heard: (string | { play: string })[];
-    gather: { step: string } | null;
+    gather: { step: string; numDigits: number | null } | null;
     record: { step: string; silenceStep: string | null } | null;
     ended: boolean;
   } | null;
@@ -90,8 +92,9 @@ describe("the phone simulator in /dev/outbox", () => {
     expect(loaded.phoneNumber).toBe("+1 555 555 0100");
 
     const call = (await simulate({ intent: "phone-call", from: "+15555550166" })).phone!;
-    expect(call.heard).toContain("Please enter the six-digit answer code that came with your question.");
-    expect(call.gather?.step).toBe("code");
+    expect(call.heard).toContain("Please enter the answer code that came with your question, then press the hash key.");
+    // Any number of keys, ended by # (the page lets a code of any length be typed).
+    expect(call.gather).toMatchObject({ step: "code", numDigits: null });
     expect(call.ended).toBe(false);
 
     const question = (
@@ -215,15 +218,81 @@ describe("where the call-in number and code are shown", () => {
 
     const page = await storytellerPage(context(), owner.id, storyteller.id, "sent");
     const byText = Object.fromEntries(page!.sent.map((p) => [p.text, p.call_in]));
-    expect(byText["Waiting?"]).toEqual({ number: "+1 555 555 0100", code: `${code.slice(0, 3)} ${code.slice(3)}` });
+    expect(byText["Waiting?"]).toEqual({ number: "+1 555 555 0100", code: formatAnswerCode(code) });
     expect(byText["Answered?"]).toBeNull();
 
     const state = await recordPageState(context(), await signCapability(context().config, "record", waiting.id));
-    expect(state?.callInText).toBe(
-      `Or answer by phone: call +1 555 555 0100 and enter ${code.slice(0, 3)} ${code.slice(3)}.`,
-    );
+    expect(state?.callInText).toBe(`Or answer by phone: call +1 555 555 0100 and enter ${formatAnswerCode(code)}.`);
     const done = await recordPageState(context(), await signCapability(context().config, "record", answered.id));
     expect(done?.callInText).toBeNull();
+  });
+
+  it("again once the answer is deleted and the question waits once more", async () => {
+    const owner = await createUser(database.db);
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, prompts: [] });
+    const prompt = await createPrompt(database.db, {
+      storytellerId: storyteller.id,
+      text: "Deleted answer?",
+      sentAt: new Date(),
+    });
+    const code = await codeOf(prompt.id);
+    const answer = await createAnswer(database.db, { storytellerId: storyteller.id, promptId: prompt.id });
+    const before = await storytellerPage(context(), owner.id, storyteller.id, "sent");
+    expect(before!.sent.find((p) => p.text === "Deleted answer?")!.call_in).toBeNull();
+
+    expect(await deleteAnswer(context(), owner.id, storyteller.id, answer.id)).toBe(true);
+    const after = await storytellerPage(context(), owner.id, storyteller.id, "sent");
+    // On a small site the same digits: derived again at the same length and salt.
+    expect(after!.sent.find((p) => p.text === "Deleted answer?")!.call_in).toEqual({
+      number: "+1 555 555 0100",
+      code: formatAnswerCode(code),
+    });
+    const call = (await simulate({ intent: "phone-call", from: "+15555550199" })).phone!;
+    const reply = (
+      await simulate({ intent: "phone-keys", from: call.from, callSid: call.callSid, step: "code", digits: code })
+    ).phone!;
+    expect(reply.heard).toContain("Deleted answer?");
+  });
+
+  it("again when a new recording is asked for: the resent message carries a code that opens the question", async () => {
+    const owner = await createUser(database.db);
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, prompts: [] });
+    const prompt = await createPrompt(database.db, {
+      storytellerId: storyteller.id,
+      text: "Once more?",
+      sentAt: new Date(),
+    });
+    await codeOf(prompt.id);
+    const answer = await createAnswer(database.db, { storytellerId: storyteller.id, promptId: prompt.id });
+    expect(await requestRerecord(database.db, owner.id, storyteller.id, answer.id)).toBe("requested");
+    const resend = await database.db
+      .selectFrom("deliveries")
+      .select("id")
+      .where("prompt_id", "=", prompt.id)
+      .where("purpose", "=", "resend")
+      .executeTakeFirstOrThrow();
+    expect(await sendDelivery(context(), resend.id, { sendNow: true })).toBe("sent");
+    const page = await storytellerPage(context(), owner.id, storyteller.id, "sent");
+    const shown = page!.sent.find((p) => p.text === "Once more?")!.call_in!.code;
+    const [email] = await database.db
+      .selectFrom("outbox_messages")
+      .select("text_body")
+      .where("to_address", "=", storyteller.email!)
+      .orderBy("created_at", "desc")
+      .limit(1)
+      .execute();
+    expect(email.text_body).toContain(`and enter ${shown} to answer by phone`);
+    const call = (await simulate({ intent: "phone-call", from: "+15555550198" })).phone!;
+    const reply = (
+      await simulate({
+        intent: "phone-keys",
+        from: call.from,
+        callSid: call.callSid,
+        step: "code",
+        digits: shown.replaceAll(" ", ""),
+      })
+    ).phone!;
+    expect(reply.heard).toContain("Once more?");
   });
 
   it("nowhere once the Storyteller is removed: the code stops working", async () => {

@@ -245,10 +245,13 @@ describe("calling in", () => {
     }
     for (const from of [shared, newPhone()]) {
       const { xml } = await call(from).start();
-      expect(xml).toContain('numDigits="6"');
-      expect(xml).toContain('action="https://heirloom.example/webhooks/twilio/voice?step=code"');
-      expect(said(xml)).toContain("Please enter the six-digit answer code that came with your question.");
-      expect(said(xml)).toContain("कृपया वह छह अंकों वाला कोड दबाइए, जो आपको सवाल के साथ मिला था।");
+      expect(xml).toMatch(
+        /<Gather input="dtmf" finishOnKey="#" timeout="8" action="https:\/\/heirloom.example\/webhooks\/twilio\/voice\?step=code"/,
+      );
+      expect(said(xml)).toContain(
+        "Please enter the answer code that came with your question, then press the hash key.",
+      );
+      expect(said(xml)).toContain("कृपया वह कोड दबाइए जो आपको सवाल के साथ मिला था, और फिर हैश का बटन दबाइए।");
       expect(xml).not.toContain("Question for");
     }
   });
@@ -265,7 +268,7 @@ describe("calling in", () => {
       await codeFor(deleted.id),
     ];
     expect(new Set([openCode, answeredCode, deletedCode]).size).toBe(3);
-    expect(openCode).toMatch(/^\d{6}$/);
+    expect(openCode).toMatch(/^\d{6,12}$/);
     // The code is made once and stays the same.
     expect(await codeFor(open.id)).toBe(openCode);
     await createAnswer(database.db, { storytellerId: storyteller.id, promptId: answered.id });
@@ -289,47 +292,88 @@ describe("calling in", () => {
     expect(row.storyteller_id).toBe(storyteller.id);
   });
 
-  it("ends the call after five wrong codes and locks that caller out for an hour, right code or not", async () => {
+  it("slows a guesser with a growing wait, the right code doing nothing meanwhile, while another caller gets in", async () => {
     const owner = await createUser(database.db);
     const storyteller = await createStoryteller(database.db, { ownerId: owner.id, prompts: [] });
     const prompt = await sentPromptFor(storyteller.id, "What was your first job?");
     const code = await codeFor(prompt.id);
-    const wrong = code === "000000" ? "111111" : "000000";
+    const wrong = (n: number) =>
+      String(Number(code) + n + 1)
+        .padStart(code.length, "0")
+        .slice(-code.length);
     const caller = newPhone();
     const c = call(caller);
     await c.start();
-    for (let i = 1; i <= 4; i++) {
-      const { xml } = await c.press("code", wrong);
+    // Three wrong codes are free: the caller is asked again.
+    for (let i = 1; i <= 3; i++) {
+      const { xml } = await c.press("code", wrong(i));
       expect(said(xml)[0]).toBe("Sorry, that code did not work.");
-      expect(xml).toContain('numDigits="6"');
+      expect(xml).toContain('finishOnKey="#"');
     }
-    const fifth = (await c.press("code", wrong)).xml;
-    expect(said(fifth)).toContain("There have been too many wrong codes. Please try again in an hour. Goodbye.");
-    expect(fifth).toContain("<Hangup/>");
-    expect(fifth).not.toContain("<Gather");
-    // Even the right code, in the same call or a new one, does nothing for this caller now.
-    expect((await c.press("code", code)).xml).toContain("<Hangup/>");
+    // The fourth costs a minute: the caller is told and the call ends.
+    const fourth = (await c.press("code", wrong(4))).xml;
+    expect(said(fourth)).toContain(
+      "Too many wrong codes have been entered from this phone. Please try again in 1 minute. Goodbye.",
+    );
+    expect(fourth).toContain("<Hangup/>");
+    expect(fourth).not.toContain("<Gather");
+    // Even the right code, in the same call or a new one, does nothing while the caller waits.
+    expect(said((await c.press("code", code)).xml)).not.toContain("What was your first job?");
     const again = call(caller);
     const greeting = (await again.start()).xml;
     expect(greeting).toContain("<Hangup/>");
     expect(greeting).not.toContain("<Gather");
-    expect(said((await again.press("code", code)).xml)).not.toContain("What was your first job?");
-    // Another caller is not locked out.
+    // Another caller, meanwhile, gets in with the right code at once.
     const other = call(newPhone());
     await other.start();
     expect(said((await other.press("code", code)).xml)).toContain("What was your first job?");
-    // An hour later the lock is gone.
+    // A minute later the guesser may try again; the next wrong code costs two minutes.
+    const aMinuteAgo = new Date(Date.now() - 61_000);
     await database.db
       .updateTable("phone_code_failures")
-      .set({ created_at: new Date(Date.now() - 61 * 60 * 1000) })
+      .set({ last_at: aMinuteAgo, created_at: aMinuteAgo })
       .where("caller_e164", "=", caller)
       .execute();
     const later = call(caller);
     await later.start();
-    expect(said((await later.press("code", code)).xml)).toContain("What was your first job?");
+    expect(said((await later.press("code", wrong(5))).xml)).toContain(
+      "Too many wrong codes have been entered from this phone. Please try again in 2 minutes. Goodbye.",
+    );
+    await database.db
+      .updateTable("phone_code_failures")
+      .set({ last_at: new Date(Date.now() - 121_000) })
+      .where("caller_e164", "=", caller)
+      .execute();
+    const last = call(caller);
+    await last.start();
+    expect(said((await last.press("code", code)).xml)).toContain("What was your first job?");
   });
 
-  it("stops code entry at the Heirloom number once too many wrong codes came in from anyone", async () => {
+  it("counts the same wrong digits from one caller once, and digits too short to be a code not at all", async () => {
+    const owner = await createUser(database.db);
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, prompts: [] });
+    const prompt = await sentPromptFor(storyteller.id, "Who was your best friend?");
+    const code = await codeFor(prompt.id);
+    const typo = code.slice(0, -1) + String((Number(code.at(-1)) + 1) % 10);
+    const caller = newPhone();
+    const c = call(caller);
+    await c.start();
+    for (let i = 0; i < 6; i++)
+      expect(said((await c.press("code", typo)).xml)[0]).toBe("Sorry, that code did not work.");
+    for (let i = 0; i < 6; i++)
+      expect(said((await c.press("code", code.slice(0, 4))).xml)[0]).toBe("Sorry, that code did not work.");
+    expect(said((await c.press("code", code)).xml)).toContain("Who was your best friend?");
+    const rows = await database.db
+      .selectFrom("phone_code_failures")
+      .selectAll()
+      .where("caller_e164", "=", caller)
+      .execute();
+    expect(rows).toHaveLength(1);
+    // Kept as an HMAC, never as the digits.
+    expect(JSON.stringify(rows)).not.toContain(typo);
+  });
+
+  it("when many numbers guess at one Heirloom number, no wrong code is free, yet the right code still opens", async () => {
     const owner = await createUser(database.db);
     const storyteller = await createStoryteller(database.db, { ownerId: owner.id, prompts: [] });
     const prompt = await sentPromptFor(storyteller.id, "Spread-out guessing?");
@@ -338,16 +382,25 @@ describe("calling in", () => {
     await database.db
       .insertInto("phone_code_failures")
       .values(
-        Array.from({ length: 50 }, (_, i) => ({
+        Array.from({ length: 21 }, (_, i) => ({
           caller_e164: `+1555700${String(i).padStart(4, "0")}`,
           called_e164: number,
+          code_hmac: `guess-${i}`,
         })),
       )
       .execute();
-    const sid = newCallSid();
-    const base = { CallSid: sid, AccountSid: ACCOUNT_SID, From: newPhone(), To: number };
-    expect((await post("incoming", base)).xml).toContain("too many wrong codes");
-    expect(said((await post("code", { ...base, Digits: code })).xml)).not.toContain("Spread-out guessing?");
+    const base = (from: string) => ({ CallSid: newCallSid(), AccountSid: ACCOUNT_SID, From: from, To: number });
+    const honest = base(newPhone());
+    expect((await post("incoming", honest)).xml).toContain("<Gather");
+    expect(said((await post("code", { ...honest, Digits: code })).xml)).toContain("Spread-out guessing?");
+    const guesser = base(newPhone());
+    await post("incoming", guesser);
+    const told = said((await post("code", { ...guesser, Digits: "9".repeat(code.length) })).xml);
+    // A caller we do not know hears it in both languages.
+    expect(told).toContain(
+      "Too many wrong codes have been entered from this phone. Please try again in 1 minute. Goodbye.",
+    );
+    expect(told).toContain("इस फ़ोन से बहुत बार गलत कोड दबाया गया है। कृपया 1 मिनट बाद फिर से फ़ोन कीजिए। नमस्ते।");
   });
 
   it("skips the question when 9 is pressed while it is read", async () => {
@@ -387,6 +440,7 @@ describe("recording", () => {
 
   it("re-records on 3, keeps on 1, then fetches the recording with auth, makes one answer by phone and deletes both at Twilio", async () => {
     const { owner, prompt, c } = await callingStoryteller();
+    const code = await codeFor(prompt.id);
     const first = newRecordingSid();
     const review = (await c.recorded(first)).xml;
     expect(said(review)).toEqual([
@@ -440,13 +494,13 @@ describe("recording", () => {
     const transcribe = await jobsFor(database.db, "answer__transcribe");
     expect(transcribe.map((j) => j.payload.answerId)).toContain(answers[0].id);
     expect((await recordingRows(c.sid)).map((r) => r.status)).toEqual(["done", "done"]);
-    // The code stops working once the prompt is answered.
-    const code = await codeFor(prompt.id).catch(() => null);
-    if (code) {
-      const other = call(newPhone());
-      await other.start();
-      expect(said((await other.press("code", code)).xml)).toContain("Sorry, that code did not work.");
-    }
+    // The code stops working once the prompt is answered, and gives up its place.
+    const other = call(newPhone());
+    await other.start();
+    expect(said((await other.press("code", code)).xml)).toContain("Sorry, that code did not work.");
+    expect(
+      await database.db.selectFrom("answer_codes").select("prompt_id").where("prompt_id", "=", prompt.id).execute(),
+    ).toEqual([]);
   });
 
   it("keeps the recording when the caller hangs up after recording", async () => {
@@ -761,8 +815,10 @@ describe("another question in the same call", () => {
     await c.recorded(newRecordingSid());
     expect(said((await c.press("review", "1")).xml)).toContain(OFFER);
     const asked = (await c.press("next", "1")).xml;
-    expect(asked).toContain('numDigits="6"');
-    expect(said(asked)).toContain("Please enter the six-digit answer code that came with your question.");
+    expect(asked).toContain('finishOnKey="#"');
+    expect(said(asked)).toContain(
+      "Please enter the answer code that came with your question, then press the hash key.",
+    );
     expect(asked).not.toContain("Older question?");
     const opened = (await c.press("code", await codeFor(older.id))).xml;
     expect(said(opened)).toContain("Older question?");

@@ -231,9 +231,18 @@ export async function sendOutboxBatch(
       ? await db
           .updateTable("outbox_messages")
           .set({ status: "sending", claimed_at: new Date(), claimed_by: claimant ?? null, error: null })
-          .where("id", "in", messageIds)
+          // Locked by id first, as everywhere (lockMessagesAndDeliveries).
+          .where("id", "in", (eb) =>
+            eb
+              .selectFrom("outbox_messages")
+              .select("id")
+              .where("id", "in", messageIds)
+              .where("status", "=", "queued")
+              .where("channel", "=", "email")
+              .orderBy("id")
+              .forUpdate(),
+          )
           .where("status", "=", "queued")
-          .where("channel", "=", "email")
           .returningAll()
           .execute()
       : []),
@@ -398,6 +407,23 @@ async function refuseStopped(db: Db, messageId: string, now: Date, reason = "opt
   });
 }
 
+/**
+ * Every transaction that changes existing messages and their ledger rows locks them in one order:
+ * messages, then ledger rows, each by id. Send batches overlap (a retried job, Send now beside a
+ * batch), and rows locked in whatever order a join gives deadlock against one another.
+ */
+async function lockMessagesAndDeliveries(tx: DbOrTx, messageIds: string[]) {
+  if (!messageIds.length) return;
+  await tx.selectFrom("outbox_messages").select("id").where("id", "in", messageIds).orderBy("id").forUpdate().execute();
+  await tx
+    .selectFrom("deliveries")
+    .select("id")
+    .where("outbox_message_id", "in", messageIds)
+    .orderBy("id")
+    .forUpdate()
+    .execute();
+}
+
 /** Records what providers accepted, in one statement per table; a delivery riding on a message follows it. */
 async function markSent(deps: SendDeps, sent: { message: ClaimedMessage; providerMessageId: string }[]) {
   if (!sent.length) return;
@@ -405,6 +431,10 @@ async function markSent(deps: SendDeps, sent: { message: ClaimedMessage; provide
   // Once a real provider has the message, its body (sign-in codes, links) is not kept here.
   const forget = (message: ClaimedMessage) => !["outbox", "simulator"].includes(providerFor(deps, message).name);
   await inTransaction(deps.db, async (tx) => {
+    await lockMessagesAndDeliveries(
+      tx,
+      sent.map((s) => s.message.id),
+    );
     // Only from "sending": a failure the provider reported meanwhile (status callback) stands.
     const updated = await sql<{ id: string; provider_message_id: string }>`
       update outbox_messages o
@@ -433,6 +463,7 @@ async function markFailed(db: Db, failed: { id: string; reason: string }[]) {
   const ids = failed.map((f) => f.id);
   const reasons = failed.map((f) => f.reason);
   await inTransaction(db, async (tx) => {
+    await lockMessagesAndDeliveries(tx, ids);
     await sql`
       update outbox_messages o set status = 'failed', error = v.reason
       from unnest(${ids}::uuid[], ${reasons}::text[]) as v(id, reason) where o.id = v.id`.execute(tx);

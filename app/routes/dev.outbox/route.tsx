@@ -170,7 +170,7 @@ function PhoneSimulator({ number }: { number: string }) {
                   name="digits"
                   inputMode="numeric"
                   pattern="[0-9*#]*"
-                  maxLength={turn.gather.numDigits}
+                  maxLength={turn.gather.numDigits ?? 20}
                   required={!turn.gather.onEmpty}
                   autoComplete="off"
                   className="input"

@@ -28,7 +28,7 @@ export const phoneSchema = z.discriminatedUnion(
       step: voiceStepSchema,
       digits: z
         .string()
-        .regex(/^[0-9*#]{0,12}$/, "validation.invalidCharacters")
+        .regex(/^[0-9*#]{0,20}$/, "validation.invalidCharacters")
         .default(""),
     }),
     z.object({ intent: z.literal(PhoneIntent.hangUp), from: e164, callSid }),
