@@ -21,6 +21,8 @@ export function cmakeFlags(flavour: Flavour): string[] {
     "-DWHISPER_BUILD_EXAMPLES=ON",
     "-DWHISPER_SDL2=OFF",
     "-DWHISPER_CURL=OFF",
+    // A one-off build: without this, cmake warns "ccache not found" on every machine that lacks it.
+    "-DGGML_CCACHE=OFF",
     // Upstream's code, not ours: its compiler warnings (hundreds, from ggml's intrinsics) would bury
     // the suite's own output.
     "-DCMAKE_C_FLAGS=-w",
