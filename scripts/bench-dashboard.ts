@@ -4,8 +4,8 @@
 // bare Node http server answering a fixed page, in the same run. Reports requests/second and latency
 // (p90, p97.5 (between which p95 lies) and p99), each page's share of the bare server's throughput,
 // and the server process's CPU time per request (from /proc: steadier than req/s on a busy machine,
-// where other processes take the cores). /healthz runs the whole stack (middleware, React Router, one
-// query) without rendering a page: the ceiling any page can reach on this machine.
+// where other processes take the cores). /healthz is the floor: Express, the request log and one
+// query, skipping the page middleware and React Router as health checks do (decision 040).
 // Each page's HTML bytes, and how many of them are the hydration payload (React Router's loader data
 // in inline scripts), show a page that carries its data twice.
 // BENCH_PORT and BENCH_PG_PORT move the server and its PostgreSQL (to run beside another copy).
