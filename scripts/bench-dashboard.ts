@@ -4,11 +4,15 @@
 // bare Node http server answering a fixed page, in the same run. Reports requests/second and latency
 // (p90, p97.5 (between which p95 lies) and p99), each page's share of the bare server's throughput,
 // and the server process's CPU time per request (from /proc: steadier than req/s on a busy machine,
-// where other processes take the cores). /healthz runs the whole stack (middleware, React Router, one
-// query) without rendering a page: the ceiling any page can reach on this machine.
+// where other processes take the cores). /healthz is the floor: Express, the request log and one
+// query, skipping the page middleware and React Router as health checks do (decision 040).
+// Each page's HTML bytes, and how many of them are the hydration payload (React Router's loader data
+// in inline scripts), show a page that carries its data twice.
 // BENCH_PORT and BENCH_PG_PORT move the server and its PostgreSQL (to run beside another copy).
+// BENCH_CPU_PROF=<dir> profiles the server during each page's load (through its inspector, so the
+// figures then include the profiler's cost): <dir>/<page>.cpuprofile, and the top frames printed.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -16,27 +20,35 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { createUserSession } from "../app/auth/session.server";
 import { createDb, createPool } from "../db/client";
+import { connectProfiler, inspectorUrl, topFrames, topModules } from "./cpu-profile";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3397);
 const PG_PORT = Number(process.env.BENCH_PG_PORT ?? 25442);
 const base = `http://127.0.0.1:${PORT}`;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 8;
+const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "heirloom-bench-dash-"));
-const server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-  env: {
-    ...process.env,
-    NODE_ENV: "production",
-    ENV_FILE: "off",
-    PORT: String(PORT),
-    EMBEDDED_PG_PORT: String(PG_PORT),
-    DATA_DIR: dataDir,
-    APP_URL: `http://localhost:${PORT}`,
-    WORKER: "off",
+const server = spawn(
+  process.execPath,
+  [...(PROFILE_DIR ? ["--inspect=127.0.0.1:0"] : []), "--import", "tsx", "server/main.ts"],
+  {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      ENV_FILE: "off",
+      PORT: String(PORT),
+      EMBEDDED_PG_PORT: String(PG_PORT),
+      DATA_DIR: dataDir,
+      APP_URL: `http://localhost:${PORT}`,
+      WORKER: "off",
+    },
+    stdio: ["ignore", "ignore", PROFILE_DIR ? "pipe" : "inherit"],
   },
-  stdio: ["ignore", "ignore", "inherit"],
-});
+);
+const profilerAddress = PROFILE_DIR ? inspectorUrl(server.stderr!) : null;
+server.stderr?.pipe(process.stderr);
 const exited = new Promise((resolve) => server.on("exit", resolve));
 
 /** CPU time (user + system) the server process has used so far, in ms; null where /proc is missing. */
@@ -49,9 +61,19 @@ function serverCpuMs(): number | null {
   }
 }
 
+let profiler: Awaited<ReturnType<typeof connectProfiler>> | null = null;
+const profiles: [string, string[]][] = [];
+
 async function run(url: string, headers: Record<string, string> = {}, measureServer = true) {
   const before = serverCpuMs();
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
+  const load = () => autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
+  let result!: autocannon.Result;
+  if (profiler && measureServer) {
+    const profile = await profiler.during(async () => (result = await load()));
+    const name = new URL(url).pathname.replace(/[0-9a-f-]{36}/, "id").replace(/\W+/g, "_");
+    writeFileSync(path.join(PROFILE_DIR!, `${name}.cpuprofile`), JSON.stringify(profile));
+    profiles.push([new URL(url).pathname, [...topFrames(profile), "  by package:", ...topModules(profile)]]);
+  } else result = await load();
   const after = serverCpuMs();
   if (result.non2xx) throw new Error(`${url}: ${result.non2xx} responses were not 2xx`);
   const cpu = measureServer && before !== null && after !== null ? (after - before) / result.requests.total : null;
@@ -76,6 +98,10 @@ try {
     )
       break;
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (profilerAddress) {
+    mkdirSync(PROFILE_DIR!, { recursive: true });
+    profiler = await connectProfiler(await profilerAddress);
   }
   const { EMBEDDED_PG_PASSWORD } = JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8"));
   const db = createDb(
@@ -149,10 +175,13 @@ try {
   await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
   const barePort = (bare.address() as AddressInfo).port;
 
+  const pages = ["/dashboard", `/dashboard/recipient/${firstId}`, "/dashboard/kanban", "/dashboard/timeline"];
+  const sizes = await Promise.all(pages.map((page) => pageBytes(`${base}${page}`, cookie)));
+
   const rows: [string, Awaited<ReturnType<typeof run>>][] = [];
   rows.push(["bare node http (same HTML)", await run(`http://127.0.0.1:${barePort}/`, {}, false)]);
   rows.push(["/healthz (no page: the floor)", await run(`${base}/healthz`)]);
-  for (const page of ["/dashboard", `/dashboard/recipient/${firstId}`, "/dashboard/kanban", "/dashboard/timeline"]) {
+  for (const page of pages) {
     rows.push([page.replace(firstId, "{id}"), await run(`${base}${page}`, { Cookie: cookie })]);
   }
   bare.close();
@@ -178,8 +207,33 @@ try {
       (cpu === null ? "" : cpu.toFixed(2)).padStart(18),
     );
   }
+  console.log("\npage".padEnd(31), "HTML bytes".padStart(11), "loader data".padStart(12), "share".padStart(7));
+  pages.forEach((page, i) => {
+    const { html, data } = sizes[i];
+    console.log(
+      page.replace(firstId, "{id}").padEnd(30),
+      String(html).padStart(11),
+      String(data).padStart(12),
+      `${((data / html) * 100).toFixed(0)}%`.padStart(7),
+    );
+  });
+  for (const [page, lines] of profiles)
+    console.log(`\n${page.replace(firstId, "{id}")} (self time of busy samples)\n${lines.join("\n")}`);
 } finally {
+  profiler?.close();
   server.kill("SIGTERM");
   await exited;
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * A page's HTML bytes (uncompressed), and those of them that carry its loader data to the client:
+ * the inline scripts React Router streams the hydration payload in.
+ */
+async function pageBytes(url: string, cookie: string) {
+  const html = await (await fetch(url, { headers: { Cookie: cookie } })).text();
+  const scripts =
+    html.match(/<script[^>]*>window\.__reactRouterContext\.streamController\.enqueue\([\s\S]*?<\/script>/g) ?? [];
+  const bytes = (text: string) => Buffer.byteLength(text);
+  return { html: bytes(html), data: scripts.reduce((sum, script) => sum + bytes(script), 0) };
 }

@@ -9,6 +9,15 @@
 // nesting ($t), formatting, fallback languages (each page embeds its language's namespaces in full).
 
 type Bundle = Record<string, unknown>;
+
+/** One per language: building Intl.PluralRules costs more than many lookups, and counts are per row. */
+const pluralRulesByLanguage = new Map<string, Intl.PluralRules>();
+function pluralRules(language: string): Intl.PluralRules {
+  let rules = pluralRulesByLanguage.get(language);
+  if (!rules) pluralRulesByLanguage.set(language, (rules = new Intl.PluralRules(language)));
+  return rules;
+}
+
 /**
  * i18next options this translator does not implement: typed `never`, so passing one fails `tsc`
  * instead of rendering the wrong string.
@@ -135,7 +144,7 @@ export function createLiteI18n({ lng, resources, variables = {}, loadPath, fetch
           separator > 0 ? [[fullKey.slice(0, separator)], fullKey.slice(separator + 1)] : [namespaces, fullKey];
         const keys = [key];
         if (typeof options.count === "number") {
-          keys.unshift(`${key}_${new Intl.PluralRules(i18n.language).select(options.count)}`);
+          keys.unshift(`${key}_${pluralRules(i18n.language).select(options.count)}`);
           if (options.count === 0) keys.unshift(`${key}_zero`);
         }
         const values = { count: options.count, ...options };

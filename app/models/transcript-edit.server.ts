@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { sql } from "kysely";
 import { isUuid } from "~/utils/ids";
+import { dateTimeFormat } from "~/utils/intl-formats";
 import { noControlCharacters } from "~/utils/validation";
 import {
   cleanSegments,
@@ -242,13 +243,11 @@ export type WordsRow = {
   heard_again: boolean;
 };
 
+const CORRECTED_ON: Intl.DateTimeFormatOptions = { day: "numeric", month: "long", timeZone: "UTC" };
+
 /** The words as a page shows them (app/components/answer-words.tsx), the correction's date written in the page's language. */
 export function wordsView(row: WordsRow, locale: string): WordsView {
-  const format = new Intl.DateTimeFormat(locale === "hi" ? "hi-IN" : "en-GB", {
-    day: "numeric",
-    month: "long",
-    timeZone: "UTC",
-  });
+  const format = dateTimeFormat(locale === "hi" ? "hi-IN" : "en-GB", CORRECTED_ON);
   return {
     status: row.transcript_status,
     transcript: row.transcript,

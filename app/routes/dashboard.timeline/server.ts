@@ -3,6 +3,7 @@ import type { AppContext } from "~/context.server";
 import { i18nServer } from "~/i18n/i18next.server";
 import { getTimelinePage, groupByMonth, listTimelineStorytellers, parseTimelineCursor } from "~/models/timeline.server";
 import { wordsView } from "~/models/transcript-edit.server";
+import { dateTimeFormat } from "~/utils/intl-formats";
 import { pageTitle } from "~/utils/page-title.server";
 import { Param, searchSchema } from "./schema";
 
@@ -30,8 +31,8 @@ export async function timelinePage(request: Request, context: AppContext, user: 
     getTimelinePage(context.db, user, { storytellerId, before }),
     listTimelineStorytellers(context.db, user),
   ]);
-  const monthFormat = new Intl.DateTimeFormat(intlLocale(locale), { month: "long", year: "numeric", timeZone: "UTC" });
-  const dateFormat = new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: "medium", timeZone: "UTC" });
+  const monthFormat = dateTimeFormat(intlLocale(locale), { month: "long", year: "numeric", timeZone: "UTC" });
+  const dateFormat = dateTimeFormat(intlLocale(locale), { dateStyle: "medium", timeZone: "UTC" });
   const months = groupByMonth(page.items).map(({ month, items }) => {
     const [year, monthNumber] = month.split("-").map(Number);
     return {

@@ -1,0 +1,13 @@
+// Intl's formatters are costly to build (locale data is looked up each time) and cheap to use: a
+// page that built one per row or per translated count spent more on building than on formatting.
+// One per language and options, kept for the process (a handful: two languages, a few styles).
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** `new Intl.DateTimeFormat(locale, options)`, made once per locale and options. */
+export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let format = dateFormats.get(key);
+  if (!format) dateFormats.set(key, (format = new Intl.DateTimeFormat(locale, options)));
+  return format;
+}
