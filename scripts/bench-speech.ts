@@ -4,8 +4,11 @@
 //    small in f16, base and small quantised to q5_1 with the built whisper-quantize), SPEECH_THREADS
 //    threads (default 1, as beside the web), nice 19, exactly as the job runs it. Random weights make the
 //    decoder run to its token limit in every 30-s window and fail every quality check, so it runs with
-//    -nf (no temperature fallback: one decode per window, as real speech mostly gets); the figure is
-//    still pessimistic for the decoder (real speech stops earlier in a window).
+//    -nf (no temperature fallback: one decode per window, as real speech mostly gets) and -nt (no
+//    timestamps: random weights emit random ones, and the engine moves its 30-s window on by the last
+//    one, so the windows pile up — tiny made 9,711 segments of 300 s and took 1.2 × real time; real
+//    speech moves on by ~30 s). The figure is still pessimistic for the decoder: every window decodes
+//    to the token limit, where real speech stops earlier.
 // 2. The Timeline's p99 from the production server (WORKER=off) with and without one transcription
 //    running beside it (the default model), 4 connections.
 // BENCH_SPEECH_MODELS (comma list, default all; empty: none) picks models, BENCH_SPEECH_WEB=off skips part 2; BENCH_PORT / BENCH_PG_PORT move the server.
@@ -76,7 +79,7 @@ async function transcribe(file: string, audio: string, onSpawn?: (pid: number) =
     language: "en",
     threads: THREADS,
     durationMs: SECONDS * 1000,
-    extraArgs: ["-nf"],
+    extraArgs: ["-nf", "-nt"],
     onSpawn: (pid) => {
       watcher = watchPeak(pid);
       onSpawn?.(pid);
@@ -94,7 +97,7 @@ await run(ffmpegBinary(), [
   ...["-i", `sine=frequency=180:duration=${SECONDS},vibrato=f=4:d=0.6,volume=0.5`, "-c:a", "aac", "-y", audio],
 ]);
 console.log(`engine ${engine} (${engine.startsWith(engineBuildDir("native")) ? "native" : "other"} build)`);
-console.log(`${SECONDS} s of audio, ${THREADS} thread(s), nice 19, -nf; generated models (random weights)`);
+console.log(`${SECONDS} s of audio, ${THREADS} thread(s), nice 19, -nf -nt; generated models (random weights)`);
 console.log(
   "model".padEnd(12),
   "wall s".padStart(8),
@@ -219,7 +222,7 @@ try {
     language: "en",
     threads: THREADS,
     durationMs: SECONDS * 1000,
-    extraArgs: ["-nf"],
+    extraArgs: ["-nf", "-nt"],
     signal: controller.signal,
     onSpawn: () => spawned(),
   }).catch(() => undefined);
