@@ -179,11 +179,23 @@ export default function RecordPage() {
           {page.callInText}
         </p>
       ) : null}
-      <p>
-        <a href={page.myStoriesUrl} className="inline-flex min-h-11 items-center underline" data-my-stories>
-          {t("myStories")}
-        </a>
-      </p>
+      {page.otherQuestions.length ? (
+        <nav aria-labelledby="other-questions" className="flex flex-col gap-2 border-t border-line pt-4">
+          <h2 id="other-questions" className="text-xl font-semibold">
+            {t("otherQuestions")}
+          </h2>
+          <p className="text-base text-muted">{t("otherQuestionsLead")}</p>
+          <ul className="flex flex-col gap-1">
+            {page.otherQuestions.map((other) => (
+              <li key={other.url}>
+                <a href={other.url} className="inline-flex min-h-11 items-center underline" data-leave-check>
+                  {other.text}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : null}
     </main>
   );
 }
