@@ -60,6 +60,8 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
     toggle.hidden = true;
   };
   if (!form.hasAttribute("data-upload-open")) fileParts.forEach((part) => (part.hidden = true));
+  // Only in the first state: while recording, reviewing or sending, the way on is the recorder's.
+  const offerFileForm = (offer: boolean) => (toggle.hidden = !offer || form.hasAttribute("data-upload-open"));
   toggle.addEventListener("click", (event) => {
     event.preventDefault();
     openFileForm();
@@ -82,6 +84,7 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
     recording = new Blob(saved.chunks, { type: saved.mimeType });
     recordingId = saved.savedAt;
     ui.review(recording, true);
+    offerFileForm(false);
   });
 
   let recorder: MediaRecorder | null = null;
@@ -124,6 +127,7 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
       });
       recorder.start(1000);
       ui.recording();
+      offerFileForm(false);
       stopTimer = countdown(ui.timer, ui.announcer, say, () => {
         ui.showMessage(say("autoStopped"));
         recorder?.stop();
@@ -189,6 +193,7 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
     await forget(key);
     recording = null;
     ui.ready();
+    offerFileForm(true);
   });
 
   // Leaving with a recording that is not sent: warn, and offer to send it first.
@@ -450,5 +455,9 @@ function forget(key: string) {
 const recorderRoot = document.querySelector<HTMLElement>("[data-recorder-root]");
 const recorderMount = document.getElementById("recorder");
 const recorderText = document.getElementById("recorder-text");
+// After the first paint: the question shows before the recorder's work (its Record button waits
+// disabled in the HTML until then).
 if (recorderRoot && recorderMount && recorderText)
-  start(recorderRoot, recorderMount, JSON.parse(recorderText.textContent ?? "{}") as Text);
+  requestAnimationFrame(() =>
+    setTimeout(() => start(recorderRoot, recorderMount, JSON.parse(recorderText.textContent ?? "{}") as Text)),
+  );
