@@ -59,6 +59,13 @@ export async function loader({ request, context }: LoaderArgs) {
  * Only a document the server renders is standalone: a page reached by a client-side navigation from
  * a page that has React (a dashboard link to the FAQ) keeps the router's scripts it already runs.
  */
+/** The stylesheet's text when the standalone page's loader inlines it (`inlineStyles`), else null. */
+function useInlineStyles(): string | null {
+  const match = useMatches().findLast((m) => (m.handle as { standalone?: boolean } | undefined)?.standalone);
+  if (!match || typeof document !== "undefined") return null;
+  return (match.data as { inlineStyles?: string | null } | undefined)?.inlineStyles ?? null;
+}
+
 function useStandaloneScripts(): string[] | null {
   const match = useMatches().findLast((m) => (m.handle as { standalone?: boolean } | undefined)?.standalone);
   if (!match || typeof document !== "undefined") return null;
@@ -68,6 +75,7 @@ function useStandaloneScripts(): string[] | null {
 export function Layout({ children }: { children: ReactNode }) {
   const rootData = useRootData();
   const standaloneScripts = useStandaloneScripts();
+  const inlineStyles = useInlineStyles();
   const { i18n } = useTranslation();
   const nonce = useNonce();
   const theme = rootData?.theme ?? defaultThemeSettings;
@@ -84,7 +92,14 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
-        <Links />
+        {inlineStyles ? (
+          <>
+            <style nonce={nonce} dangerouslySetInnerHTML={{ __html: inlineStyles }} />
+            <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+          </>
+        ) : (
+          <Links />
+        )}
       </head>
       <body className="min-h-screen bg-surface text-ink antialiased">
         {standaloneScripts ? (

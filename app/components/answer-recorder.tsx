@@ -1,12 +1,15 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { Form } from "react-router";
+import { Form, useSearchParams } from "react-router";
 
 /**
  * Recording an answer, as the record page and My Stories' recording page render it: a plain
  * multipart form (a file input that a phone offers to record with, "Keep this answer private"),
  * which is the whole way to answer without JavaScript, and the mount and words the recorder script
- * (app/recorder/recorder.ts, decision 010) needs to put itself in front. The page's root element
+ * (app/recorder/recorder.ts, decision 010) needs to put itself in front. The recorder's first state
+ * (status line, time left, Record) is in the HTML, shown only when scripting is on, and the file form
+ * folds behind "Or upload a recording" by CSS, so nothing moves when the script starts (decision 039).
+ * The fold is a link to ?upload=1, which opens it even if the script never arrives. The page's root element
  * carries `data-recorder-root` (and, on My Stories, `data-upload-prompt`). `children` come after the
  * form (the record page's Skip). `error` is a translation key (record namespace).
  */
@@ -20,6 +23,7 @@ export function AnswerRecorder({
   children?: ReactNode;
 }) {
   const { t } = useTranslation("record");
+  const uploadOpen = useSearchParams()[0].has("upload");
   return (
     <>
       {error ? (
@@ -28,9 +32,30 @@ export function AnswerRecorder({
         </p>
       ) : null}
       <p>{t("limit")}</p>
-      {/* The recorder script fills this in; without it, the form below is the way to answer. */}
-      <div id="recorder" hidden />
-      <Form method="post" encType="multipart/form-data" className="flex flex-col gap-4" id="answer-form" reloadDocument>
+      {/* The recorder script takes these over; without scripting they are hidden and the form below is the way. */}
+      <div id="recorder" className="flex flex-col gap-4" data-js-only>
+        <p role="status" className="text-2xl font-semibold" data-recorder-status>
+          {t("ready")}
+        </p>
+        <p role="timer" className="text-3xl font-bold tabular-nums" data-recorder-timer>
+          {t("timeLeft", { time: "5:00" })}
+        </p>
+        <button type="button" disabled className="btn-primary px-8 py-5 text-2xl" data-recorder-record>
+          {t("record")}
+        </button>
+      </div>
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        className="flex flex-col gap-4"
+        id="answer-form"
+        data-upload-open={uploadOpen ? "" : undefined}
+        reloadDocument
+      >
+        <a href="?upload=1#answer-form" className="btn-secondary self-start px-5 py-3" data-js-only data-upload-toggle>
+          {t("uploadInstead")}
+        </a>
+        <p data-file-steps>{t("fileSteps")}</p>
         <label className="flex flex-col gap-2 font-medium" id="file-field">
           <span data-upload-heading>{t("fileLabel")}</span>
           <input

@@ -15,7 +15,10 @@ const RECORDER_TEXT_KEYS = [
   "announceMinutes",
   "announceOneMinute",
   "announceSeconds",
+  "ready",
   "listen",
+  "recorded",
+  "unsentStatus",
   "rerecord",
   "rerecordConfirm",
   "submit",
@@ -71,15 +74,9 @@ async function callInText(context: Pick<AppContext, "db" | "config">, promptId: 
 export async function recordPageState(context: Pick<AppContext, "db" | "config">, token: string) {
   const prompt = await promptForRecordToken(context, token);
   if (!prompt) return null;
-  const [answer, account] = await Promise.all([
+  const [answer, others] = await Promise.all([
     context.db.selectFrom("answers").select(["id", "is_private"]).where("prompt_id", "=", prompt.id).executeTakeFirst(),
-    prompt.email
-      ? context.db
-          .selectFrom("users")
-          .select("id")
-          .where((eb) => eb(eb.fn("lower", ["email"]), "=", prompt.email!.toLowerCase()))
-          .executeTakeFirst()
-      : undefined,
+    otherOpenQuestions(context, prompt.storyteller_id, prompt.id),
   ]);
   return {
     prompt: prompt.text,
@@ -91,12 +88,34 @@ export async function recordPageState(context: Pick<AppContext, "db" | "config">
       answer && !prompt.rerecord_requested_at
         ? { isPrivate: answer.is_private, audioUrl: `/record/${token}/audio` }
         : null,
-    // A Storyteller with an account sees their stories there; otherwise they are offered one
-    // (the register link is the only way that page says who they are).
-    myStoriesUrl: account
-      ? "/dashboard/mystories"
-      : `/responses/register/${prompt.storyteller_id}?t=${await signCapability(context.config, "register", prompt.storyteller_id)}`,
+    // Her other open questions, each through its own record link: no account (decision 039).
+    otherQuestions: await Promise.all(
+      others.map(async (other) => ({
+        text: other.text,
+        url: `/record/${await signCapability(context.config, "record", other.id)}?lng=${prompt.language}`,
+      })),
+    ),
     recorderText: await recorderText(prompt.language, context),
     callInText: answer && !prompt.rerecord_requested_at ? null : await callInText(context, prompt.id, prompt.language),
   };
+}
+
+/**
+ * The Storyteller's other sent questions still waiting for an answer (not skipped; answered ones
+ * only when asked to record again), oldest first. The record link is her capability for them all.
+ */
+function otherOpenQuestions(context: Pick<AppContext, "db">, storytellerId: string, exceptPromptId: string) {
+  return context.db
+    .selectFrom("prompts as p")
+    .leftJoin("answers as a", "a.prompt_id", "p.id")
+    .select(["p.id", "p.text"])
+    .where("p.storyteller_id", "=", storytellerId)
+    .where("p.id", "!=", exceptPromptId)
+    .where("p.sent_at", "is not", null)
+    .where("p.skipped_at", "is", null)
+    .where((eb) => eb.or([eb("a.id", "is", null), eb("p.rerecord_requested_at", "is not", null)]))
+    .orderBy("p.sent_at")
+    .orderBy("p.id")
+    .limit(10)
+    .execute();
 }

@@ -42,19 +42,30 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
 
   const ui = buildUi(mount, say);
   mount.hidden = false;
-  // The file form stays, folded behind "Or upload a recording".
-  const fileField = document.getElementById("file-field");
-  const fileSubmit = form.querySelector<HTMLElement>("[data-file-submit]");
-  const fileToggle = button(say("uploadInstead"), "btn-secondary self-start");
-  if (fileField && fileSubmit) {
-    fileField.hidden = true;
-    fileSubmit.hidden = true;
+  // The file form stays, folded behind "Or upload a recording": by CSS where the browser knows
+  // `scripting`, by `hidden` here for the ones that do not (decision 039).
+  const fileParts = ["#file-field", "[data-file-submit]", "[data-file-steps]"]
+    .map((selector) => form.querySelector<HTMLElement>(selector))
+    .filter((element): element is HTMLElement => element !== null);
+  let fileToggle = form.querySelector<HTMLElement>("[data-upload-toggle]");
+  if (!fileToggle) {
+    fileToggle = button(say("uploadInstead"), "btn-secondary self-start");
     form.prepend(fileToggle);
-    fileToggle.addEventListener("click", () => {
-      fileField.hidden = fileSubmit.hidden = false;
-      fileToggle.hidden = true;
-    });
   }
+  fileToggle.setAttribute("role", "button");
+  const toggle = fileToggle;
+  const openFileForm = () => {
+    form.setAttribute("data-upload-open", "");
+    fileParts.forEach((part) => (part.hidden = false));
+    toggle.hidden = true;
+  };
+  if (!form.hasAttribute("data-upload-open")) fileParts.forEach((part) => (part.hidden = true));
+  // Only in the first state: while recording, reviewing or sending, the way on is the recorder's.
+  const offerFileForm = (offer: boolean) => (toggle.hidden = !offer || form.hasAttribute("data-upload-open"));
+  toggle.addEventListener("click", (event) => {
+    event.preventDefault();
+    openFileForm();
+  });
 
   let recording: Blob | null = null;
   /** When the current recording was started: tells two recordings of the same size apart. */
@@ -64,15 +75,16 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
 
   const problem = recorderProblem();
   if (problem) {
-    ui.showMessage(say(problem));
-    ui.recordButton.hidden = true;
-  }
+    ui.cannotRecord(say(problem));
+    openFileForm();
+  } else ui.ready();
 
   void loadSaved(key).then((saved) => {
     if (!saved || !saved.chunks.length) return;
     recording = new Blob(saved.chunks, { type: saved.mimeType });
     recordingId = saved.savedAt;
     ui.review(recording, true);
+    offerFileForm(false);
   });
 
   let recorder: MediaRecorder | null = null;
@@ -111,11 +123,11 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
         void save(saved);
         recording = new Blob(saved.chunks, { type: saved.mimeType });
         recordingId = saved.savedAt;
-        ui.stopped();
         ui.review(recording, false);
       });
       recorder.start(1000);
       ui.recording();
+      offerFileForm(false);
       stopTimer = countdown(ui.timer, ui.announcer, say, () => {
         ui.showMessage(say("autoStopped"));
         recorder?.stop();
@@ -155,7 +167,7 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
         // The server answered only after storing and checking the file: now it may leave the phone.
         await forget(key);
         recording = null;
-        ui.showMessage(say("submitted"));
+        ui.sent();
         location.replace(
           then ??
             `${location.pathname}?submitted=1${location.search.includes("lng=") ? `&${location.search.slice(1)}` : ""}`,
@@ -180,24 +192,26 @@ function start(root: HTMLElement, mount: HTMLElement, text: Text) {
     if (!window.confirm(say("discardConfirm"))) return;
     await forget(key);
     recording = null;
-    ui.reset();
+    ui.ready();
+    offerFileForm(true);
   });
 
   // Leaving with a recording that is not sent: warn, and offer to send it first.
   window.addEventListener("beforeunload", (event) => {
     if (!leaving && (unsent() || recorder?.state === "recording")) event.preventDefault();
   });
-  const myStories = root.querySelector<HTMLAnchorElement>("[data-my-stories]");
   let leaving = false;
-  myStories?.addEventListener("click", (event) => {
-    if (!unsent()) return;
-    event.preventDefault();
-    ui.leaveWarning(
-      myStories.href,
-      () => submit(myStories.href),
-      () => (leaving = true),
-    );
-  });
+  root.querySelectorAll<HTMLAnchorElement>("[data-leave-check]").forEach((link) =>
+    link.addEventListener("click", (event) => {
+      if (!unsent()) return;
+      event.preventDefault();
+      ui.leaveWarning(
+        link.href,
+        () => submit(link.href),
+        () => (leaving = true),
+      );
+    }),
+  );
 }
 
 /** Why this browser can't record here, if it can't: in-app browsers and old browsers get the upload form. */
@@ -246,43 +260,68 @@ function button(label: string, className: string) {
   return element;
 }
 
+/** The element the page rendered for the recorder's first state, or a new one for pages that did not. */
+function adopt<T extends HTMLElement>(mount: HTMLElement, selector: string, make: () => T): T {
+  const found = mount.querySelector<T>(selector);
+  if (found) return found;
+  const made = make();
+  mount.append(made);
+  return made;
+}
+
+/**
+ * The recorder as a state machine a person can read (decision 039): each state has a status line in
+ * words and one primary button. Ready: Record. Recording: Stop, with the time left. Recorded: Send
+ * this answer (Listen and Record again beside it). Sending: the progress. Failed: Try again.
+ */
 function buildUi(mount: HTMLElement, say: (key: string, values?: Record<string, string | number>) => string) {
   mount.className = "flex flex-col gap-4";
-  const timer = document.createElement("p");
-  timer.className = "text-3xl font-bold tabular-nums";
-  timer.textContent = say("timeLeft", { time: "5:00" });
-  // A timer is not read out as it changes; the announcer says the time left now and then.
-  timer.setAttribute("role", "timer");
+  const status = adopt(mount, "[data-recorder-status]", () => {
+    const element = document.createElement("p");
+    element.className = "text-2xl font-semibold";
+    element.setAttribute("role", "status");
+    return element;
+  });
+  const timer = adopt(mount, "[data-recorder-timer]", () => {
+    const element = document.createElement("p");
+    element.className = "text-3xl font-bold tabular-nums";
+    // A timer is not read out as it changes; the announcer says the time left now and then.
+    element.setAttribute("role", "timer");
+    return element;
+  });
+  const recordButton = adopt(mount, "[data-recorder-record]", () =>
+    button(say("record"), "btn-primary px-8 py-5 text-2xl"),
+  );
+  recordButton.disabled = false;
   const announcer = document.createElement("p");
   announcer.className = "sr-only";
   announcer.setAttribute("aria-live", "polite");
-  const recordButton = button(say("record"), "btn-primary px-8 py-5 text-2xl");
-  const status = document.createElement("p");
-  status.setAttribute("role", "status");
   const review = document.createElement("div");
   review.className = "flex flex-col gap-3";
   review.hidden = true;
   const reviewLabel = document.createElement("p");
+  reviewLabel.className = "font-semibold";
   const audio = document.createElement("audio");
   audio.controls = true;
   audio.className = "w-full";
-  const submitButton = button(say("submit"), "btn-primary px-8 py-4 text-xl");
-  const rerecordButton = button(say("rerecord"), "btn-secondary px-5 py-3");
-  const discardButton = button(say("discard"), "btn-secondary px-5 py-3");
+  audio.setAttribute("aria-label", say("listen"));
+  const submitButton = button(say("submit"), "btn-primary px-8 py-5 text-2xl");
+  const rerecordButton = button(say("rerecord"), "btn-secondary self-start px-5 py-3");
+  const discardButton = button(say("discard"), "btn-secondary self-start px-5 py-3");
   const actions = document.createElement("div");
-  actions.className = "flex flex-wrap gap-3";
+  actions.className = "flex flex-col gap-4";
   actions.append(submitButton, rerecordButton, discardButton);
   review.append(reviewLabel, audio, actions);
   const progress = document.createElement("progress");
   progress.max = 100;
-  progress.className = "w-full";
+  progress.className = "h-4 w-full";
   progress.hidden = true;
   const failure = document.createElement("div");
   failure.className = "flex flex-col gap-3 rounded-lg border border-danger p-3";
   failure.hidden = true;
   failure.setAttribute("role", "alert");
   const failureText = document.createElement("p");
-  const retryButton = button(say("retry"), "btn-primary px-6 py-3");
+  const retryButton = button(say("retry"), "btn-primary px-8 py-5 text-2xl");
   const download = document.createElement("a");
   download.className = "inline-flex min-h-11 items-center underline";
   download.textContent = say("download");
@@ -290,8 +329,12 @@ function buildUi(mount: HTMLElement, say: (key: string, values?: Record<string, 
   const leave = document.createElement("div");
   leave.className = "flex flex-col gap-3 rounded-lg border border-line p-3";
   leave.hidden = true;
-  mount.append(timer, announcer, recordButton, status, review, progress, failure, leave);
+  mount.append(announcer, progress, failure, review, leave);
 
+  /** Shows only the parts of one state. */
+  const show = (...parts: HTMLElement[]) => {
+    for (const part of [timer, recordButton, review, progress, failure]) part.hidden = !parts.includes(part);
+  };
   let audioUrl = "";
   return {
     timer,
@@ -304,46 +347,56 @@ function buildUi(mount: HTMLElement, say: (key: string, values?: Record<string, 
     showMessage(message: string) {
       status.textContent = message;
     },
-    recording() {
-      recordButton.textContent = say("stop");
-      recordButton.setAttribute("aria-pressed", "true");
-      review.hidden = failure.hidden = true;
-      status.textContent = say("recording");
-    },
-    stopped() {
+    ready() {
+      show(timer, recordButton);
       recordButton.textContent = say("record");
       recordButton.removeAttribute("aria-pressed");
+      status.textContent = say("ready");
+      announcer.textContent = "";
+      timer.textContent = say("timeLeft", { time: "5:00" });
+    },
+    cannotRecord(message: string) {
+      show();
+      status.textContent = message;
+    },
+    recording() {
+      show(timer, recordButton);
+      recordButton.textContent = say("stop");
+      recordButton.setAttribute("aria-pressed", "true");
+      status.textContent = say("recording");
     },
     review(blob: Blob, fromEarlierVisit: boolean) {
       if (audioUrl) URL.revokeObjectURL(audioUrl);
       audioUrl = URL.createObjectURL(blob);
       audio.src = audioUrl;
+      show(review);
+      recordButton.textContent = say("record");
+      recordButton.removeAttribute("aria-pressed");
+      submitButton.hidden = false;
+      // The 5:00 stop keeps its reason in the status line; the next step is then the same.
+      status.textContent =
+        (status.textContent === say("autoStopped") ? `${say("autoStopped")} ` : "") +
+        say(fromEarlierVisit ? "unsentStatus" : "recorded");
       reviewLabel.textContent = fromEarlierVisit ? say("unsent") : say("listen");
       submitButton.textContent = fromEarlierVisit ? say("sendUnsent") : say("submit");
-      review.hidden = false;
       discardButton.hidden = !fromEarlierVisit;
     },
     uploading(percent: number) {
-      review.hidden = failure.hidden = true;
-      recordButton.disabled = true;
-      progress.hidden = false;
+      show(progress);
       progress.value = percent;
       status.textContent = say("sending", { percent });
     },
     failed(reason: string, blob: Blob) {
-      progress.hidden = true;
-      recordButton.disabled = false;
-      review.hidden = false;
-      failure.hidden = false;
+      show(failure, review);
+      submitButton.hidden = true; // Try again is this state's one primary action
       failureText.textContent = `${say("failed")}: ${reason}`;
       download.href = audioUrl || URL.createObjectURL(blob);
       download.download = `answer.${blob.type.includes("mp4") ? "m4a" : blob.type.includes("ogg") ? "ogg" : "webm"}`;
-      status.textContent = "";
+      status.textContent = say("failed");
     },
-    reset() {
-      review.hidden = failure.hidden = progress.hidden = true;
-      status.textContent = announcer.textContent = "";
-      timer.textContent = say("timeLeft", { time: "5:00" });
+    sent() {
+      show();
+      status.textContent = say("submitted");
     },
     leaveWarning(href: string, saveAndGo: () => void, leaveAnyway: () => void) {
       leave.replaceChildren();
@@ -402,5 +455,9 @@ function forget(key: string) {
 const recorderRoot = document.querySelector<HTMLElement>("[data-recorder-root]");
 const recorderMount = document.getElementById("recorder");
 const recorderText = document.getElementById("recorder-text");
+// After the first paint: the question shows before the recorder's work (its Record button waits
+// disabled in the HTML until then).
 if (recorderRoot && recorderMount && recorderText)
-  start(recorderRoot, recorderMount, JSON.parse(recorderText.textContent ?? "{}") as Text);
+  requestAnimationFrame(() =>
+    setTimeout(() => start(recorderRoot, recorderMount, JSON.parse(recorderText.textContent ?? "{}") as Text)),
+  );

@@ -52,7 +52,7 @@ for (const label of ["3GP with AMR-NB", "CAF with AAC (iOS)", "raw AMR-WB"])
     await page.getByLabel("Choose a recording, or record one with your phone").setInputFiles(fixture.file);
     await page.getByRole("button", { name: "Send this recording" }).click();
     await expect(page.getByRole("main").getByRole("status").getByRole("heading", { level: 2 })).toHaveText(
-      "Submitted successfully",
+      "Sent. Thank you.",
     );
     const [answer] = await answersFor(db, question.promptId);
     expect(answer).toMatchObject({ content_type: fixture.contentType });

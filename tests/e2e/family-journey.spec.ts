@@ -133,7 +133,7 @@ test("the family: a group, an invitee who asks, an answer they hear and cannot d
   await dadi.page.getByLabel("Choose a recording, or record one with your phone").setInputFiles(recording);
   await dadi.page.getByRole("button", { name: "Send this recording" }).click();
   await expect(dadi.page.getByRole("main").getByRole("status").getByRole("heading", { level: 2 })).toHaveText(
-    "Submitted successfully",
+    "Sent. Thank you.",
   );
   await axe(dadi.page);
   await dadi.context.close();

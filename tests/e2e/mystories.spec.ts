@@ -33,7 +33,7 @@ function recorderOf(page: Page) {
     stopButton: recorder.getByRole("button", { name: "Stop", exact: true }),
     timer: recorder.getByText(/^\d:\d\d left$/),
     status: recorder.getByRole("status"),
-    submitButton: recorder.getByRole("button", { name: "Submit", exact: true }),
+    submitButton: recorder.getByRole("button", { name: "Send this answer", exact: true }),
     result: page.locator("[data-recorder-root]").getByRole("status").getByRole("heading", { level: 2 }),
     fileInput: page.getByLabel("Choose a recording, or record one with your phone"),
   };
@@ -92,7 +92,7 @@ test("record a story of my own with the microphone: stored, listed, made private
   // Record about two seconds with the fake microphone, listen back, submit.
   await expect(ui.timer).toHaveText("5:00 left");
   await ui.recordButton.click();
-  await expect(ui.status).toHaveText("Recording");
+  await expect(ui.status).toHaveText("Recording. Press Stop when you have finished.");
   await expect
     .poll(
       async () => {
@@ -110,7 +110,7 @@ test("record a story of my own with the microphone: stored, listed, made private
 
   await ui.submitButton.click();
   await expect(page).toHaveURL(/[?&]submitted=1$/);
-  await expect(ui.result).toHaveText("Submitted successfully");
+  await expect(ui.result).toHaveText("Sent. Thank you.");
   await expect(page.getByText("It is saved in My Stories.")).toBeVisible();
   const [answer] = await answersFor(db, promptId);
   expect(answer).toMatchObject({ content_type: "audio/webm", is_private: false });
@@ -195,7 +195,7 @@ test("answer a question sent to my address by uploading a recording, kept privat
   await page.getByLabel("Keep this answer private").check();
   await page.getByRole("button", { name: "Send this recording" }).click();
   await expect(page).toHaveURL(/[?&]submitted=1$/);
-  await expect(ui.result).toHaveText("Submitted successfully");
+  await expect(ui.result).toHaveText("Sent. Thank you.");
   await expect(page.getByText("Thank you! Ravi will love hearing this.")).toBeVisible();
   await expect(page.getByText("You kept this private. Only you can listen to it.")).toBeVisible();
   const [answer] = await answersFor(db, question.promptId);

@@ -84,7 +84,7 @@ for (const browser of oldBrowsers) {
       await page.getByLabel("Choose a recording, or record one with your phone").setInputFiles(fixtureWebm);
       await page.getByRole("button", { name: "Send this recording" }).click();
       await expect(page.getByRole("main").getByRole("status").getByRole("heading", { level: 2 })).toHaveText(
-        "Submitted successfully",
+        "Sent. Thank you.",
       );
       const [answer] = await answersFor(db, answered.promptId);
       expect(answer).toMatchObject({ content_type: "audio/webm", is_private: false });

@@ -86,13 +86,14 @@ for (const screen of screens) {
         // The recorder: recording, then listening back; and the folded file form.
         const recorder = page.locator("#recorder");
         await recorder.getByRole("button", { name: "Record", exact: true }).click();
-        await expect(recorder.getByRole("status")).toHaveText("Recording");
+        await expect(recorder.getByRole("status")).toHaveText("Recording. Press Stop when you have finished.");
         expect(await layoutProblems(page)).toEqual([]);
         await page.waitForTimeout(1200);
         await recorder.getByRole("button", { name: "Stop", exact: true }).click();
-        await expect(recorder.getByRole("button", { name: "Submit", exact: true })).toBeVisible();
+        await expect(recorder.getByRole("button", { name: "Send this answer", exact: true })).toBeVisible();
         expect(await layoutProblems(page)).toEqual([]);
-        await page.getByRole("button", { name: "Or upload a recording" }).click();
+        // The fold is offered before recording only; ?upload=1 opens it (the link's target without the script).
+        await page.goto(`${question.url}&upload=1`);
         await page.getByLabel("Choose a recording, or record one with your phone").setInputFiles(fixtureWebm);
         expect(await layoutProblems(page)).toEqual([]);
       }
@@ -127,7 +128,7 @@ test("the countdown and the recorder's status are announced to screen readers", 
   const status = recorder.getByRole("status");
   await expect(timer).toHaveText("5:00 left");
   await recorder.getByRole("button", { name: "Record", exact: true }).click();
-  await expect(status).toHaveText("Recording");
+  await expect(status).toHaveText("Recording. Press Stop when you have finished.");
   await expect(announcer).toHaveText("");
   await page.clock.fastForward("01:00");
   await expect(announcer).toHaveText("4 minutes left");
@@ -139,5 +140,5 @@ test("the countdown and the recorder's status are announced to screen readers", 
   await expect(announcer).toHaveText("10 seconds left");
   await expect(timer).toHaveText(/^0:(10|09) left$/);
   await page.clock.fastForward("00:10");
-  await expect(status).toHaveText("5 minutes reached, so recording stopped.");
+  await expect(status).toHaveText(/^5 minutes reached, so recording stopped\. Recorded, not sent yet\./);
 });

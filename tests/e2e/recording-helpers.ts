@@ -41,6 +41,34 @@ export async function sentQuestion(db: Db, ownerId: string, text = `What was you
   return { storytellerId: storyteller.id, promptId: prompt.id, text, token, url: `/record/${token}?lng=en` };
 }
 
+/**
+ * A Storyteller of `ownerId` in `language` with `texts.length` questions all sent just now, each with
+ * its record link (the page in that language).
+ */
+export async function sentQuestions(db: Db, ownerId: string, texts: string[], language: "en" | "hi" = "en") {
+  const storyteller = await createStoryteller(db, {
+    ownerId,
+    nickname: "Nana",
+    firstName: "Hari",
+    email: `nana.${suffix()}@example.com`,
+    timeZone: "Asia/Kolkata",
+    language,
+    prompts: texts.map((text, i) => ({ text, sentAt: new Date(Date.now() - (texts.length - i) * 1000) })),
+  });
+  return Promise.all(
+    storyteller.prompts.map(async (prompt, i) => {
+      const token = await signRecordToken(prompt.id);
+      return {
+        storytellerId: storyteller.id,
+        promptId: prompt.id,
+        text: texts[i],
+        token,
+        url: `/record/${token}?lng=${language}`,
+      };
+    }),
+  );
+}
+
 /** A user row to own a Storyteller when nobody needs to sign in as them. */
 export async function newOwner(db: Db, firstName = "Asha") {
   const id = suffix();

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
+import type { Db } from "../../db/client";
 import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
 import {
   answersFor,
@@ -9,6 +10,7 @@ import {
   notificationTypes,
   savedRecording,
   sentQuestion,
+  sentQuestions,
   storedFiles,
   tamper,
   wav,
@@ -24,6 +26,9 @@ test.use({ allowedConsoleErrors: [/status of 4\d\d/] });
 const fixtureWebm = path.resolve("tests/fixtures/recording-3s.webm");
 const fixtureWebmBytes = readFileSync(fixtureWebm).length;
 
+const RECORDING = "Recording. Press Stop when you have finished.";
+const RECORDED = "Recorded, not sent yet. Listen to it if you like, then press Send this answer.";
+
 function recordPage(page: Page) {
   const recorder = page.locator("#recorder");
   return {
@@ -34,23 +39,34 @@ function recordPage(page: Page) {
     timer: recorder.getByText(/^\d:\d\d left$/),
     status: recorder.getByRole("status"),
     reviewPlayer: recorder.locator("audio"),
-    submitButton: recorder.getByRole("button", { name: "Submit", exact: true }),
+    submitButton: recorder.getByRole("button", { name: "Send this answer", exact: true }),
+    rerecordButton: recorder.getByRole("button", { name: "Record again", exact: true }),
     progress: recorder.getByRole("progressbar"),
     failure: recorder.getByRole("alert"),
-    // The announced result's heading ("Submitted successfully" / "Your answer"), inside role=status.
+    // The announced result's heading ("Sent. Thank you." / "Your answer"), inside role=status.
     result: page.getByRole("main").getByRole("status").getByRole("heading", { level: 2 }),
     answerPlayer: page.locator("main > section audio"),
     fileInput: page.getByLabel("Choose a recording, or record one with your phone"),
   };
 }
 
+/** Two sent questions of one Storyteller, both open: the record page of each lists the other. */
+async function twoOpenQuestions(db: Db, ownerId: string) {
+  const [first, second] = await sentQuestions(db, ownerId, [
+    `What was your first home like? (${Math.random()})`,
+    `Who taught you to cook? (${Math.random()})`,
+  ]);
+  return { first, second };
+}
+
 /** Records with the fake microphone until the countdown shows at least `seconds` gone, then stops. */
 async function recordAndStop(page: Page, seconds: number) {
   const ui = recordPage(page);
   await expect(ui.timer).toHaveText("5:00 left");
+  await expect(ui.status).toHaveText("Press Record, then say your answer.");
   await ui.recordButton.click();
   await expect(ui.stopButton).toHaveAttribute("aria-pressed", "true");
-  await expect(ui.status).toHaveText("Recording");
+  await expect(ui.status).toHaveText(RECORDING);
   // The countdown shows at least `seconds` gone ("4:57 left" or lower for 3).
   await expect
     .poll(
@@ -62,8 +78,12 @@ async function recordAndStop(page: Page, seconds: number) {
     )
     .toBeLessThanOrEqual(300 - seconds);
   await ui.stopButton.click();
-  await expect(ui.recordButton).toBeVisible();
-  await expect(ui.recordButton).not.toHaveAttribute("aria-pressed");
+  // Recorded: Send this answer is the one primary action; Record and the countdown are gone.
+  await expect(ui.status).toHaveText(RECORDED);
+  await expect(ui.recordButton).toBeHidden();
+  await expect(ui.stopButton).toBeHidden();
+  await expect(ui.timer).toBeHidden();
+  await expect(ui.rerecordButton).toBeVisible();
   await expect(ui.recorder.getByText("Listen to your recording")).toBeVisible();
   await expect(ui.reviewPlayer).toHaveAttribute("src", /^blob:/);
   await expect(ui.submitButton).toBeVisible();
@@ -109,12 +129,12 @@ test.describe("recording in the browser", () => {
       await ui.submitButton.click();
       await expect(ui.progress).toBeVisible();
       await expect(ui.status).toHaveText(/^Sending… \d+%$/);
-      await expect(ui.recordButton).toBeDisabled();
+      await expect(ui.recordButton).toBeHidden();
       await expect(ui.submitButton).toBeHidden();
       release();
 
       await expect(page).toHaveURL(/[?&]submitted=1/);
-      await expect(ui.result).toHaveText("Submitted successfully");
+      await expect(ui.result).toHaveText("Sent. Thank you.");
       await expect(page.getByText("Thank you! Asha will love hearing this.")).toBeVisible();
       await expect(ui.answerPlayer).toHaveAttribute("src", `/record/${question.token}/audio`);
       await expect(ui.recorder).toHaveCount(0);
@@ -187,7 +207,7 @@ test.describe("recording in the browser", () => {
 
       await ui.submitButton.click();
       await expect(page).toHaveURL(/[?&]submitted=1/, { timeout: 20_000 });
-      await expect(ui.result).toHaveText("Submitted successfully");
+      await expect(ui.result).toHaveText("Sent. Thank you.");
 
       const half = String(Math.floor(wholeFile / 2));
       const patches = seen.filter((r) => r.method === "PATCH").map((r) => r.offset);
@@ -235,7 +255,7 @@ test.describe("recording in the browser", () => {
       await context.setOffline(false);
       await ui.failure.getByRole("button", { name: "Try again" }).click();
       await expect(page).toHaveURL(/[?&]submitted=1/, { timeout: 20_000 });
-      await expect(ui.result).toHaveText("Submitted successfully");
+      await expect(ui.result).toHaveText("Sent. Thank you.");
       const answers = await answersFor(db, question.promptId);
       expect(answers).toHaveLength(1);
       expect(answers[0]).toMatchObject({
@@ -246,7 +266,7 @@ test.describe("recording in the browser", () => {
     });
   });
 
-  test("the tab is closed before sending: the link offers the unsent recording, and Send it now submits it", async ({
+  test("the tab is closed before sending: the link offers the unsent recording, and Send this answer submits it", async ({
     page,
     context,
     db,
@@ -266,13 +286,15 @@ test.describe("recording in the browser", () => {
     const ui = recordPage(reopened);
     await reopened.goto(question.url);
     await expect(ui.recorder.getByText("You have a recording that was not sent yet.")).toBeVisible();
+    await expect(ui.status).toHaveText("Your recording from before is here, not sent yet. Press Send this answer.");
+    await expect(ui.recordButton).toBeHidden();
     await expect(ui.reviewPlayer).toHaveAttribute("src", /^blob:/);
     await expect(ui.recorder.getByRole("button", { name: "Delete it" })).toBeVisible();
     expect(await answersFor(db, question.promptId)).toEqual([]);
 
-    await ui.recorder.getByRole("button", { name: "Send it now" }).click();
+    await ui.submitButton.click();
     await expect(reopened).toHaveURL(/[?&]submitted=1/);
-    await expect(ui.result).toHaveText("Submitted successfully");
+    await expect(ui.result).toHaveText("Sent. Thank you.");
     const answers = await answersFor(db, question.promptId);
     expect(answers).toHaveLength(1);
     expect(answers[0]).toMatchObject({ content_type: "audio/webm", is_private: false });
@@ -284,27 +306,28 @@ test.describe("recording in the browser", () => {
     expect(errors).toEqual([]);
   });
 
-  test("leaving for My Stories with an unsent recording warns, and Save and go sends it first", async ({
+  test("leaving for another question with an unsent recording warns, and Save and go sends it first", async ({
     page,
     db,
   }) => {
     const owner = await newOwner(db);
-    const question = await sentQuestion(db, owner.id);
+    const { first, second } = await twoOpenQuestions(db, owner.id);
     const ui = recordPage(page);
-    await page.goto(question.url);
+    await page.goto(first.url);
     await recordAndStop(page, 2);
 
-    await page.getByRole("link", { name: "My Stories" }).click();
+    await page.getByRole("link", { name: second.text }).click();
     await expect(ui.recorder.getByText("Your recording has not been sent yet.")).toBeVisible();
     await expect(ui.recorder.getByRole("link", { name: "Leave without sending" })).toBeVisible();
     const saveAndGo = ui.recorder.getByRole("button", { name: "Save and go" });
     await expect(saveAndGo).toBeFocused();
-    expect(page.url()).toContain(`/record/${question.token}`);
+    expect(page.url()).toContain(first.url.split("?")[0]);
 
     await saveAndGo.click();
-    // The Storyteller has no account: My Stories is the offer to make one.
-    await page.waitForURL(new RegExp(`/responses/register/${question.storytellerId}`));
-    const answers = await answersFor(db, question.promptId);
+    // Sent, then on to the other question's own record page: no account on the way.
+    await expect(ui.question).toHaveText(second.text);
+    expect(new URL(page.url()).pathname).toMatch(/^\/record\//);
+    const answers = await answersFor(db, first.promptId);
     expect(answers).toHaveLength(1);
     expect(answers[0]).toMatchObject({ content_type: "audio/webm", is_private: false });
   });
@@ -316,15 +339,15 @@ test.describe("recording in the browser", () => {
     await page.clock.install();
     await page.goto(question.url);
     await ui.recordButton.click();
-    await expect(ui.status).toHaveText("Recording");
+    await expect(ui.status).toHaveText(RECORDING);
     await expect(ui.timer).toHaveText(/^(5:00|4:5\d) left$/);
     await page.waitForTimeout(1500); // a little real audio
 
     await page.clock.fastForward("05:00");
-    await expect(ui.status).toHaveText("5 minutes reached, so recording stopped.");
-    await expect(ui.timer).toHaveText("0:00 left");
-    await expect(ui.recordButton).toBeVisible();
-    await expect(ui.stopButton).toHaveCount(0);
+    await expect(ui.status).toHaveText(`5 minutes reached, so recording stopped. ${RECORDED}`);
+    await expect(ui.timer).toBeHidden();
+    await expect(ui.stopButton).toBeHidden();
+    await expect(ui.submitButton).toBeVisible();
     await expect(ui.recorder.getByText("Listen to your recording")).toBeVisible();
     await expect(ui.reviewPlayer).toHaveAttribute("src", /^blob:/);
     // The countdown has stopped too.
@@ -333,7 +356,7 @@ test.describe("recording in the browser", () => {
 
     await ui.submitButton.click();
     await expect(page).toHaveURL(/[?&]submitted=1/);
-    await expect(ui.result).toHaveText("Submitted successfully");
+    await expect(ui.result).toHaveText("Sent. Thank you.");
     const answers = await answersFor(db, question.promptId);
     expect(answers).toHaveLength(1);
     expect(answers[0].duration_ms).toBeLessThan(60_000); // real time was short; the cap is the page's clock
@@ -359,7 +382,7 @@ test.describe("without JavaScript", () => {
     await ui.fileInput.setInputFiles(fixtureWebm);
     await page.getByLabel("Keep this answer private").check();
     await page.getByRole("button", { name: "Send this recording" }).click();
-    await expect(ui.result).toHaveText("Submitted successfully");
+    await expect(ui.result).toHaveText("Sent. Thank you.");
     await expect(page.getByText("You kept this answer private. Only you can listen to it.")).toBeVisible();
     await expect(ui.answerPlayer).toHaveAttribute("src", `/record/${question.token}/audio`);
 
@@ -419,7 +442,7 @@ test.describe("without JavaScript", () => {
 });
 
 // The same form, with JavaScript behind "Or upload a recording".
-test('the answered page passes axe ("Submitted successfully" and, on reopening, "Your answer") @same-without-js', async ({
+test('the answered page passes axe ("Sent. Thank you." and, on reopening, "Your answer") @same-without-js', async ({
   page,
   db,
 }) => {
@@ -432,7 +455,7 @@ test('the answered page passes axe ("Submitted successfully" and, on reopening, 
   expect(posted.status()).toBe(200);
   // What the recorder opens after its upload, then the link opened again later.
   for (const [url, heading] of [
-    [`/record/${question.token}?submitted=1&lng=en`, "Submitted successfully"],
+    [`/record/${question.token}?submitted=1&lng=en`, "Sent. Thank you."],
     [question.url, "Your answer"],
   ]) {
     await page.goto(url);
@@ -567,4 +590,155 @@ test("the record page: Referrer-Policy strict-origin, Cache-Control no-store, an
   }
   // The link's token never leaves in a Referer: at most our origin is sent, never the page's path.
   for (const referer of referers) expect(referer).toBe(`${new URL(baseURL!).origin}/`);
+});
+
+// Issue 22, item 1: each state says itself in words and has one primary action, in both languages.
+const words = {
+  en: {
+    ready: "Press Record, then say your answer.",
+    record: "Record",
+    recording: RECORDING,
+    stop: "Stop",
+    recorded: RECORDED,
+    send: "Send this answer",
+    again: "Record again",
+    timeLeft: "5:00 left",
+    sent: "Sent. Thank you.",
+    fileButton: "Send this recording",
+    fileLabel: "Choose a recording, or record one with your phone",
+    others: "Your other questions",
+  },
+  hi: {
+    ready: "रिकॉर्ड करें दबाइए, फिर अपना जवाब बोलिए।",
+    record: "रिकॉर्ड करें",
+    recording: "रिकॉर्डिंग हो रही है। बात पूरी होने पर रोकें दबाइए।",
+    stop: "रोकें",
+    recorded: "रिकॉर्ड हो गया, पर अभी भेजा नहीं गया। चाहें तो सुन लीजिए, फिर यह जवाब भेजें दबाइए।",
+    send: "यह जवाब भेजें",
+    again: "फिर से रिकॉर्ड करें",
+    timeLeft: "5:00 बाकी",
+    sent: "भेज दिया गया। धन्यवाद।",
+    fileButton: "यह रिकॉर्डिंग भेजें",
+    fileLabel: "कोई रिकॉर्डिंग चुनें, या फ़ोन से नई रिकॉर्ड करें",
+    others: "आपके बाकी सवाल",
+  },
+} as const;
+
+for (const language of ["en", "hi"] as const) {
+  const say = words[language];
+
+  test(`${language}: Record → Stop → Send this answer → Sent, one primary button and a status line in words per state`, async ({
+    page,
+    db,
+    javaScriptEnabled,
+  }) => {
+    test.skip(javaScriptEnabled === false, "the recorder is the page's script");
+    const owner = await newOwner(db);
+    const [question] = await sentQuestions(db, owner.id, [`Kya yaad hai? (${Math.random()})`], language);
+    const recorder = page.locator("#recorder");
+    const status = recorder.getByRole("status");
+    const primary = page.locator("main .btn-primary:visible");
+    await page.goto(question.url);
+
+    await expect(status).toHaveText(say.ready);
+    await expect(recorder.getByRole("timer")).toHaveText(say.timeLeft);
+    await expect(recorder.getByRole("button", { name: say.record, exact: true })).toBeEnabled();
+    await expect(primary).toHaveText([say.record]);
+
+    await recorder.getByRole("button", { name: say.record, exact: true }).click();
+    await expect(status).toHaveText(say.recording);
+    await expect(primary).toHaveText([say.stop]);
+    await expect(recorder.getByRole("timer")).toBeVisible();
+    await page.waitForTimeout(1500); // a little real audio from the fake microphone
+
+    await recorder.getByRole("button", { name: say.stop, exact: true }).click();
+    await expect(status).toHaveText(say.recorded);
+    await expect(primary).toHaveText([say.send]);
+    await expect(recorder.getByRole("button", { name: say.again, exact: true })).toBeVisible();
+    await expect(recorder.locator("audio")).toHaveAttribute("src", /^blob:/);
+    await expectNoAxeViolations(page);
+
+    await recorder.getByRole("button", { name: say.send, exact: true }).click();
+    // The server checks the file before it answers: room for a busy machine.
+    await expect(page.getByRole("heading", { level: 2, name: say.sent })).toBeVisible({ timeout: 20_000 });
+    await expect(page.locator("main .btn-primary:visible")).toHaveCount(0);
+    expect(await answersFor(db, question.promptId)).toHaveLength(1);
+  });
+
+  test(`${language}: without JavaScript the file form says what to do, then "Sent. Thank you."`, async ({
+    page,
+    db,
+    javaScriptEnabled,
+  }) => {
+    test.skip(javaScriptEnabled !== false, "the plain form, as a browser without JavaScript gets it");
+    const owner = await newOwner(db);
+    const [question] = await sentQuestions(db, owner.id, [`Kya yaad hai? (${Math.random()})`], language);
+    await page.goto(question.url);
+    // No recorder parts without scripting: no Record button that cannot record, no fold.
+    await expect(page.locator("#recorder")).toBeHidden();
+    await expect(page.locator("[data-upload-toggle]")).toBeHidden();
+    await expect(page.locator("[data-file-steps]")).toBeVisible();
+    await expect(page.locator("main .btn-primary:visible")).toHaveText([say.fileButton]);
+
+    await page.getByLabel(say.fileLabel).setInputFiles(fixtureWebm);
+    await page.getByRole("button", { name: say.fileButton }).click();
+    await expect(page.getByRole("heading", { level: 2, name: say.sent })).toBeVisible();
+    await expect(page.locator("main .btn-primary:visible")).toHaveCount(0);
+    await expectNoAxeViolations(page);
+    expect(await answersFor(db, question.promptId)).toHaveLength(1);
+  });
+
+  test(`${language}: the page's only links are her other open questions, which open without an account`, async ({
+    page,
+    db,
+  }) => {
+    const owner = await newOwner(db);
+    const [first, second, answered, skipped] = await sentQuestions(
+      db,
+      owner.id,
+      [0, 1, 2, 3].map((i) => `Question ${i} (${Math.random()})`),
+      language,
+    );
+    await db.updateTable("prompts").set({ skipped_at: new Date() }).where("id", "=", skipped.promptId).execute();
+    await page.request.post(`/record/${answered.token}`, {
+      multipart: { audio: { name: "answer.webm", mimeType: "audio/webm", buffer: readFileSync(fixtureWebm) } },
+      headers: { "Sec-Fetch-Site": "same-origin" },
+    });
+    expect(await answersFor(db, answered.promptId)).toHaveLength(1);
+
+    await page.goto(first.url);
+    const others = page.getByRole("navigation", { name: say.others });
+    await expect(others.getByRole("link")).toHaveText([second.text]);
+    const hrefs = await page.locator("main a[href]").evaluateAll((links) => links.map((a) => a.getAttribute("href")!));
+    expect(hrefs.filter((href) => !href.startsWith("?upload=1"))).toEqual([
+      expect.stringMatching(new RegExp(`^/record/[^/?]+\\?lng=${language}$`)),
+    ]);
+    for (const href of hrefs) expect(href).not.toMatch(/register|login|dashboard|responses|account/);
+
+    await others.getByRole("link", { name: second.text }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(second.text);
+    expect(new URL(page.url()).pathname).toMatch(/^\/record\//);
+    // And the other way round.
+    await expect(page.getByRole("navigation", { name: say.others }).getByRole("link")).toHaveText([first.text]);
+  });
+}
+
+test("nothing moves when the recorder starts: no layout shift from first paint to Record @same-without-js", async ({
+  page,
+  db,
+}) => {
+  const owner = await newOwner(db);
+  const [first] = await sentQuestions(db, owner.id, ["What was your first home like?", "Who taught you to cook?"]);
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.addInitScript(() => {
+    (window as unknown as { shifts: number[] }).shifts = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries())
+        (window as unknown as { shifts: number[] }).shifts.push((entry as unknown as { value: number }).value);
+    }).observe({ type: "layout-shift", buffered: true });
+  });
+  await page.goto(first.url);
+  await expect(recordPage(page).recordButton).toBeEnabled();
+  await expect.poll(() => notificationTypes(db, owner.id, first.promptId)).toEqual(["listened"]);
+  expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).toEqual([]);
 });

@@ -134,7 +134,7 @@ describe("every recording a phone or browser makes", () => {
       const viaTus = await sentPrompt();
       const form = await postForm(viaForm.token, bytes, `recording.${fixture.extension}`);
       expect(form.status, fixture.label).toBe(200);
-      expect(await form.text()).toContain("Submitted successfully");
+      expect(await form.text()).toContain("Sent. Thank you.");
       expect((await sendTus(viaTus.token, bytes)).status, fixture.label).toBe(204);
       await runJobs(); // the playable copy (answer__transcode) and the transcript
 

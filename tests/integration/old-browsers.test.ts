@@ -162,7 +162,7 @@ describe.each(ownPageBrowsers)("from %s", (_name, browser) => {
     const file = await fileForm({ audio: new Blob([webm], { type: "audio/webm" }), private: "on" });
     const sentFile = await send("POST", `/record/${answered.token}`, { ...browser, ...file.type }, file.body);
     expect(sentFile.status).toBe(200);
-    expect(sentFile.text).toContain("Submitted successfully");
+    expect(sentFile.text).toContain("Sent. Thank you.");
     expect(await answersFor(answered.prompt.id)).toEqual([{ id: expect.any(String), is_private: true }]);
   });
 

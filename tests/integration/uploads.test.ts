@@ -217,7 +217,7 @@ describe("answering without JavaScript", () => {
     const response = await post(token, form);
     expect(response.status).toBe(200);
     expect(response.headers.get("referrer-policy")).toBe("no-referrer, strict-origin");
-    expect(await response.text()).toContain("Submitted successfully");
+    expect(await response.text()).toContain("Sent. Thank you.");
     const [answer] = await answersFor(prompt.id);
     expect(answer).toMatchObject({ is_private: true, content_type: "audio/webm" });
     const page = await (await fetch(`${base}/record/${token}`)).text();

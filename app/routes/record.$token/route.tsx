@@ -9,6 +9,8 @@ import { markOpened, skipPrompt } from "~/models/answer.server";
 import { capabilityPageHeaders, promptForRecordToken } from "~/models/capability-links.server";
 import { recordPageState } from "~/models/record-page.server";
 import { sendAnswerToSomeone } from "~/models/send-to-someone.server";
+import stylesheet from "~/tailwind.css?url";
+import { inlineStylesheet } from "~/utils/inline-stylesheet.server";
 import { titleFromLoader } from "~/utils/meta";
 import { readForm } from "~/utils/request-body.server";
 import { standaloneScript } from "~/utils/standalone-scripts.server";
@@ -26,17 +28,25 @@ export async function loader({ request, context, params }: LoaderArgs) {
   const t = await getServerT(request, context, "record");
   const title = (key: string) => `${t(key)} · ${context.config.APP_NAME}`;
   const scripts = [standaloneScript(context.config, "recorder")];
+  // Inlined: the question paints with the HTML, without waiting for a second request (decision 039).
+  const inlineStyles = inlineStylesheet(context.config, stylesheet);
   if (params.token === "sample") {
     const sampleQuestion = (await getServerT(request, context, "delivery"))("testPrompt");
     return data(
-      { kind: "sample" as const, title: title("sampleTitle"), prompt: sampleQuestion, scripts: [] as string[] },
+      {
+        kind: "sample" as const,
+        title: title("sampleTitle"),
+        prompt: sampleQuestion,
+        scripts: [] as string[],
+        inlineStyles,
+      },
       { headers: capabilityPageHeaders },
     );
   }
   const state = await recordPageState(context, params.token!);
   if (!state)
     return data(
-      { kind: "not-found" as const, title: title("notFoundTitle"), scripts: [] as string[] },
+      { kind: "not-found" as const, title: title("notFoundTitle"), scripts: [] as string[], inlineStyles },
       { status: 404, headers: capabilityPageHeaders },
     );
   // ?submitted=1: the recorder's upload just finished (the server checked and stored it).
@@ -48,6 +58,7 @@ export async function loader({ request, context, params }: LoaderArgs) {
       ...state,
       submitted,
       scripts: state.answer || state.skipped ? [] : scripts,
+      inlineStyles,
     },
     { headers: capabilityPageHeaders },
   );
@@ -120,7 +131,7 @@ export default function RecordPage() {
       ) : done ? (
         <section aria-labelledby="answer-heading" className="flex flex-col gap-3">
           <div role="status">
-            <h2 id="answer-heading" className="text-xl font-semibold">
+            <h2 id="answer-heading" className="text-3xl font-bold">
               {(result?.ok && !result.sentTo) || page.submitted ? t("submitted") : t("yourAnswer")}
             </h2>
             <p>{t("thanks", { asker: page.askerName })}</p>
@@ -179,11 +190,23 @@ export default function RecordPage() {
           {page.callInText}
         </p>
       ) : null}
-      <p>
-        <a href={page.myStoriesUrl} className="inline-flex min-h-11 items-center underline" data-my-stories>
-          {t("myStories")}
-        </a>
-      </p>
+      {page.otherQuestions.length ? (
+        <nav aria-labelledby="other-questions" className="flex flex-col gap-2 border-t border-line pt-4">
+          <h2 id="other-questions" className="text-xl font-semibold">
+            {t("otherQuestions")}
+          </h2>
+          <p className="text-base text-muted">{t("otherQuestionsLead")}</p>
+          <ul className="flex flex-col gap-1">
+            {page.otherQuestions.map((other) => (
+              <li key={other.url}>
+                <a href={other.url} className="inline-flex min-h-11 items-center underline" data-leave-check>
+                  {other.text}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : null}
     </main>
   );
 }
