@@ -250,6 +250,8 @@ test("a texted Storyteller's consent: the request, YES through the outbox, then 
   await page.getByRole("combobox", { name: "Their time zone" }).selectOption(timeZone);
   await page.getByRole("button", { name: "Next" }).click();
   await expect(page).toHaveURL(/step=2/);
+  // The address changes before step 2 is on screen; step 1 has a "Next" button too.
+  await expect(page.getByLabel("Your own questions")).toBeVisible();
   await page.getByRole("button", { name: "Next" }).click();
   await expect(page).toHaveURL(/step=3/);
   await page.getByLabel("Date of the first question").fill(farFirstPromptDate());
