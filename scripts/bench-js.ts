@@ -118,6 +118,7 @@ try {
   const values: Record<string, string> = {
     "/dashboard/recipient/:id": storyteller.id,
     "/dashboard/groups/:id": group.id,
+    "/dashboard/answers/:answerId": answer.id,
     "/dashboard/mystories/record/:promptId": ownPrompt.id,
     "/dashboard/user/:nickname": "bench",
     "/responses/:recipientId": storyteller.id,
