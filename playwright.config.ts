@@ -6,8 +6,8 @@ import { E2E_DATA_DIR, E2E_PG_PORT, E2E_PORT, SAME_WITHOUT_JS } from "./tests/e2
 const baseURL = `http://localhost:${E2E_PORT}`;
 
 // Debian's Chromium when Playwright's own browser is not installed (nothing downloads browsers here):
-// its headless shell first, as in the image. The desktop build in headless mode costs ~4× the CPU per
-// journey (browser, GPU and renderer processes: 205 s against 43 s for the same 14 tests).
+// its headless shell first, as in the image. The desktop build in headless mode costs 3× the CPU per
+// journey (browser, GPU and renderer processes: 130 s against 43 s for the same 14 tests).
 const executablePath =
   process.env.CHROMIUM_PATH ??
   ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].find((path) => existsSync(path));
