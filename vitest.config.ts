@@ -13,7 +13,7 @@ export default defineConfig({
   resolve: { tsconfigPaths: true, alias: i18nAlias },
   test: {
     globalSetup: ["tests/setup/global-database.ts"],
-    setupFiles: ["tests/setup/fail-on-console-error.ts"],
+    setupFiles: ["tests/setup/own-tmpdir.ts", "tests/setup/fail-on-console-error.ts"],
     pool: "forks",
     // Vitest's default is one fork per core minus one: ONE on a 2-core machine, which left the second
     // core idle while each file waited on PostgreSQL. Every file has its own database (tests/db.ts).
