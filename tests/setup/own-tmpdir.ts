@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll } from "vitest";
@@ -7,5 +7,8 @@ import { afterAll } from "vitest";
 // inherit it): with a fork per core, a file that checks it left no temporary files behind would
 // otherwise see another file's uploads in flight.
 const own = mkdtempSync(path.join(os.tmpdir(), "heirloom-vitest-"));
+// Passable, not listable, by other users: as root, embedded PostgreSQL runs as the "postgres" user,
+// which must reach a data folder made inside (tests that boot the server; mkdtemp makes 0700).
+chmodSync(own, 0o711);
 process.env.TMPDIR = own;
 afterAll(() => rmSync(own, { recursive: true, force: true }));
