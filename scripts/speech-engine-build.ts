@@ -1,7 +1,8 @@
 // Builds whisper.cpp's whisper-cli (and whisper-quantize, for bench:speech) from the source the
 // nodejs-whisper dev dependency vendors (decision 036): only its C/C++ source is used, never its JS.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { engineBuildDir, WHISPER_VERSION } from "~/services/speech-engine.server";
@@ -37,26 +38,84 @@ export function cmakeFlags(flavour: Flavour): string[] {
 
 const has = (binary: string) => spawnSync(binary, ["--version"], { stdio: "ignore" }).status === 0;
 
+const firstLine = (binary: string) =>
+  spawnSync(binary, ["--version"], { encoding: "utf8" }).stdout?.split("\n")[0] ?? "";
+
+/**
+ * The machine's build cache (beside ensure-node22.sh's Node): a fresh clone on a machine that built
+ * this engine before copies it instead of compiling for ~400 CPU-seconds. Keyed by everything the
+ * binaries depend on: version, flags, compiler, and for the native flavour the CPU it is tuned for.
+ * HEIRLOOM_CACHE_DIR=off builds in the clone only.
+ */
+export function machineCacheDir(flavour: Flavour, flags: string[], env = process.env): string | null {
+  const root = env.HEIRLOOM_CACHE_DIR ?? path.join(env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "heirloom");
+  if (root === "off") return null;
+  const cpu = flavour === "native" ? (readCpuFlags() ?? os.cpus()[0]?.model ?? "") : "";
+  const key = createHash("sha256")
+    .update(JSON.stringify({ version: WHISPER_VERSION, flags, compiler: firstLine("c++"), cpu, arch: os.arch() }))
+    .digest("hex")
+    .slice(0, 16);
+  return path.join(root, "speech", `whisper-${WHISPER_VERSION}-${flavour}-${key}`);
+}
+
+/** The CPU's feature flags (what -march=native tunes for), where Linux says them. */
+function readCpuFlags(): string | null {
+  try {
+    return /^flags\s*:(.*)$/m.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1]?.trim() ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** Whether this machine can build the engine (cmake and a C++ compiler). */
 export const canBuildEngine = () => has("cmake") && (has("c++") || has("g++"));
 
+const BINARIES = ["whisper-cli", "whisper-quantize"];
+
+/** Whether `dir` holds a complete build stamped `wanted`. */
+const complete = (dir: string, wanted: string) => {
+  const stamp = path.join(dir, "build.json");
+  return (
+    existsSync(stamp) &&
+    readFileSync(stamp, "utf8") === wanted &&
+    BINARIES.every((name) => existsSync(path.join(dir, "bin", name)))
+  );
+};
+
+/** Copies a build's binaries and stamp from one folder to another, whole or not at all. */
+function copyBuild(from: string, to: string, wanted: string) {
+  const staging = `${to}.${process.pid}.tmp`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(path.join(staging, "bin"), { recursive: true });
+  for (const name of BINARIES) copyFileSync(path.join(from, "bin", name), path.join(staging, "bin", name));
+  writeFileSync(path.join(staging, "build.json"), wanted);
+  rmSync(to, { recursive: true, force: true });
+  renameSync(staging, to);
+}
+
+export type BuildOutcome = { dir: string; built: boolean; fromMachineCache?: string };
+
 /**
  * Builds into .cache/speech/whisper-<version>-<flavour>/bin unless that build, with the same flags,
- * is already there (a second run is a no-op). Returns the folder.
+ * is already there (a second run is a no-op) or in the machine's cache (copied). Returns the folder.
  */
-export function buildEngine(flavour: Flavour, options: { root?: string; quiet?: boolean } = {}) {
+export function buildEngine(
+  flavour: Flavour,
+  options: { root?: string; quiet?: boolean; env?: NodeJS.ProcessEnv } = {},
+): BuildOutcome {
   const root = options.root ?? process.cwd();
   const target = engineBuildDir(flavour, root);
   const flags = cmakeFlags(flavour);
-  const stamp = path.join(target, "build.json");
   const wanted = JSON.stringify({ version: WHISPER_VERSION, flags }, null, 2);
-  const binaries = ["whisper-cli", "whisper-quantize"];
-  if (
-    existsSync(stamp) &&
-    readFileSync(stamp, "utf8") === wanted &&
-    binaries.every((name) => existsSync(path.join(target, "bin", name)))
-  ) {
+  const cached = machineCacheDir(flavour, flags, options.env);
+  if (complete(target, wanted)) {
+    if (cached && !complete(cached, wanted)) keep(target, cached, wanted, options.quiet);
     return { dir: target, built: false };
+  }
+  if (cached && complete(cached, wanted)) {
+    mkdirSync(path.dirname(target), { recursive: true });
+    copyBuild(cached, target, wanted);
+    return { dir: target, built: false, fromMachineCache: cached };
   }
   if (!existsSync(path.join(SOURCE, "CMakeLists.txt")))
     throw new Error(`whisper.cpp source not found at ${SOURCE}: run \`npm install\` first`);
@@ -70,10 +129,19 @@ export function buildEngine(flavour: Flavour, options: { root?: string; quiet?: 
   };
   step(["-S", SOURCE, "-B", work, ...flags]);
   const jobs = String(Math.max(1, os.availableParallelism()));
-  step(["--build", work, "--config", "Release", "-j", jobs, "--target", ...binaries]);
-  rmSync(target, { recursive: true, force: true });
-  mkdirSync(path.join(target, "bin"), { recursive: true });
-  for (const name of binaries) copyFileSync(path.join(work, "bin", name), path.join(target, "bin", name));
-  writeFileSync(stamp, wanted);
+  step(["--build", work, "--config", "Release", "-j", jobs, "--target", ...BINARIES]);
+  mkdirSync(path.dirname(target), { recursive: true });
+  copyBuild(work, target, wanted);
+  if (cached) keep(target, cached, wanted, options.quiet);
   return { dir: target, built: true };
+}
+
+/** Puts a clone's build in the machine cache. Best effort: a read-only or full home only means the next clone compiles. */
+function keep(from: string, cached: string, wanted: string, quiet?: boolean) {
+  try {
+    mkdirSync(path.dirname(cached), { recursive: true });
+    copyBuild(from, cached, wanted);
+  } catch (error) {
+    if (!quiet) console.warn(`speech engine: not kept in ${cached}: ${(error as Error).message}`);
+  }
 }

@@ -4,7 +4,8 @@
 # decision 031). Installs what it lacks from Debian (as root). Where the Dockerfile's base cannot be
 # pulled (no registry reachable), a stand-in is made from Debian packages and Node 22
 # (scripts/test-image/stand-in-base.sh). Images, layers and the stand-in live under IMAGE_CACHE
-# (.cache/test-image), so a second run rebuilds only what changed.
+# (the machine's Heirloom cache: scripts/test-image/podman-env.sh), so a second run, from this clone
+# or a fresh one, rebuilds only what changed.
 # Host ports: IMAGE_TEST_PORT and the five after it (default 4101-4106).
 set -euo pipefail
 cd "$(dirname "$0")/.."

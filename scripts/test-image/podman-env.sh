@@ -1,9 +1,12 @@
 # Source this (`. scripts/test-image/podman-env.sh`): podman with its storage and settings under
-# IMAGE_CACHE (default .cache/test-image, ignored by git), so the images, layers and the stand-in base
-# stay between runs and nothing touches the machine's own podman settings. The settings are the ones
+# IMAGE_CACHE, so the images, layers and the stand-in base stay between runs, and between clones
+# (default: the machine's Heirloom cache, beside the speech engine's; HEIRLOOM_CACHE_DIR=off keeps it
+# in the clone's .cache/test-image), and nothing touches the machine's own podman settings. The settings are the ones
 # these machines need (issue 24): runc (crun refuses hybrid cgroups), explicit ulimits (the defaults
 # fail with "setrlimit … Operation not permitted"), cgroupfs and file events (no systemd here).
-export IMAGE_CACHE="${IMAGE_CACHE:-$(pwd)/.cache/test-image}"
+heirloom_cache="${HEIRLOOM_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/heirloom}"
+[ "$heirloom_cache" = off ] && heirloom_cache="$(pwd)/.cache"
+export IMAGE_CACHE="${IMAGE_CACHE:-$heirloom_cache/test-image}"
 mkdir -p "$IMAGE_CACHE/storage" "$IMAGE_CACHE/run" "$IMAGE_CACHE/networks" "$IMAGE_CACHE/tmp"
 cat >"$IMAGE_CACHE/storage.conf" <<CONF
 [storage]

@@ -1,3 +1,4 @@
+import { SAME_WITHOUT_JS } from "./environment";
 import { expect, expectNoAxeViolations, test } from "./fixtures";
 
 const pages = [
@@ -11,7 +12,9 @@ const pages = [
 ];
 
 for (const { path, heading } of pages) {
-  test(`${path} renders real content with no accessibility violations`, async ({ page }) => {
+  // Public pages render on the server alone (no React in the browser: bench:js's 0.1 KB), so what
+  // they show is the same with JavaScript off: one run says it for both projects.
+  test(`${path} renders real content with no accessibility violations ${SAME_WITHOUT_JS}`, async ({ page }) => {
     const response = await page.goto(path);
     expect(response?.status()).toBe(200);
     const h1 = page.locator("h1");
@@ -33,7 +36,7 @@ test.describe("error pages", () => {
   // The browser logs every 4xx/5xx document it loads; here that is the point.
   test.use({ allowedConsoleErrors: [/status of (404|500)/] });
 
-  test("an unknown path shows the 404 page with status 404", async ({ page }) => {
+  test(`an unknown path shows the 404 page with status 404 ${SAME_WITHOUT_JS}`, async ({ page }) => {
     const response = await page.goto("/this/does/not/exist");
     expect(response?.status()).toBe(404);
     expect(page.url()).toContain("/this/does/not/exist"); // rendered in place, not redirected
@@ -41,7 +44,7 @@ test.describe("error pages", () => {
     await expectNoAxeViolations(page);
   });
 
-  test("/500 shows the error page with status 500", async ({ page }) => {
+  test(`/500 shows the error page with status 500 ${SAME_WITHOUT_JS}`, async ({ page }) => {
     const response = await page.goto("/500");
     expect(response?.status()).toBe(500);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Something went wrong");
@@ -49,7 +52,7 @@ test.describe("error pages", () => {
   });
 });
 
-test("?lng=hi shows the page in Hindi", async ({ page }) => {
+test(`?lng=hi shows the page in Hindi ${SAME_WITHOUT_JS}`, async ({ page }) => {
   await page.goto("/?lng=hi");
   await expect(page.locator("html")).toHaveAttribute("lang", "hi");
   await expect(page.getByRole("link", { name: "प्रवेश करें" })).toBeVisible();
@@ -95,7 +98,7 @@ test("toasts fade away on their own after about 3 seconds", async ({ page }) => 
   await expect(toast).toBeHidden({ timeout: 6_000 });
 });
 
-test("the landing page works on a phone-sized screen", async ({ page }) => {
+test(`the landing page works on a phone-sized screen ${SAME_WITHOUT_JS}`, async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 740 });
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
