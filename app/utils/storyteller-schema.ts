@@ -36,6 +36,8 @@ export const storytellerShape = {
     z.literal("on", { error: "storytellers:errors.callConsentRequired" }).optional(),
   ),
   timeZone: z.string({ error: "validation.required" }).min(1, "validation.required"),
+  /** What the time-zone chooser was searched for (kept so a plain post shows the same list again). */
+  zoneQuery: optionalText(60),
   language: choice(supportedLanguages),
 };
 

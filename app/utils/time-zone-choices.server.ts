@@ -1,13 +1,12 @@
 import { type CountryCode, isCountryCode } from "~/utils/phone.server";
-import { timeZoneNames } from "~/utils/time-zones";
+import { timeZoneNames, type ZoneChoice } from "~/utils/time-zones";
 import { countryOfZone, zonesOfCountry } from "~/utils/zone-countries.server";
 
 // The time-zone chooser's list: each zone as "city, country" in the reader's language, with the
 // names it is found by in both languages (Intl names the countries; the cities' Hindi names are ours,
 // for the places families most often look for).
 
-/** A zone as the chooser shows it. `search` holds its names in English and Hindi, lower-cased. */
-export type ZoneChoice = { zone: string; label: string; country: string | null; search: string };
+export type { ZoneChoice };
 
 const HINDI_CITIES: Record<string, string> = {
   Adelaide: "एडिलेड",
@@ -101,20 +100,12 @@ export function zoneChoices(language: string): ZoneChoice[] {
       zone,
       label: zoneLabel(zone, language),
       country: countryOfZone(zone),
-      search: [zoneLabel(zone, "en"), zoneLabel(zone, "hi")].join(" ").toLocaleLowerCase(),
+      // Its name in the other language (and the zone's id), for a search in either.
+      search: `${zoneLabel(zone, language === "hi" ? "en" : "hi")} ${zone}`,
     }))
     .sort((a, b) => collator.compare(a.label, b.label));
   cache.set(language, choices);
   return choices;
-}
-
-/** The zones whose names (either language) contain every word of `query`. */
-export function searchZones(choices: ZoneChoice[], query: string): ZoneChoice[] {
-  const words = query
-    .toLocaleLowerCase()
-    .split(/[\s,]+/)
-    .filter(Boolean);
-  return words.length ? choices.filter((c) => words.every((word) => c.search.includes(word))) : choices;
 }
 
 /**
