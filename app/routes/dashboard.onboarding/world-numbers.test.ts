@@ -51,7 +51,7 @@ async function inBothLanguages(keys: string[]) {
 }
 
 describe("a Storyteller's number, of any country", () => {
-  it("takes an Indian number written nationally for a phone call where India has a line, stored in E.164", async () => {
+  it("takes an Indian number written nationally for a phone call where India has a line", async () => {
     const user = await signedInUser(database);
     expect(await submit(user, dadi)).toMatchObject({ status: 302 });
     expect(await draftOf(user)).toMatchObject({ who: { phone: "098765 43210", phoneCountry: "IN" } });
