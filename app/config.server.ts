@@ -1,12 +1,36 @@
 import { z } from "zod";
 import { LOG_LEVELS } from "~/services/logger.server";
 import { DEFAULT_SPEECH_MODEL, SPEECH_MODEL_NAMES } from "~/services/speech-models.server";
+import { type CountryCode, isCountryCode, numberServesCountry } from "~/utils/phone.server";
 
 const optional = <T extends z.ZodType>(schema: T) => schema.optional();
 
 const flag = z
   .enum(["1", "0", "true", "false", "on", "off", "yes", "no"])
   .transform((value) => ["1", "true", "on", "yes"].includes(value));
+
+const VOICE_NUMBERS_SHAPE = "must be COUNTRY=number pairs separated by commas, like IN=+911123456789,US=+15551234567";
+
+/** TWILIO_VOICE_NUMBERS as country → E.164 line; each number must be one of its country's. */
+function parseVoiceNumbers(value: string, ctx: z.RefinementCtx): Partial<Record<CountryCode, string>> {
+  const lines: Partial<Record<CountryCode, string>> = {};
+  for (const pair of value
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const match = /^([A-Za-z]{2})\s*=\s*(\+[1-9]\d{6,14})$/.exec(pair);
+    const country = match?.[1].toUpperCase();
+    if (!match || !isCountryCode(country)) {
+      ctx.addIssue({ code: "custom", message: `${VOICE_NUMBERS_SHAPE} ("${pair}" is not)` });
+      continue;
+    }
+    if (!numberServesCountry(match[2], country))
+      ctx.addIssue({ code: "custom", message: `has ${match[2]} for ${country}, which is not a number of ${country}` });
+    else if (lines[country]) ctx.addIssue({ code: "custom", message: `names ${country} twice` });
+    else lines[country] = match[2];
+  }
+  return lines;
+}
 
 /** Every environment variable Heirloom reads. README.md documents each one. */
 const envSchema = z
@@ -45,6 +69,8 @@ const envSchema = z
     TWILIO_API_URL: optional(z.url()),
     // The number Storytellers call to answer by phone (may be the SMS number); with Twilio, voice is on only when set.
     TWILIO_VOICE_NUMBER: optional(z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 number like +15551234567")),
+    // One answer-by-phone line per country, "IN=+91…,US=+1…" (decision 043); TWILIO_VOICE_NUMBER is the US/CA line.
+    TWILIO_VOICE_NUMBERS: optional(z.string().transform(parseVoiceNumbers)),
 
     GOOGLE_CLIENT_ID: optional(z.string().min(1)),
     GOOGLE_CLIENT_SECRET: optional(z.string().min(1)),
@@ -119,9 +145,13 @@ export type Config = Env & {
   mailUsesOutbox: boolean;
   smsUsesOutbox: boolean;
   /**
-   * The number to call to answer by phone, or null when answering by phone is off. Without Twilio it
-   * is the phone simulator's (in /dev/outbox), so the whole flow works on the embedded default.
+   * The answer-by-phone line of each country that has one (TWILIO_VOICE_NUMBERS, with
+   * TWILIO_VOICE_NUMBER as the US and Canadian line). Without Twilio and without lines, the phone
+   * simulator's (in /dev/outbox) serves the US and Canada, so the whole flow works on the embedded
+   * default. A Storyteller's line: storytellerVoiceLine (app/utils/voice-lines.server.ts).
    */
+  voiceLines: Partial<Record<CountryCode, string>>;
+  /** A line to answer by phone (the US one when there is one), or null when answering by phone is off everywhere. */
   voiceNumber: string | null;
   voiceUsesSimulator: boolean;
 };
@@ -131,6 +161,17 @@ export const servesHttps = (config: Pick<Config, "APP_URL">) => config.APP_URL.s
 
 /** The simulator's number when TWILIO_VOICE_NUMBER is not set (555-01xx numbers are fictional). */
 export const SIMULATOR_VOICE_NUMBER = "+15555550100";
+
+function voiceLinesOf(env: Env): Pick<Config, "voiceLines" | "voiceNumber"> {
+  const northAmerica =
+    env.TWILIO_VOICE_NUMBER ??
+    (env.TWILIO_ACCOUNT_SID || env.TWILIO_VOICE_NUMBERS ? undefined : SIMULATOR_VOICE_NUMBER);
+  const listed = env.TWILIO_VOICE_NUMBERS ?? {};
+  // One North American line serves the US and Canada alike (a call between them is not international).
+  const nanp = listed.US ?? listed.CA ?? northAmerica;
+  const voiceLines = { ...(nanp ? { US: nanp, CA: nanp } : {}), ...listed };
+  return { voiceLines, voiceNumber: voiceLines.US ?? Object.values(voiceLines)[0] ?? null };
+}
 
 export class ConfigError extends Error {}
 
@@ -163,9 +204,7 @@ export function completeConfig(env: Env, secrets: { SESSION_SECRET: string }): C
     MAIL_POSTAL_ADDRESS: env.MAIL_POSTAL_ADDRESS ?? "(postal address not configured)",
     mailUsesOutbox: !env.POSTMARK_SERVER_TOKEN,
     smsUsesOutbox: !env.TWILIO_ACCOUNT_SID,
-    voiceNumber: env.TWILIO_ACCOUNT_SID
-      ? (env.TWILIO_VOICE_NUMBER ?? null)
-      : (env.TWILIO_VOICE_NUMBER ?? SIMULATOR_VOICE_NUMBER),
+    ...voiceLinesOf(env),
     voiceUsesSimulator: !env.TWILIO_ACCOUNT_SID,
   };
 }

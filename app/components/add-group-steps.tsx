@@ -8,6 +8,7 @@ import { ScheduleFields, StorytellerFields } from "~/components/storyteller-fiel
 import type { FormConstraint } from "~/utils/form-constraint";
 import { AddGroupIntent as Intent, MAX_INVITATIONS_PER_POST } from "~/utils/group-choices";
 import type { GroupDraft } from "~/utils/group-schema";
+import type { ZoneChoice } from "~/utils/time-zones";
 
 // Add Group's three steps, for its page (plain form posts) and its dialog (the same forms, posted by
 // a fetcher to the same route). The server checks each post with the route's schema.ts and answers
@@ -22,7 +23,9 @@ export type AddGroupPage = {
   step: AddGroupStep;
   draft: GroupDraft;
   storytellers: { id: string; nickname: string; first_name: string }[];
-  timeZones: string[];
+  timeZones: ZoneChoice[];
+  phoneCountries: { code: string; name: string }[];
+  phoneCountry: string;
   defaultTimeZone: string;
   today: string;
   /** Blank address slots after the kept ones: one, or two after "Add another address". */
@@ -80,6 +83,8 @@ export function AddGroupSteps({
           draft={draft.storyteller}
           storytellers={page.storytellers}
           timeZones={page.timeZones}
+          phoneCountries={page.phoneCountries}
+          phoneCountry={page.phoneCountry}
           defaultTimeZone={page.defaultTimeZone}
           today={page.today}
           pickResult={resultOf("pick")}
@@ -146,6 +151,8 @@ function StorytellerStep({
   draft,
   storytellers,
   timeZones,
+  phoneCountries,
+  phoneCountry,
   defaultTimeZone,
   today,
   pickResult,
@@ -153,7 +160,9 @@ function StorytellerStep({
 }: StepFormProps & {
   draft?: GroupDraft["storyteller"];
   storytellers: AddGroupPage["storytellers"];
-  timeZones: string[];
+  timeZones: ZoneChoice[];
+  phoneCountries: AddGroupPage["phoneCountries"];
+  phoneCountry: string;
   defaultTimeZone: string;
   today: string;
   pickResult: Result;
@@ -174,6 +183,7 @@ function StorytellerStep({
       language: "en",
       deliveryMethod: "email",
       timeZone: defaultTimeZone,
+      phoneCountry,
       firstPromptDate: today,
       frequency: "weekly",
       ...(draft && "newStoryteller" in draft ? draft.newStoryteller : {}),
@@ -218,7 +228,7 @@ function StorytellerStep({
           className="grid gap-5 min-[700px]:grid-cols-2"
         >
           <FieldErrors id={createForm.errorId} errors={createForm.errors} />
-          <StorytellerFields fields={createFields} timeZones={timeZones} />
+          <StorytellerFields fields={createFields} timeZones={timeZones} phoneCountries={phoneCountries} />
           <ScheduleFields fields={createFields} minDate={today} />
           <div className="flex gap-3 min-[700px]:col-span-2">
             <BackButton />

@@ -27,11 +27,14 @@ export function FieldErrors({ id, errors }: { id: string; errors: Errors }) {
 export function Field({
   label,
   hint,
+  hintAfter = false,
   inputProps: { key, ...inputProps },
   errors,
 }: {
   label: string;
   hint?: string;
+  /** The hint under the input, so fields side by side line up whether or not they have one. */
+  hintAfter?: boolean;
   inputProps: ComponentProps<"input"> & { id: string; key?: string };
   errors: Errors;
 }) {
@@ -43,7 +46,7 @@ export function Field({
       <label htmlFor={inputProps.id} className="font-medium">
         {label}
       </label>
-      {hint ? (
+      {hint && !hintAfter ? (
         <p id={hintId} className="text-sm text-muted">
           {hint}
         </p>
@@ -55,6 +58,11 @@ export function Field({
         aria-describedby={describedBy}
         className="input"
       />
+      {hint && hintAfter ? (
+        <p id={hintId} className="text-sm text-muted">
+          {hint}
+        </p>
+      ) : null}
       <FieldErrors id={errorId} errors={errors} />
     </div>
   );

@@ -1,9 +1,12 @@
 import { type FieldMetadata, getInputProps, getSelectProps } from "@conform-to/react";
-import type { Ref } from "react";
+import { type Ref, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Field, FieldErrors, LanguageOptions, SelectField, TimeZoneOptions } from "~/components/forms";
+import { Field, FieldErrors, LanguageOptions, SelectField } from "~/components/forms";
+import { TimeZoneChooser } from "~/components/time-zone-chooser";
 import { addDays } from "~/utils/calendar";
 import { deliveryMethods, FIRST_PROMPT_MAX_DAYS_AHEAD, frequencies } from "~/utils/storyteller-choices";
+import type { ZoneChoice } from "~/utils/time-zones";
+import { useHydrated } from "~/utils/use-hydrated";
 
 // The Storyteller form's parts, for any conform form whose schema includes storytellerShape and/or
 // scheduleShape (~/utils/storyteller-schema): adding a Storyteller, editing one, Add Group. They
@@ -18,29 +21,56 @@ export type StorytellerFieldsMeta = Record<
   | "deliveryMethod"
   | "email"
   | "phone"
+  | "phoneCountry"
   | "callConsent"
   | "timeZone"
+  | "zoneQuery"
   | "language",
   Meta
 >;
 
-/** Who the Storyteller is and how questions reach them. */
+const valueOf = (field: Meta) => (typeof field.value === "string" ? field.value : undefined);
+
+/**
+ * Who the Storyteller is and how questions reach them. Only the chosen method's fields show: live
+ * with JavaScript; without it, "Show what this choice needs" posts the form back (conform's validate
+ * intent: nothing is kept) and the page comes back with that method's fields.
+ */
 export function StorytellerFields({
   fields,
   timeZones,
+  phoneCountries,
   timeZoneRef,
 }: {
   fields: StorytellerFieldsMeta;
-  timeZones: string[];
+  timeZones: ZoneChoice[];
+  /** The countries a number may be from, named in the reader's language. */
+  phoneCountries: { code: string; name: string }[];
   timeZoneRef?: Ref<HTMLSelectElement>;
 }) {
   const { t } = useTranslation("storytellers");
+  const hydrated = useHydrated();
+  const [method, setMethod] = useState(
+    valueOf(fields.deliveryMethod) ?? (fields.deliveryMethod.initialValue as string | undefined) ?? "email",
+  );
+  const [country, setCountry] = useState(valueOf(fields.phoneCountry) ?? "");
+  const [zone, setZone] = useState(valueOf(fields.timeZone) ?? "");
+  const [query, setQuery] = useState(valueOf(fields.zoneQuery) ?? "");
   const { key: consentKey, ...consentProps } = getInputProps(fields.callConsent, { type: "checkbox", value: "on" });
+  const { key: countryKey, defaultValue: _default, ...countryProps } = getSelectProps(fields.phoneCountry);
+  const byPhone = method === "sms" || method === "call";
+  // A number's country with one zone chooses it; with several, they come first in the list.
+  const chooseCountry = (code: string) => {
+    setCountry(code);
+    const own = timeZones.filter((z) => z.country === code);
+    if (own.length === 1) setZone(own[0].zone);
+  };
   return (
     <>
       <Field
         label={t("fields.nickname")}
         hint={t("fields.nicknameHint")}
+        hintAfter
         inputProps={getInputProps(fields.nickname, { type: "text" })}
         errors={fields.nickname.errors}
       />
@@ -57,32 +87,71 @@ export function StorytellerFields({
       />
       <fieldset className="flex flex-col gap-2">
         <legend className="mb-1 font-medium">{t("fields.deliveryMethod")}</legend>
-        {deliveryMethods.map((method) => (
-          <label key={method} className="flex items-center gap-2">
+        {deliveryMethods.map((choice) => (
+          <label key={choice} className="flex min-h-11 items-center gap-2">
             <input
               type="radio"
               name={fields.deliveryMethod.name}
-              value={method}
-              defaultChecked={(fields.deliveryMethod.initialValue ?? "email") === method}
+              value={choice}
+              checked={method === choice}
+              onChange={() => setMethod(choice)}
             />
-            {t(`fields.delivery.${method}`)}
+            {t(`fields.delivery.${choice}`)}
           </label>
         ))}
         <FieldErrors id={`${fields.deliveryMethod.id}-error`} errors={fields.deliveryMethod.errors} />
+        {hydrated ? null : (
+          <button
+            type="submit"
+            name="__intent__"
+            value={JSON.stringify({ type: "validate", payload: { name: fields.deliveryMethod.name } })}
+            formNoValidate
+            className="btn-secondary self-start"
+          >
+            {t("fields.showMethodFields")}
+          </button>
+        )}
       </fieldset>
-      <Field
-        label={t("fields.email")}
-        hint={t("fields.emailHint")}
-        inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "off" }}
-        errors={fields.email.errors}
-      />
-      <Field
-        label={t("fields.phone")}
-        hint={t("fields.phoneHint")}
-        inputProps={{ ...getInputProps(fields.phone, { type: "tel" }), autoComplete: "off" }}
-        errors={fields.phone.errors}
-      />
-      <div className="flex flex-col gap-1 min-[700px]:col-span-2">
+      <div hidden={method !== "email"} className="min-[700px]:col-span-2">
+        <Field
+          label={t("fields.email")}
+          hint={t("fields.emailHint")}
+          inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "off" }}
+          errors={fields.email.errors}
+        />
+      </div>
+      <div hidden={!byPhone} className="grid gap-5 min-[700px]:col-span-2 min-[700px]:grid-cols-2">
+        <div className="flex flex-col gap-1">
+          <label htmlFor={fields.phoneCountry.id} className="font-medium">
+            {t("fields.phoneCountry")}
+          </label>
+          <select
+            key={countryKey}
+            {...countryProps}
+            value={country}
+            onChange={(event) => chooseCountry(event.target.value)}
+            className="input"
+            aria-describedby={`${fields.phoneCountry.id}-hint`}
+          >
+            {phoneCountries.map(({ code, name }) => (
+              <option key={code} value={code}>
+                {name}
+              </option>
+            ))}
+          </select>
+          <p id={`${fields.phoneCountry.id}-hint`} className="text-sm text-muted">
+            {t("fields.phoneCountryHint")}
+          </p>
+        </div>
+        <Field
+          label={t("fields.phone")}
+          hint={t("fields.phoneHint")}
+          hintAfter
+          inputProps={{ ...getInputProps(fields.phone, { type: "tel" }), autoComplete: "off" }}
+          errors={fields.phone.errors}
+        />
+      </div>
+      <div hidden={method !== "call"} className="flex flex-col gap-1 min-[700px]:col-span-2">
         <label className="flex items-start gap-2">
           <input key={consentKey} {...consentProps} className="mt-1" />
           <span>{t("fields.callConsent")}</span>
@@ -90,14 +159,16 @@ export function StorytellerFields({
         <p className="text-sm text-muted">{t("fields.callConsentHint")}</p>
         <FieldErrors id={fields.callConsent.errorId} errors={fields.callConsent.errors} />
       </div>
-      <SelectField
-        label={t("fields.timeZone")}
-        selectProps={getSelectProps(fields.timeZone)}
-        errors={fields.timeZone.errors}
+      <TimeZoneChooser
+        field={fields.timeZone}
+        zones={timeZones}
+        country={byPhone ? country : undefined}
+        query={query}
+        onQuery={setQuery}
+        zone={zone}
+        onZone={setZone}
         selectRef={timeZoneRef}
-      >
-        <TimeZoneOptions zones={timeZones} />
-      </SelectField>
+      />
       <SelectField
         label={t("fields.language")}
         selectProps={getSelectProps(fields.language)}

@@ -37,6 +37,8 @@ export async function promptForRecordToken(context: Pick<AppContext, "db" | "con
       "s.first_name",
       "s.language",
       "s.email",
+      "s.phone_e164",
+      "s.time_zone",
       sql<string>`coalesce(asker.first_name, owner.first_name)`.as("asker_name"),
       sql<string | null>`coalesce(asker.profile_pic_key, owner.profile_pic_key)`.as("asker_photo"),
     ])

@@ -13,7 +13,7 @@ import {
 } from "~/services/outbox.server";
 import { composePromptEmail, composePromptSms } from "~/services/prompt-messages.server";
 import { signCapability } from "~/services/tokens.server";
-import { displayPhoneNumber } from "~/utils/phone-display";
+import { displayLine, storytellerVoiceLine } from "~/utils/voice-lines.server";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import { ensureAnswerCodes, formatAnswerCode } from "./answer-code.server";
 import { notifyPromptsSent } from "./notification.server";
@@ -279,7 +279,7 @@ function review(row: LedgerRow, sendNow: boolean, now: Date, callsOn: boolean, l
 async function composeFor(deps: DeliveryDeps, row: LedgerRow, codes: Map<string, string>, now: Date) {
   const recordToken = await signCapability(deps.config, "record", row.prompt_id, now);
   const input = {
-    callIn: callInFor(deps.config, codes.get(row.prompt_id)),
+    callIn: callInFor(deps.config, row, codes.get(row.prompt_id)),
     language: row.language,
     storytellerName: row.first_name,
     askerName: row.asker_name,
@@ -437,10 +437,11 @@ async function prepareDeliveries(
   return result;
 }
 
-/** "Or call … and enter …" for a prompt's messages (null when answering by phone is off). */
-function callInFor(config: Config, code: string | undefined) {
-  if (!config.voiceNumber || !code) return null;
-  return { number: displayPhoneNumber(config.voiceNumber), code: formatAnswerCode(code) };
+/** "Or call … and enter …" for a prompt's messages (null when her country has no line). */
+function callInFor(config: Config, storyteller: { phone_e164: string | null; time_zone: string }, code?: string) {
+  const line = storytellerVoiceLine(config, storyteller);
+  if (!line || !code) return null;
+  return { number: displayLine(line), code: formatAnswerCode(code) };
 }
 
 /**

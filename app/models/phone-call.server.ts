@@ -2,6 +2,8 @@ import { sql } from "kysely";
 import type { Config } from "~/config.server";
 import { signPhonePlayback, verifyPhonePlayback } from "~/services/tokens.server";
 import { CALL_SID, RECORDING_SID, type RecordingStream, type VoiceService } from "~/services/voice.server";
+import { callerE164, countryOfNumber } from "~/utils/phone.server";
+import { voiceLineFor } from "~/utils/voice-lines.server";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import type { Language } from "../../db/schema";
 import { ensureAnswerCode, findOpenPromptByCode, formatAnswerCode, looksLikeCode } from "./answer-code.server";
@@ -144,8 +146,9 @@ async function listQuestions(services: VoiceServices, call: Call, greetName: str
 async function incoming(services: VoiceServices, params: Record<string, string>) {
   const { db } = services;
   const callSid = params.CallSid ?? "";
-  const caller = params.From ?? "";
   const called = params.To ?? services.config.voiceNumber ?? "";
+  // Matched against numbers stored in E.164, however the carrier wrote it; a withheld ID stays as sent.
+  const caller = callerE164(params.From ?? "", called) ?? params.From ?? "";
   if (!CALL_SID.test(callSid) || !caller) return (await script(services, "en")).goodbye("error");
   await db
     .insertInto("phone_calls")
@@ -435,7 +438,7 @@ async function outbound(services: VoiceServices, params: Record<string, string>)
     const s = await script(services, call.language);
     const twiml = answeringMachine(s, {
       asker: prompt?.asker ?? "",
-      number: config.voiceNumber ?? call.caller_e164,
+      number: voiceLineFor(config, countryOfNumber(call.caller_e164)) ?? config.voiceNumber ?? "",
       code,
     });
     await updateCall(db, callSid, { ended_at: new Date() });

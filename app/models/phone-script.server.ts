@@ -1,5 +1,6 @@
 import type VoiceResponse from "twilio/lib/twiml/VoiceResponse";
 import { getServerT } from "~/i18n/i18next.server";
+import { nationalFormat } from "~/utils/phone.server";
 import type { Language } from "../../db/schema";
 import { codeGroups } from "./answer-code.server";
 import type { AnswerServices } from "./answer.server";
@@ -26,7 +27,14 @@ const spokenDigits = (language: Language, digits: string) =>
 
 /** A number said digit by digit ("5 5 5, 0 1 0 0"), as people read phone numbers out. */
 export function spokenNumber(e164: string, language: Language = "en") {
-  const national = e164.startsWith("+1") ? e164.slice(2) : e164.replace(/^\+/, "");
+  // Other countries' lines are dialled nationally, in the groups their people write ("011 2345 6789").
+  if (!e164.startsWith("+1"))
+    return nationalFormat(e164)
+      .split(/[^\d]+/)
+      .filter(Boolean)
+      .map((g) => spokenDigits(language, g))
+      .join(", ");
+  const national = e164.slice(2);
   const groups = national.length === 10 ? [national.slice(0, 3), national.slice(3, 6), national.slice(6)] : [national];
   return groups.map((g) => spokenDigits(language, g)).join(", ");
 }

@@ -1,7 +1,7 @@
 import type { AppContext } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
 import { signCapability } from "~/services/tokens.server";
-import { displayPhoneNumber } from "~/utils/phone-display";
+import { displayLine, storytellerVoiceLine } from "~/utils/voice-lines.server";
 import { answerCodesFor } from "./answer-code.server";
 import { promptForRecordToken } from "./capability-links.server";
 
@@ -61,13 +61,16 @@ export async function recorderText(localeOrRequest: string | Request, context: P
 }
 
 /** "Or answer by phone: call … and enter …", while answering by phone is on and the prompt has a code. */
-async function callInText(context: Pick<AppContext, "db" | "config">, promptId: string, language: string) {
-  const { voiceNumber } = context.config;
-  if (!voiceNumber) return null;
-  const code = (await answerCodesFor(context.db, context.config, [promptId])).get(promptId);
+async function callInText(
+  context: Pick<AppContext, "db" | "config">,
+  prompt: { id: string; language: string; phone_e164: string | null; time_zone: string },
+) {
+  const line = storytellerVoiceLine(context.config, prompt);
+  if (!line) return null;
+  const code = (await answerCodesFor(context.db, context.config, [prompt.id])).get(prompt.id);
   if (!code) return null;
-  const t = await getServerT(language, context, "phone");
-  return t("callIn.recordPage", { number: displayPhoneNumber(voiceNumber), code });
+  const t = await getServerT(prompt.language, context, "phone");
+  return t("callIn.recordPage", { number: displayLine(line), code });
 }
 
 /** Everything the record page shows for a live record link, or null ("Question not found"). */
@@ -96,7 +99,7 @@ export async function recordPageState(context: Pick<AppContext, "db" | "config">
       })),
     ),
     recorderText: await recorderText(prompt.language, context),
-    callInText: answer && !prompt.rerecord_requested_at ? null : await callInText(context, prompt.id, prompt.language),
+    callInText: answer && !prompt.rerecord_requested_at ? null : await callInText(context, prompt),
   };
 }
 

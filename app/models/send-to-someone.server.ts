@@ -1,8 +1,9 @@
 import type { AppContext } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
 import { queueEmail, queueSms } from "~/services/outbox.server";
-import { usOrCanadianE164 } from "~/utils/phone.server";
+import { parsePhone, usOrCanadianE164 } from "~/utils/phone.server";
 import { noControlCharacters } from "~/utils/validation";
+import { storytellerCountry } from "~/utils/voice-lines.server";
 import { inTransaction } from "../../db/client";
 import { shareUrlFor } from "./share.server";
 import { numberHasSentStop } from "./sms-consent.server";
@@ -10,23 +11,28 @@ import { numberHasSentStop } from "./sms-consent.server";
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export type SendToSomeoneResult =
-  { ok: true; address: string } | { ok: false; error: "invalidAddress" | "optedOut" | "private" | "tooMany" };
+  | { ok: true; address: string }
+  | { ok: false; error: "invalidAddress" | "textsUsCaOnly" | "optedOut" | "private" | "tooMany" };
 
 /**
  * After answering, the Storyteller sends their own answer to someone they choose: a share link (the
- * same revocable kind the family makes) by email, or by text to a US or Canadian number. Private
+ * same revocable kind the family makes) by email, or by text to a US or Canadian mobile (a number
+ * of another country is told so). Private
  * answers are not offered. Limited per answer and per address of the sender.
  */
 export async function sendAnswerToSomeone(
   context: Pick<AppContext, "db" | "config" | "rateLimit" | "clientIp">,
-  prompt: { id: string; first_name: string; language: "en" | "hi" },
+  prompt: { id: string; first_name: string; language: "en" | "hi"; phone_e164: string | null; time_zone: string },
   to: string,
 ): Promise<SendToSomeoneResult> {
   const trimmed = to.trim().slice(0, 254);
   // A NUL or other control character is no address (and PostgreSQL refuses a NUL in text).
   const email = EMAIL.test(trimmed) && noControlCharacters(trimmed) ? trimmed : null;
-  const phone = email ? null : usOrCanadianE164(trimmed);
-  if (!email && !phone) return { ok: false, error: "invalidAddress" };
+  // A number written nationally is read as one of her own country's.
+  const number = email ? null : parsePhone(trimmed, storytellerCountry(prompt) ?? undefined);
+  if (!email && !number) return { ok: false, error: "invalidAddress" };
+  const phone = number && usOrCanadianE164(number.e164);
+  if (number && !phone) return { ok: false, error: "textsUsCaOnly" };
   if (phone && (await numberHasSentStop(context.db, phone))) return { ok: false, error: "optedOut" };
   const answer = await context.db
     .selectFrom("answers")

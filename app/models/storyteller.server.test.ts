@@ -35,7 +35,7 @@ const textsTo = (phone: string) =>
   database.db.selectFrom("outbox_messages").select("text_body").where("to_address", "=", phone).execute();
 
 describe("the Storyteller's fields, as every form sends them", () => {
-  it("take US and Canadian numbers (stored in E.164) and known time zones, and refuse the rest by field", () => {
+  it("take US and Canadian numbers for texts (stored in E.164) and known time zones, and refuse the rest by field", () => {
     expect(
       checkStorytellerFields(fieldsOf({ deliveryMethod: "sms", phone: "(416) 555-0199" }), services().config),
     ).toMatchObject({
@@ -44,12 +44,15 @@ describe("the Storyteller's fields, as every form sends them", () => {
     });
     expect(
       checkStorytellerFields(
-        fieldsOf({ deliveryMethod: "sms", phone: "+44 7700 900123", timeZone: "Mars/Olympus_Mons" }),
+        fieldsOf({ deliveryMethod: "sms", phone: "+44 7400 123456", timeZone: "Mars/Olympus_Mons" }),
         services().config,
       ),
     ).toEqual({
       ok: false,
-      fieldErrors: { phone: ["storytellers:errors.phoneNotUsCa"], timeZone: ["storytellers:errors.timeZoneInvalid"] },
+      fieldErrors: {
+        phone: ["storytellers:errors.smsOnlyUsCaMobile", "storytellers:errors.numberCan.none"],
+        timeZone: ["storytellers:errors.timeZoneInvalid"],
+      },
     });
   });
 
@@ -58,12 +61,12 @@ describe("the Storyteller's fields, as every form sends them", () => {
     const result = await saveStoryteller(
       services(),
       { ownerId: owner.id },
-      fieldsOf({ deliveryMethod: "sms", phone: "+44 7700 900123" }),
+      fieldsOf({ deliveryMethod: "sms", phone: "+44 7400 123456" }),
     );
     expect(result).toEqual({
       ok: false,
       problem: "invalid",
-      fieldErrors: { phone: ["storytellers:errors.phoneNotUsCa"] },
+      fieldErrors: { phone: ["storytellers:errors.smsOnlyUsCaMobile", "storytellers:errors.numberCan.none"] },
     });
     expect(
       await database.db.selectFrom("storytellers").select("id").where("owner_id", "=", owner.id).execute(),

@@ -1,7 +1,8 @@
 import { type Expression, sql } from "kysely";
 import { DateTime, IANAZone } from "luxon";
 import type { Config } from "~/config.server";
-import { usOrCanadianE164 } from "~/utils/phone.server";
+import { methodRefusal, phoneMethods } from "~/utils/phone-methods.server";
+import { isCountryCode, parsePhone } from "~/utils/phone.server";
 import { firstPromptDateProblem, type ScheduleInput, type StorytellerInput } from "~/utils/storyteller-schema";
 import type { DbOrTx } from "../../db/client";
 import { inTransaction } from "../../db/client";
@@ -165,23 +166,28 @@ type StorytellerColumns = {
 };
 
 /**
- * The checks the shared schema leaves to the server (a US or Canadian number, a known time zone,
- * calls only where answering by phone is on), then the form's fields as storytellers columns, the
- * number in E.164. Onboarding's first step checks with it before anything is written;
- * saveStoryteller checks with it again.
+ * The checks the shared schema leaves to the server (a valid number of any country, the method
+ * possible for it, a known time zone), then the form's fields as storytellers columns, the number
+ * in E.164. Onboarding's first step checks with it before anything is written; saveStoryteller
+ * checks with it again.
  */
 export function checkStorytellerFields(
   input: StorytellerInput,
-  config: Pick<Config, "voiceNumber">,
+  config: Pick<Config, "voiceNumber" | "voiceLines">,
 ): { ok: true; columns: StorytellerColumns } | { ok: false; fieldErrors: FieldErrors } {
-  const phoneE164 = input.phone ? usOrCanadianE164(input.phone) : null;
+  const country = isCountryCode(input.phoneCountry) ? input.phoneCountry : undefined;
+  const phone = input.phone ? parsePhone(input.phone, country) : null;
   const fieldErrors: FieldErrors = {};
-  if (input.phone && !phoneE164)
-    fieldErrors.phone = [
-      input.deliveryMethod === "call" ? "storytellers:errors.callPhoneNotUsCa" : "storytellers:errors.phoneNotUsCa",
-    ];
+  // By email the number field is hidden: a number kept from before stays, a bad one is not held against her.
+  if (input.phone && !phone && input.deliveryMethod !== "email")
+    fieldErrors.phone = ["storytellers:errors.phoneInvalid"];
   if (input.deliveryMethod === "call" && !config.voiceNumber)
     fieldErrors.deliveryMethod = ["storytellers:errors.callsUnavailable"];
+  else if (phone && input.deliveryMethod !== "email") {
+    const usable = phoneMethods(phone, config);
+    if (!usable.includes(input.deliveryMethod)) fieldErrors.phone = methodRefusal(input.deliveryMethod, usable);
+  }
+  const phoneE164 = phone?.e164 ?? null;
   if (!isTimeZone(input.timeZone)) fieldErrors.timeZone = ["storytellers:errors.timeZoneInvalid"];
   if (Object.keys(fieldErrors).length) return { ok: false, fieldErrors };
   return {

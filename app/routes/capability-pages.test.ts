@@ -225,6 +225,21 @@ describe("record page forms", () => {
       data: { ok: false, sendError: "share.invalidAddress" },
     });
   });
+
+  it("tells a number of another country that texts go only to the US and Canada (read in her country)", async () => {
+    const owner = await createUser(database.db);
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, timeZone: "Asia/Kolkata" });
+    const prompt = await createPrompt(database.db, { storytellerId: storyteller.id, sentAt: new Date() });
+    const token = await recordToken(prompt.id);
+    for (const to of ["+44 7400 123456", "098765 43210"])
+      expect(await post(token, { intent: "send-to-someone", to })).toMatchObject({
+        status: 400,
+        data: { ok: false, sendError: "share.textsUsCaOnly" },
+      });
+    expect(await post(token, { intent: "send-to-someone", to: "12345" })).toMatchObject({
+      data: { sendError: "share.invalidAddress" },
+    });
+  });
 });
 
 describe("record page upload that cannot be read", () => {

@@ -210,6 +210,23 @@ describe("calling in", () => {
     );
   });
 
+  it("recognises a caller whose number arrives nationally or spaced, matched against E.164 on the called line's country", async () => {
+    const owner = await createUser(database.db, { first_name: "Ravi" });
+    const storyteller = await createStoryteller(database.db, {
+      ownerId: owner.id,
+      firstName: "Dadi",
+      phone: "+919876543210",
+      language: "hi",
+      prompts: [],
+    });
+    await sentPromptFor(storyteller.id, "आपका गाँव कैसा था?");
+    for (const from of ["+919876543210", "+91 98765 43210", "09876543210", "00919876543210"]) {
+      const params = { CallSid: newCallSid(), AccountSid: ACCOUNT_SID, From: from, To: "+911123456789" };
+      const { xml } = await post("incoming", { ...params, Direction: "inbound", CallStatus: "ringing" });
+      expect(said(xml), from).toContain("आपका गाँव कैसा था?");
+    }
+  });
+
   it("lists several open questions, newest first, and reads the one chosen", async () => {
     const owner = await createUser(database.db);
     const phone = newPhone();

@@ -4,6 +4,8 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import twilio from "twilio";
 import type { Config } from "~/config.server";
+import { countryOfNumber } from "~/utils/phone.server";
+import { voiceLineFor } from "~/utils/voice-lines.server";
 import { MAX_UPLOAD_BYTES } from "./audio-check.server";
 import { isPermanentStatus, PermanentSendError } from "./send-errors.server";
 import type { StorageService } from "./storage.server";
@@ -28,10 +30,7 @@ function capped(limit: number) {
   });
 }
 
-type TwilioSettings = Pick<
-  Config,
-  "TWILIO_ACCOUNT_SID" | "TWILIO_AUTH_TOKEN" | "TWILIO_API_URL" | "TWILIO_VOICE_NUMBER"
->;
+type TwilioSettings = Pick<Config, "TWILIO_ACCOUNT_SID" | "TWILIO_AUTH_TOKEN" | "TWILIO_API_URL" | "voiceLines">;
 
 export function createTwilioVoice(config: TwilioSettings): VoiceService {
   const accountSid = config.TWILIO_ACCOUNT_SID!;
@@ -39,6 +38,12 @@ export function createTwilioVoice(config: TwilioSettings): VoiceService {
   // Only tests point this elsewhere (a local server speaking Twilio's API).
   const base = config.TWILIO_API_URL ?? "https://api.twilio.com";
   if (config.TWILIO_API_URL) client.api.baseUrl = config.TWILIO_API_URL;
+  // She sees (and may call back) her own country's line; a country without one is never called.
+  const lineFor = (to: string) => {
+    const line = voiceLineFor(config, countryOfNumber(to));
+    if (!line) throw new PermanentSendError("no voice line for the number's country");
+    return line;
+  };
   const basicAuth = `Basic ${Buffer.from(`${accountSid}:${config.TWILIO_AUTH_TOKEN}`).toString("base64")}`;
   const mediaUrl = (sid: string) => `${base}/2010-04-01/Accounts/${accountSid}/Recordings/${checkSid(sid)}`;
   return {
@@ -97,7 +102,7 @@ export function createTwilioVoice(config: TwilioSettings): VoiceService {
       const call = await client.calls
         .create({
           to: input.to,
-          from: config.TWILIO_VOICE_NUMBER!,
+          from: lineFor(input.to),
           url: input.url,
           method: "POST",
           statusCallback: input.statusCallback,
@@ -117,7 +122,7 @@ export function createTwilioVoice(config: TwilioSettings): VoiceService {
     // that no other message of ours is known to have placed (several Storytellers may share a
     // number), is it. A few seconds' slack for Twilio's whole-second, other-clock timestamps.
     async findCall(input) {
-      const recent = await client.calls.list({ to: input.to, from: config.TWILIO_VOICE_NUMBER!, limit: 20 });
+      const recent = await client.calls.list({ to: input.to, from: lineFor(input.to), limit: 20 });
       const match = recent.find(
         (c) => c.dateCreated.getTime() >= input.since.getTime() - 5_000 && !input.exclude?.has(c.sid),
       );

@@ -5,8 +5,9 @@ import { addDays, calendarDate, choice, email, plainText, text } from "~/utils/v
 
 // A Storyteller's fields, as adding one (onboarding step 1), editing one and Add Group ask for them:
 // one schema, checked on the server. Two checks only the server makes, in
-// checkStorytellerFields (app/models/storyteller.server.ts): a US or Canadian number (libphonenumber
-// would add about 29 KB of compressed JavaScript to these pages) and a time zone the server knows.
+// checkStorytellerFields (app/models/storyteller.server.ts): a number valid in its country and
+// usable for the method (libphonenumber would add about 29 KB of compressed JavaScript to these
+// pages) and a time zone the server knows.
 
 const optionalText = (max: number) =>
   z.preprocess((value) => (value === "" ? undefined : value), plainText(max).optional());
@@ -21,12 +22,22 @@ export const storytellerShape = {
   deliveryMethod: choice(deliveryMethods),
   email: z.preprocess((value) => (value === "" ? undefined : value), email().optional()),
   phone: optionalText(30),
+  /** The country a number written without "+" is read in (ISO 3166, as libphonenumber names them). */
+  phoneCountry: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z
+      .string()
+      .regex(/^[A-Z]{2}$/)
+      .optional(),
+  ),
   /** "Phone call": the owner confirms the Storyteller agreed to be called (decision 027). */
   callConsent: z.preprocess(
     (value) => (value === "" ? undefined : value),
     z.literal("on", { error: "storytellers:errors.callConsentRequired" }).optional(),
   ),
   timeZone: z.string({ error: "validation.required" }).min(1, "validation.required"),
+  /** What the time-zone chooser was searched for (kept so a plain post shows the same list again). */
+  zoneQuery: optionalText(60),
   language: choice(supportedLanguages),
 };
 

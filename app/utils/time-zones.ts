@@ -17,3 +17,18 @@ export const currentZoneName = (zone: string) => CURRENT_NAMES[zone] ?? zone;
 export function timeZoneNames(): string[] {
   return [...new Set(Intl.supportedValuesOf("timeZone").map(currentZoneName))].sort();
 }
+
+/** A zone as the time-zone chooser shows it: "city, country" in the reader's language, its country, and its other names. */
+export type ZoneChoice = { zone: string; label: string; country: string | null; search: string };
+
+/** The zones whose names (either language) contain every word of `query`. */
+export function searchZones(choices: ZoneChoice[], query: string): ZoneChoice[] {
+  const words = query
+    .toLocaleLowerCase()
+    .split(/[\s,]+/)
+    .filter(Boolean);
+  return choices.filter((c) => {
+    const names = `${c.label} ${c.search}`.toLocaleLowerCase();
+    return words.every((word) => names.includes(word));
+  });
+}

@@ -123,11 +123,13 @@ describe("Add Group, step by step without JavaScript", () => {
     const refused = await submit(user, 2, {
       ...newStoryteller,
       email: "",
-      phone: "+44 7700 900123",
+      phone: "+44 7400 123456",
       deliveryMethod: "sms",
     });
     expect(refused.status).toBe(400);
-    expect(replyErrorsOf(refused.data)).toEqual({ phone: ["storytellers:errors.phoneNotUsCa"] });
+    expect(replyErrorsOf(refused.data)).toEqual({
+      phone: ["storytellers:errors.smsOnlyUsCaMobile", "storytellers:errors.numberCan.none"],
+    });
     const past = await submit(user, 2, { ...newStoryteller, firstPromptDate: "2020-01-01" });
     expect(replyErrorsOf(past.data)).toEqual({ firstPromptDate: ["storytellers:errors.dateInPast"] });
   });

@@ -23,7 +23,7 @@ import { redirectWithToast } from "~/services/toast.server";
 import { formConstraints } from "~/utils/form-constraints.server";
 import { MAX_INVITATIONS_PER_POST } from "~/utils/group-schema";
 import { indexListField } from "~/utils/list-fields";
-import { timeZoneNames } from "~/utils/time-zones";
+import { storytellerFormLists } from "~/utils/storyteller-form.server";
 import { Intent, type Step, stepSchemas } from "./schema";
 
 // One handler per step of Add Group: each parses its step's post once, goes back, refuses it with
@@ -46,7 +46,9 @@ export async function stepPage(
     step,
     draft,
     storytellers: step === 2 ? await groupableStorytellers(context.db, user.id) : [],
-    timeZones: step === 2 ? timeZoneNames() : [],
+    ...(step === 2
+      ? storytellerFormLists(null, user.language)
+      : { timeZones: [], phoneCountries: [], phoneCountry: "US" }),
     defaultTimeZone,
     today: todayIn(defaultTimeZone),
     extraSlots: more ? 2 : 1,

@@ -36,12 +36,12 @@ const who = {
 };
 
 describe("adding a Storyteller, step by step", () => {
-  it("refuses a number outside the US and Canada, and an unknown time zone, beside those fields, keeping nothing", async () => {
+  it("refuses a text to a number outside the US and Canada, and an unknown time zone, beside those fields, keeping nothing", async () => {
     const user = await signedInUser(database);
-    const refused = await submit(user, 1, { ...who, phone: "+44 7700 900123", timeZone: "Mars/Olympus_Mons" });
+    const refused = await submit(user, 1, { ...who, phone: "+44 7400 123456", timeZone: "Mars/Olympus_Mons" });
     expect(refused.status).toBe(400);
     expect(replyErrorsOf(refused.data)).toEqual({
-      phone: ["storytellers:errors.phoneNotUsCa"],
+      phone: ["storytellers:errors.smsOnlyUsCaMobile", "storytellers:errors.numberCan.none"],
       timeZone: ["storytellers:errors.timeZoneInvalid"],
     });
     expect(await draftOf(user)).toBeNull();

@@ -70,13 +70,16 @@ async function translated(keys: string[]) {
 }
 
 describe("Phone call in onboarding", () => {
-  it("refuses a number outside the US and Canada with a message about calls, in English and Hindi, keeping nothing", async () => {
+  it("refuses a number of a country with no phone line, saying what it can get, in English and Hindi, keeping nothing", async () => {
     const user = await signedInUser(database);
-    const refused = await submit(user, 1, { ...who, phone: "+44 7700 900123" });
+    const refused = await submit(user, 1, { ...who, phone: "+44 7400 123456" });
     expect(refused.status).toBe(400);
     const errors = replyErrorsOf(refused.data)!;
-    expect(errors).toEqual({ phone: ["storytellers:errors.callPhoneNotUsCa"] });
-    expect(await translated(errors.phone!)).toEqual(["Heirloom can only call US or Canadian numbers"]);
+    expect(errors).toEqual({ phone: ["storytellers:errors.noLineInCountry", "storytellers:errors.numberCan.none"] });
+    expect(await translated(errors.phone!)).toEqual([
+      "Heirloom has no phone line in this number's country yet, so it cannot call it.",
+      "This number can get questions by email only: choose Email.",
+    ]);
     expect(await draftOf(user)).toBeNull();
   });
 
@@ -204,12 +207,14 @@ describe("Phone call when editing a Storyteller", () => {
     ]);
   });
 
-  it("refuses a number outside the US and Canada for calls", async () => {
+  it("refuses a number of a country with no phone line for calls", async () => {
     const owner = await signedInUser(database);
     const st = await createStoryteller(database.db, { ownerId: owner.id });
     const refused = await edit(owner, st.id, { ...form, phone: "+91 98765 43210" });
     expect(refused.status).toBe(400);
-    expect(replyErrorsOf(refused.data)).toEqual({ phone: ["storytellers:errors.callPhoneNotUsCa"] });
+    expect(replyErrorsOf(refused.data)).toEqual({
+      phone: ["storytellers:errors.noLineInCountry", "storytellers:errors.numberCan.none"],
+    });
     expect(
       await database.db.selectFrom("storytellers").select("delivery_method").where("id", "=", st.id).execute(),
     ).toEqual([{ delivery_method: "email" }]);

@@ -10,7 +10,7 @@ import { formConstraints } from "~/utils/form-constraints.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { readForm } from "~/utils/request-body.server";
-import { timeZoneNames } from "~/utils/time-zones";
+import { storytellerFormLists } from "~/utils/storyteller-form.server";
 import type { Step } from "./schema";
 import { submitStep } from "./server";
 import { PromptsStepForm, ScheduleStepForm, WhoStepForm } from "./steps";
@@ -31,7 +31,9 @@ export async function loader({ request, context }: LoaderArgs) {
     step,
     draft,
     library: step === 2 ? await getPromptLibrary(context.db, language) : [],
-    timeZones: step === 1 ? timeZoneNames() : [],
+    ...(step === 1
+      ? storytellerFormLists(request, language)
+      : { timeZones: [], phoneCountries: [], phoneCountry: "US" }),
     defaultTimeZone: user.language === "hi" ? "Asia/Kolkata" : "America/New_York",
     today: todayIn(draft.who?.timeZone ?? "UTC"),
     constraint: [formConstraints.storyteller, formConstraints.prompts, formConstraints.schedule][step - 1],
@@ -45,7 +47,8 @@ export async function action({ request, context }: ActionArgs) {
 
 export default function Onboarding() {
   const { t } = useTranslation("storytellers");
-  const { step, draft, library, timeZones, defaultTimeZone, today, constraint } = useLoaderData<typeof loader>();
+  const { step, draft, library, timeZones, phoneCountries, phoneCountry, defaultTimeZone, today, constraint } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const lastResult = actionData && "result" in actionData ? actionData.result : undefined;
   return (
@@ -66,6 +69,8 @@ export default function Onboarding() {
         <WhoStepForm
           draft={draft.who}
           timeZones={timeZones}
+          phoneCountries={phoneCountries}
+          phoneCountry={phoneCountry}
           defaultTimeZone={defaultTimeZone}
           constraint={constraint}
           lastResult={lastResult}

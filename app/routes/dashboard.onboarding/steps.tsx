@@ -1,5 +1,4 @@
 import { getFormProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import type { z } from "zod";
@@ -9,7 +8,7 @@ import { ScheduleFields, StorytellerFields } from "~/components/storyteller-fiel
 import type { FormConstraint } from "~/utils/form-constraint";
 import type { PromptsInput, promptsSchema } from "~/utils/prompt-schema";
 import type { ScheduleInput, scheduleSchema, StorytellerInput, storytellerSchema } from "~/utils/storyteller-schema";
-import { currentZoneName } from "~/utils/time-zones";
+import type { ZoneChoice } from "~/utils/time-zones";
 import { Intent } from "./intents";
 
 // The wizard's three steps. The server checks each post with ./schema.ts and answers with its
@@ -38,12 +37,16 @@ function StepButtons({ back, last }: { back: boolean; last?: boolean }) {
 export function WhoStepForm({
   draft,
   timeZones,
+  phoneCountries,
+  phoneCountry,
   defaultTimeZone,
   constraint,
   lastResult,
 }: {
   draft?: StorytellerInput;
-  timeZones: string[];
+  timeZones: ZoneChoice[];
+  phoneCountries: { code: string; name: string }[];
+  phoneCountry: string;
   defaultTimeZone: string;
   constraint: FormConstraint;
   lastResult: Result;
@@ -51,18 +54,12 @@ export function WhoStepForm({
   const [form, fields] = useForm<z.input<typeof storytellerSchema>>({
     lastResult,
     constraint,
-    defaultValue: { language: "en", deliveryMethod: "email", timeZone: defaultTimeZone, ...draft },
+    defaultValue: { language: "en", deliveryMethod: "email", timeZone: defaultTimeZone, phoneCountry, ...draft },
   });
-  // With JavaScript, a first visit starts from the browser's own time zone.
-  const zoneRef = useRef<HTMLSelectElement>(null);
-  useEffect(() => {
-    const browserZone = currentZoneName(Intl.DateTimeFormat().resolvedOptions().timeZone);
-    if (!draft?.timeZone && zoneRef.current && timeZones.includes(browserZone)) zoneRef.current.value = browserZone;
-  }, [draft?.timeZone, timeZones]);
   return (
     <Form method="post" action="?step=1" {...getFormProps(form)} className="grid gap-5 min-[700px]:grid-cols-2">
       <FieldErrors id={form.errorId} errors={form.errors} />
-      <StorytellerFields fields={fields} timeZones={timeZones} timeZoneRef={zoneRef} />
+      <StorytellerFields fields={fields} timeZones={timeZones} phoneCountries={phoneCountries} />
       <div className="min-[700px]:col-span-2">
         <StepButtons back={false} />
       </div>

@@ -16,7 +16,7 @@ import { setPaused } from "~/models/storyteller.server";
 import { wordsView } from "~/models/transcript-edit.server";
 import { log } from "~/services/logger.server";
 import { redirectWithToast } from "~/services/toast.server";
-import { displayPhoneNumber } from "~/utils/phone-display";
+import { displayLine, storytellerVoiceLine } from "~/utils/voice-lines.server";
 import { type ActionInput, Intent } from "./schema";
 
 /**
@@ -44,9 +44,9 @@ export async function storytellerPage(
   if (!view) return null;
   // A live share link is shown to copy (it works without JavaScript); its token is signed here, never stored.
   // Answering by phone: each prompt still waiting for an answer shows the number and its code.
-  const { voiceNumber } = context.config;
+  const voiceLine = storytellerVoiceLine(context.config, view.storyteller);
   const codes =
-    voiceNumber && tab === "sent"
+    voiceLine && tab === "sent"
       ? await answerCodesFor(
           context.db,
           context.config,
@@ -83,8 +83,8 @@ export async function storytellerPage(
                   : null,
               share_url: share_link_id ? await shareUrlFor(context.config, share_link_id) : null,
               call_in:
-                voiceNumber && codes.has(prompt.id)
-                  ? { number: displayPhoneNumber(voiceNumber), code: codes.get(prompt.id)! }
+                voiceLine && codes.has(prompt.id)
+                  ? { number: displayLine(voiceLine), code: codes.get(prompt.id)! }
                   : null,
             }),
           ),

@@ -58,10 +58,12 @@ describe("editing a Storyteller", () => {
     const owner = await signedInUser(database);
     const st = await createStoryteller(database.db, { ownerId: owner.id });
     const before = await rowOf(st.id);
-    const refused = await submit(owner, st.id, { ...form, deliveryMethod: "sms", phone: "+44 7700 900123" });
+    const refused = await submit(owner, st.id, { ...form, deliveryMethod: "sms", phone: "+44 7400 123456" });
     expect(refused.status).toBe(400);
     expect(refused.data).toMatchObject({ form: "update" });
-    expect(replyErrorsOf(refused.data)).toEqual({ phone: ["storytellers:errors.phoneNotUsCa"] });
+    expect(replyErrorsOf(refused.data)).toEqual({
+      phone: ["storytellers:errors.smsOnlyUsCaMobile", "storytellers:errors.numberCan.none"],
+    });
     expect(await rowOf(st.id)).toEqual(before);
   });
 

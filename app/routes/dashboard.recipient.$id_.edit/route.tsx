@@ -21,9 +21,10 @@ import { formConstraints } from "~/utils/form-constraints.server";
 import { idParam } from "~/utils/ids";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
+import { nationalFormat } from "~/utils/phone.server";
 import { readForm } from "~/utils/request-body.server";
+import { storytellerFormLists } from "~/utils/storyteller-form.server";
 import type { storytellerWithScheduleSchema } from "~/utils/storyteller-schema";
-import { timeZoneNames } from "~/utils/time-zones";
 import { Intent } from "./intents";
 import { editSchema } from "./schema";
 
@@ -38,8 +39,12 @@ export async function loader({ request, context, params }: LoaderArgs) {
   if (!storyteller) throw notFound();
   return {
     title: await pageTitle(request, context, "view.editStoryteller", "storytellers"),
-    storyteller,
-    timeZones: timeZoneNames(),
+    storyteller: {
+      ...storyteller,
+      // Shown as people in her country write it, beside that country.
+      phone_e164: storyteller.phone_e164 ? nationalFormat(storyteller.phone_e164) : null,
+    },
+    ...storytellerFormLists(request, user.language, storyteller.phone_e164),
     constraint: formConstraints.storytellerWithSchedule,
   };
 }
@@ -79,7 +84,7 @@ export async function action({ request, context, params }: ActionArgs) {
 
 export default function EditStoryteller() {
   const { t } = useTranslation("storytellers");
-  const { storyteller, timeZones, constraint } = useLoaderData<typeof loader>();
+  const { storyteller, timeZones, phoneCountries, phoneCountry, constraint } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [form, fields] = useForm<z.input<typeof storytellerWithScheduleSchema>>({
     lastResult: actionData?.form === Intent.update ? actionData.result : undefined,
@@ -91,6 +96,7 @@ export default function EditStoryteller() {
       deliveryMethod: storyteller.delivery_method,
       email: storyteller.email ?? "",
       phone: storyteller.phone_e164 ?? "",
+      phoneCountry,
       // The owner's word stands until the Storyteller opts out; then it must be given again.
       // The owner's word stands through an opt-out (only the number lifts that): the box stays ticked.
       callConsent: storyteller.call_consent === "none" ? undefined : "on",
@@ -110,7 +116,7 @@ export default function EditStoryteller() {
         className="grid gap-5 rounded-xl border border-line bg-panel p-6 min-[700px]:grid-cols-2"
       >
         <FieldErrors id={form.errorId} errors={form.errors} />
-        <StorytellerFields fields={fields} timeZones={timeZones} />
+        <StorytellerFields fields={fields} timeZones={timeZones} phoneCountries={phoneCountries} />
         <ScheduleFields fields={fields} />
         <div className="flex gap-3 min-[700px]:col-span-2">
           <button type="submit" name="intent" value={Intent.update} className="btn-primary">

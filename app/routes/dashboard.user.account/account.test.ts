@@ -77,14 +77,22 @@ describe("account settings", () => {
     expect(row).toEqual({ first_name: "Ashalata", language: "hi", phone_e164: "+14155552671" });
   });
 
-  it("refuses too-long names and non-US/Canadian phones with clear messages", async () => {
+  it("refuses too-long names and numbers no country has, with clear messages; takes any country's number", async () => {
     const user = await signedIn();
     expect(
       fieldErrors(await submit(user.jar, profileForm({ email: user.email, firstName: "x".repeat(51) }))),
     ).toMatchObject({ firstName: ["validation.tooLong"] });
-    expect(
-      fieldErrors(await submit(user.jar, profileForm({ email: user.email, phone: "+44 20 7946 0958" }))),
-    ).toMatchObject({ phone: ["account:errors.phoneInvalid"] });
+    for (const phone of ["+44 7700 900123", "12345", "+91 12345"])
+      expect(fieldErrors(await submit(user.jar, profileForm({ email: user.email, phone })))).toMatchObject({
+        phone: ["account:errors.phoneInvalid"],
+      });
+    await submit(user.jar, profileForm({ email: user.email, phone: "+44 20 7946 0958" }));
+    const row = await database.db
+      .selectFrom("users")
+      .select("phone_e164")
+      .where("id", "=", user.id)
+      .executeTakeFirstOrThrow();
+    expect(row.phone_e164).toBe("+442079460958");
   });
 
   it("stores a real photo, re-encoded without where it was taken, and serves it only to its owner", async () => {

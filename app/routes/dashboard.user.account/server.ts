@@ -11,8 +11,9 @@ import { checkPhoto, MAX_PHOTO_BYTES } from "~/services/images.server";
 import { log } from "~/services/logger.server";
 import { storageKeys } from "~/services/storage-keys";
 import { flashToast, redirectWithToast } from "~/services/toast.server";
-import { usOrCanadianE164 } from "~/utils/phone.server";
+import { parsePhone } from "~/utils/phone.server";
 import { readForm, readMultipart } from "~/utils/request-body.server";
+import { countryOfRequest } from "~/utils/request-country.server";
 import { type AccountInput, Intent } from "./schema";
 
 // What the account page's forms do, one function per intent. Each gets its parsed, valid input and
@@ -69,7 +70,8 @@ export async function saveProfile(
 
   let phoneE164: string | null = null;
   if (phone) {
-    phoneE164 = usOrCanadianE164(phone);
+    // Any country's number (test texts still go only to US and Canadian mobiles: the test page says so).
+    phoneE164 = parsePhone(phone, countryOfRequest(request))?.e164 ?? null;
     if (!phoneE164) return refuse(reply({ fieldErrors: { phone: ["account:errors.phoneInvalid"] } }));
   }
 
