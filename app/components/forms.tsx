@@ -39,7 +39,7 @@ export function Field({
   const hintId = `${inputProps.id}-hint`;
   const describedBy = [hint ? hintId : null, errors?.length ? errorId : null].filter(Boolean).join(" ") || undefined;
   return (
-    <div className="flex flex-col gap-1">
+    <div className="flex min-w-0 flex-col gap-1">
       <label htmlFor={inputProps.id} className="font-medium">
         {label}
       </label>
@@ -71,7 +71,7 @@ export function TextareaField({
 }) {
   const errorId = `${textareaProps.id}-error`;
   return (
-    <div className="flex flex-col gap-1">
+    <div className="flex min-w-0 flex-col gap-1">
       <label htmlFor={textareaProps.id} className="font-medium">
         {label}
       </label>
@@ -113,7 +113,7 @@ export function SelectField({
 }) {
   const errorId = `${selectProps.id}-error`;
   return (
-    <div className="flex flex-col gap-1">
+    <div className="flex min-w-0 flex-col gap-1">
       <label htmlFor={selectProps.id} className="font-medium">
         {label}
       </label>

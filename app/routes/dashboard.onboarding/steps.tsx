@@ -60,7 +60,12 @@ export function WhoStepForm({
     if (!draft?.timeZone && zoneRef.current && timeZones.includes(browserZone)) zoneRef.current.value = browserZone;
   }, [draft?.timeZone, timeZones]);
   return (
-    <Form method="post" action="?step=1" {...getFormProps(form)} className="grid gap-5 min-[700px]:grid-cols-2">
+    <Form
+      method="post"
+      action="?step=1"
+      {...getFormProps(form)}
+      className="grid grid-cols-1 gap-5 min-[700px]:grid-cols-2"
+    >
       <FieldErrors id={form.errorId} errors={form.errors} />
       <StorytellerFields fields={fields} timeZones={timeZones} timeZoneRef={zoneRef} />
       <div className="min-[700px]:col-span-2">
