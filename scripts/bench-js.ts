@@ -11,20 +11,17 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { chromium } from "@playwright/test";
 import { createUserSession } from "../app/auth/session.server";
-import { signCapability } from "../app/services/tokens.server";
 import { createDb, createPool } from "../db/client";
 import {
-  createAnswer,
-  createGroup,
-  createListenLink,
-  createPrompt,
-  createSelfStoryteller,
-  createShareLink,
-  createStoryteller,
-} from "../tests/factories";
+  builtRoutes,
+  expectedStatus,
+  filler,
+  oneOfEverything,
+  pagesFromManifest,
+  signedOutPage,
+} from "../tests/route-pages";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3396);
 const PG_PORT = Number(process.env.BENCH_PG_PORT ?? 25441);
@@ -33,36 +30,6 @@ const DASHBOARD_KB = 100;
 const PUBLIC_KB = 30;
 
 type Page = { label: string; path: string; budgetKb: number; signedIn?: boolean; status?: number };
-type ServerRoute = { path?: string; index?: boolean; parentId?: string; module: Record<string, unknown> };
-
-/**
- * Every page the build serves, from React Router's route manifest (build/server): each route with a
- * component that no other page nests in, its full path with the parameters filled in by `fill`.
- * A standalone page (no React in the browser, decision 026) has the public budget, any other the
- * dashboard's. A new route with a parameter nobody fills stops the bench, so none goes unmeasured.
- */
-function pagesFromManifest(routes: Record<string, ServerRoute>, fill: (param: string, path: string) => string) {
-  const isPage = (id: string) => typeof routes[id].module.default === "function";
-  const parents = new Set(Object.values(routes).map((route) => route.parentId));
-  const chain = (id: string | undefined): string[] => (id ? [...chain(routes[id].parentId), id] : []);
-  return Object.keys(routes)
-    .filter((id) => isPage(id) && !Object.keys(routes).some((child) => routes[child].parentId === id && isPage(child)))
-    .filter((id) => !parents.has(id) || !routes[id].index)
-    .map((id) => {
-      const ids = chain(id);
-      const pattern = `/${ids
-        .map((each) => routes[each].path)
-        .filter(Boolean)
-        .join("/")}`;
-      const path = pattern
-        .split("/")
-        .map((segment) => (segment.startsWith(":") || segment === "*" ? fill(segment, pattern) : segment))
-        .join("/");
-      const standalone = ids.some((each) => (routes[each].module.handle as { standalone?: boolean })?.standalone);
-      return { id, pattern, path, budgetKb: standalone ? PUBLIC_KB : DASHBOARD_KB };
-    });
-}
-
 const dataDir = mkdtempSync(path.join(tmpdir(), "heirloom-bench-js-"));
 const server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
   env: {
@@ -103,64 +70,22 @@ try {
     .returning("id")
     .executeTakeFirstOrThrow();
   const [cookie] = (await createUserSession({ config: { APP_URL: base } as never }, db, user.id)).split(";");
-  // One of everything a page shows: a Storyteller with a queued and a sent prompt and an answer, a
-  // group around them, the user's own stories with a prompt to record, and links to the answer.
-  const storyteller = await createStoryteller(db, { ownerId: user.id, nickname: "Nani" });
-  const sent = await createPrompt(db, { storytellerId: storyteller.id, sentAt: new Date() });
-  const answer = await createAnswer(db, { storytellerId: storyteller.id });
-  const group = await createGroup(db, { ownerId: user.id, storytellerId: storyteller.id });
-  const self = await createSelfStoryteller(db, { id: user.id, email: "bench@example.com", first_name: "Bench" });
-  const ownPrompt = await createPrompt(db, { storytellerId: self.id, createdBy: user.id, sentAt: new Date() });
-  const share = await createShareLink(db, { answerId: answer.id, createdBy: user.id });
-  const listen = await createListenLink(db, { answerId: answer.id, createdBy: user.id });
+  const { values, query } = await oneOfEverything(db, config, {
+    ...user,
+    email: "bench@example.com",
+    first_name: "Bench",
+    nickname: "bench",
+  });
   await db.destroy();
-
-  const values: Record<string, string> = {
-    "/dashboard/recipient/:id": storyteller.id,
-    "/dashboard/groups/:id": group.id,
-    "/dashboard/answers/:answerId": answer.id,
-    "/dashboard/mystories/record/:promptId": ownPrompt.id,
-    "/dashboard/user/:nickname": "bench",
-    "/responses/:recipientId": storyteller.id,
-    "/responses/register/:recipientId": storyteller.id,
-    "/record/:token": await signCapability(config, "record", sent.id),
-    "/unsubscribe/:token": await signCapability(config, "unsubscribe", storyteller.id),
-    "/s/:token": await signCapability(config, "share", share.id),
-    "/l/:token": await signCapability(config, "listen", listen.id),
-    "/invitations/:token": "not-a-real-token",
-    "/:page": "faqs",
-    "/dashboard/*": "no/such/page",
-    "/*": "no/such/page",
-  };
-  const fill = (param: string, pattern: string) => {
-    const key = Object.keys(values)
-      .filter((prefix) => pattern.startsWith(prefix) && prefix.endsWith(param))
-      .sort((a, b) => b.length - a.length)[0];
-    if (!key) throw new Error(`bench:js has no value for ${param} in ${pattern}: add one to its table`);
-    return values[key];
-  };
-  // What a page answers besides 200, and what it needs besides its path.
-  const status: Record<string, number> = {
-    "routes/_public.invitations.$token": 404,
-    "routes/_public.$": 404,
-    "routes/_public.404": 404,
-    "routes/_public.500": 500,
-    "routes/dashboard.$": 404,
-  };
-  const query: Record<string, string> = {
-    "routes/responses.register.$recipientId": `?t=${await signCapability(config, "register", storyteller.id)}`,
-  };
-  const signedOut = (id: string) => id.startsWith("routes/_public") || /^routes\/(record|unsubscribe|s|l)\./.test(id);
-  const { routes } = (await import(pathToFileURL(path.resolve("build/server/index.js")).href)) as {
-    routes: Record<string, ServerRoute>;
-  };
-  const pages: Page[] = pagesFromManifest(routes, fill).flatMap(({ id, pattern, path: pagePath, budgetKb }) => {
+  const fill = filler(values, "bench:js");
+  const routes = await builtRoutes();
+  const pages: Page[] = pagesFromManifest(routes, fill).flatMap(({ id, pattern, path: pagePath, standalone }) => {
     const page = {
       label: pattern,
       path: pagePath + (query[id] ?? ""),
-      budgetKb,
-      signedIn: !signedOut(id),
-      status: status[id],
+      budgetKb: standalone ? PUBLIC_KB : DASHBOARD_KB,
+      signedIn: !signedOutPage(id),
+      status: expectedStatus[id],
     };
     // The Storyteller page's Sent tab is the same route with other components.
     return id === "routes/dashboard.recipient.$id"

@@ -382,7 +382,7 @@ export async function createNotifications(
     .values(
       times.map((createdAt) => ({
         user_id: options.userId,
-        type: options.type ?? "listened",
+        type: options.type ?? "uploaded",
         storyteller_id: options.storytellerId ?? null,
         prompt_id: options.promptId ?? null,
         is_new: options.isNew ?? true,

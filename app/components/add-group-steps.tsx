@@ -225,7 +225,7 @@ function StorytellerStep({
           method="post"
           action={actionFor(2)}
           {...getFormProps(createForm)}
-          className="grid gap-5 min-[700px]:grid-cols-2"
+          className="grid grid-cols-1 gap-5 min-[700px]:grid-cols-2"
         >
           <FieldErrors id={createForm.errorId} errors={createForm.errors} />
           <StorytellerFields fields={createFields} timeZones={timeZones} phoneCountries={phoneCountries} />

@@ -11,7 +11,7 @@ function SidebarLink({ to, label, count, end }: { to: string; label: string; cou
     <NavLink
       to={to}
       end={end}
-      className="flex items-center justify-between rounded-md px-3 py-2 text-sm hover:bg-line/60 aria-[current=page]:bg-primary aria-[current=page]:text-white"
+      className="flex min-h-11 items-center justify-between rounded-md px-3 py-2 text-sm hover:bg-line/60 aria-[current=page]:bg-primary aria-[current=page]:text-white"
     >
       <span>{label}</span>
       {count !== undefined ? <span className="rounded-full bg-line px-2 text-xs text-ink">{count}</span> : null}
@@ -33,7 +33,7 @@ function SidebarLinks({ counts, appName }: { counts: Counts; appName: string }) 
       <SidebarLink to="/about-us" label={t("nav.about")} />
       <h2 className="mt-4 px-3 text-xs font-semibold uppercase tracking-wide text-muted">{t("nav.groupCreate")}</h2>
       <SidebarLink to="/dashboard/onboarding" label={t("nav.addStoryteller")} />
-      <AddGroupLink className="flex items-center justify-between rounded-md px-3 py-2 text-sm hover:bg-line/60" />
+      <AddGroupLink className="flex min-h-11 items-center justify-between rounded-md px-3 py-2 text-sm hover:bg-line/60" />
       <SidebarLink to="/dashboard/testpage" label={t("nav.testPage")} />
     </>
   );

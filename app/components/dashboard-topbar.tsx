@@ -15,14 +15,15 @@ export function DashboardTopbar({ user, unread }: { user: TopbarUser; unread: nu
   return (
     <header
       data-scrolled={scrolled}
-      className="sticky top-0 z-30 flex items-center justify-end gap-3 border-b border-line bg-surface px-4 py-2 transition-all data-[scrolled=true]:bg-panel/95 data-[scrolled=true]:shadow-md"
+      className="sticky top-0 z-30 flex flex-wrap items-center justify-end gap-x-3 gap-y-1 border-b border-line bg-surface px-4 py-2 transition-all data-[scrolled=true]:bg-panel/95 data-[scrolled=true]:shadow-md"
     >
       <LanguageSwitch />
       <ThemeSettingsPanel />
       <NotificationBell unread={unread} />
-      <details ref={menuRef} className="relative">
+      {/* Below 640 px the menus open under the whole top bar (it is their containing block), not off its edge. */}
+      <details ref={menuRef} className="relative max-sm:static">
         <summary
-          className="flex cursor-pointer list-none items-center gap-2 rounded-full p-1 hover:bg-line/60"
+          className="flex min-h-11 min-w-11 cursor-pointer list-none items-center justify-center rounded-full p-1 hover:bg-line/60"
           aria-label={t("a11y.userMenu")}
         >
           <span
@@ -32,17 +33,20 @@ export function DashboardTopbar({ user, unread }: { user: TopbarUser; unread: nu
             {user.firstName.slice(0, 1).toUpperCase()}
           </span>
         </summary>
-        <div className="absolute end-0 z-40 mt-2 w-56 rounded-lg border border-line bg-panel p-2 shadow-xl">
+        <div className="absolute end-0 z-40 mt-2 w-56 rounded-lg border border-line bg-panel p-2 shadow-xl max-sm:inset-x-2 max-sm:top-full max-sm:mt-1 max-sm:w-auto">
           <p className="px-2 pt-1 font-semibold">{user.firstName}</p>
           <p className="truncate px-2 pb-2 text-sm text-muted">{user.email}</p>
-          <Link to="/dashboard" className="block rounded px-2 py-1.5 text-sm hover:bg-line/60">
+          <Link to="/dashboard" className="flex min-h-11 items-center rounded px-2 text-sm hover:bg-line/60">
             {t("nav.home")}
           </Link>
-          <Link to="/dashboard/user/account" className="block rounded px-2 py-1.5 text-sm hover:bg-line/60">
+          <Link
+            to="/dashboard/user/account"
+            className="flex min-h-11 items-center rounded px-2 text-sm hover:bg-line/60"
+          >
             {t("nav.settings")}
           </Link>
           <Form method="post" action="/auth/logout">
-            <button type="submit" className="w-full rounded px-2 py-1.5 text-start text-sm hover:bg-line/60">
+            <button type="submit" className="min-h-11 w-full rounded px-2 text-start text-sm hover:bg-line/60">
               {t("nav.logout")}
             </button>
           </Form>

@@ -42,7 +42,7 @@ export function Field({
   const hintId = `${inputProps.id}-hint`;
   const describedBy = [hint ? hintId : null, errors?.length ? errorId : null].filter(Boolean).join(" ") || undefined;
   return (
-    <div className="flex flex-col gap-1">
+    <div className="flex min-w-0 flex-col gap-1">
       <label htmlFor={inputProps.id} className="font-medium">
         {label}
       </label>
@@ -79,7 +79,7 @@ export function TextareaField({
 }) {
   const errorId = `${textareaProps.id}-error`;
   return (
-    <div className="flex flex-col gap-1">
+    <div className="flex min-w-0 flex-col gap-1">
       <label htmlFor={textareaProps.id} className="font-medium">
         {label}
       </label>
@@ -121,7 +121,7 @@ export function SelectField({
 }) {
   const errorId = `${selectProps.id}-error`;
   return (
-    <div className="flex flex-col gap-1">
+    <div className="flex min-w-0 flex-col gap-1">
       <label htmlFor={selectProps.id} className="font-medium">
         {label}
       </label>

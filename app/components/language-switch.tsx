@@ -22,7 +22,7 @@ export function LanguageSwitch() {
           value={lng}
           lang={lng}
           aria-pressed={i18n.language === lng}
-          className="rounded px-2 py-1 text-sm aria-pressed:bg-primary aria-pressed:text-white hover:bg-line/60"
+          className="min-h-11 min-w-11 rounded px-2 text-sm aria-pressed:bg-primary aria-pressed:text-white hover:bg-line/60"
         >
           {languageNames[lng]}
         </button>

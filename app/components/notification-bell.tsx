@@ -244,13 +244,20 @@ export function NotificationBell({ unread }: { unread: number }) {
 
   if (!hydrated) {
     return (
-      <Link to="/dashboard/notifications" className="relative rounded-full p-2 hover:bg-line/60" aria-label={label}>
+      <Link
+        to="/dashboard/notifications"
+        className="relative flex size-11 items-center justify-center rounded-full hover:bg-line/60"
+        aria-label={label}
+      >
         <BellIcon unread={unread} />
       </Link>
     );
   }
 
   const items = data?.items ?? [];
+  // Opening marks what it shows read, so the badge drops by that many: the rest are named here,
+  // the same number before and after the server confirms (issue 22: "13 unread, 8 on opening").
+  const moreUnread = Math.max(0, unread - items.filter((item) => item.isNew).length);
   const sections = [
     { key: "newSection", items: items.slice(0, 2) },
     { key: "earlierSection", items: items.slice(2, 5) },
@@ -259,7 +266,7 @@ export function NotificationBell({ unread }: { unread: number }) {
   return (
     <div
       ref={wrapper}
-      className="relative"
+      className="relative max-sm:static"
       onBlur={(event) => {
         // Tabbing out of the popover closes it.
         if (open && event.relatedTarget && !event.currentTarget.contains(event.relatedTarget as Node)) setOpen(false);
@@ -268,7 +275,7 @@ export function NotificationBell({ unread }: { unread: number }) {
       <button
         ref={button}
         type="button"
-        className="relative rounded-full p-2 hover:bg-line/60"
+        className="relative flex size-11 items-center justify-center rounded-full hover:bg-line/60"
         aria-label={label}
         aria-expanded={open}
         aria-controls={panelId}
@@ -286,7 +293,7 @@ export function NotificationBell({ unread }: { unread: number }) {
         hidden={!open}
         tabIndex={-1}
         aria-labelledby={headingId}
-        className="absolute end-0 z-40 mt-2 w-[360px] max-w-[calc(100vw-2rem)] rounded-lg border border-line bg-panel p-3 shadow-xl outline-none"
+        className="absolute end-0 z-40 mt-2 w-[360px] max-w-[calc(100vw-2rem)] rounded-lg border border-line bg-panel p-3 shadow-xl outline-none max-sm:inset-x-2 max-sm:top-full max-sm:mt-1 max-sm:w-auto max-sm:max-w-none"
       >
         <div className="flex items-start justify-between gap-3 px-1">
           <div>
@@ -344,7 +351,7 @@ export function NotificationBell({ unread }: { unread: number }) {
         )}
         <div className="mt-3 border-t border-line px-1 pt-2">
           <Link to="/dashboard/notifications" className="link text-sm" onClick={() => setOpen(false)}>
-            {t("notifications.seeAll")}
+            {moreUnread > 0 ? t("notifications.seeAllUnread", { count: moreUnread }) : t("notifications.seeAll")}
           </Link>
         </div>
       </section>

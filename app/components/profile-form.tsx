@@ -47,7 +47,7 @@ export function ProfileForm({
       action="/dashboard/user/account"
       encType="multipart/form-data"
       {...getFormProps(form)}
-      className="grid gap-5 min-[700px]:grid-cols-2"
+      className="grid grid-cols-1 gap-5 min-[700px]:grid-cols-2"
     >
       <input type="hidden" name="intent" value={PROFILE_INTENT} />
       <FieldErrors id={form.errorId} errors={form.errors} />

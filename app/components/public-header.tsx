@@ -17,9 +17,12 @@ export function PublicHeader() {
     >
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-4 max-[830px]:py-2">
         <Logo />
-        <nav aria-label={t("nav.account")} className="flex flex-wrap items-center gap-2">
+        {/* On phones the language and Display go to a row of their own, so the header is two rows, not three. */}
+        <div className="flex flex-wrap items-center gap-2 sm:ms-auto max-sm:order-last max-sm:basis-full max-sm:justify-end">
           <LanguageSwitch />
           <ThemeSettingsPanel />
+        </div>
+        <nav aria-label={t("nav.account")} className="flex flex-wrap items-center gap-2">
           {signedIn ? (
             <Link to="/dashboard" className="btn-primary">
               {t("nav.goToDashboard")}

@@ -202,7 +202,7 @@ export function ScheduleFields({ fields, minDate }: { fields: ScheduleFieldsMeta
       <fieldset className="flex flex-col gap-2">
         <legend className="mb-1 font-medium">{t("fields.frequency")}</legend>
         {frequencies.map((frequency) => (
-          <label key={frequency} className="flex items-center gap-2">
+          <label key={frequency} className="flex min-h-11 items-center gap-2">
             <input
               type="radio"
               name={fields.frequency.name}

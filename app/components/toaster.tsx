@@ -8,10 +8,11 @@ import type { Toast } from "~/utils/toast";
 export function Toaster({ toasts }: { toasts: Toast[] }) {
   const { t } = useTranslation();
   if (!toasts.length) return null;
+  // Under the top bar on wide screens, at the bottom on phones: over nothing one taps (issue 22).
   return (
     <section
       aria-label={t("a11y.toasts")}
-      className="pointer-events-none fixed end-4 top-4 z-50 flex w-80 max-w-[calc(100vw-2rem)] flex-col gap-2"
+      className="pointer-events-none fixed end-4 top-20 z-50 flex w-80 max-w-[calc(100vw-2rem)] flex-col gap-2 max-sm:inset-x-4 max-sm:top-auto max-sm:bottom-4 max-sm:w-auto"
     >
       {toasts.slice(-5).map((toast) => (
         <p

@@ -156,6 +156,7 @@ describe("listing, counting and marking read", () => {
     const base = Date.parse("2026-05-01T10:00:00Z");
     return createNotifications(database.db, {
       userId,
+      type: "uploaded",
       storytellerId,
       promptId,
       createdAt: Array.from({ length: count }, (_, i) => new Date(base + i * 60_000)),
@@ -168,7 +169,7 @@ describe("listing, counting and marking read", () => {
     const list = await listNotifications(database.db, owner.id, 3);
     expect(list.map((n) => n.id)).toEqual([ids[3], ids[2], ids[1]]);
     expect(list[0]).toMatchObject({
-      type: "listened",
+      type: "uploaded",
       storytellerId: storyteller.id,
       promptId: prompt.id,
       nickname: "Nani",
@@ -211,5 +212,56 @@ describe("listing, counting and marking read", () => {
     } finally {
       client.release();
     }
+  });
+});
+
+describe("what the bell leaves out (issue 22, item 9)", () => {
+  it("neither lists nor counts a question sent or opened; answers, skips and the rest are both", async () => {
+    const { owner, storyteller, prompt } = await family(database.db);
+    const at = (minute: number) => [new Date(Date.parse("2026-05-01T10:00:00Z") + minute * 60_000)];
+    const note = (type: string, minute: number) =>
+      createNotifications(database.db, {
+        userId: owner.id,
+        type,
+        storytellerId: storyteller.id,
+        promptId: prompt.id,
+        createdAt: at(minute),
+      });
+    // One question's life: sent, opened, answered; another's: sent, opened, skipped; the queue ran out.
+    await note("new", 0);
+    await note("listened", 1);
+    const [answered] = await note("uploaded", 2);
+    await note("new", 3);
+    await note("listened", 4);
+    const [skipped] = await note("skipped", 5);
+    const [empty] = await note("queue_empty", 6);
+
+    const list = await listNotifications(database.db, owner.id, 50);
+    expect(list.map((n) => [n.id, n.type])).toEqual([
+      [empty, "queue_empty"],
+      [skipped, "skipped"],
+      [answered, "uploaded"],
+    ]);
+    // The badge says what the list holds.
+    expect(await unreadCount(database.db, owner.id)).toBe(list.length);
+    expect(
+      await markRead(
+        database.db,
+        owner.id,
+        list.map((n) => n.id),
+      ),
+    ).toBe(3);
+    expect(await unreadCount(database.db, owner.id)).toBe(0);
+  });
+
+  it("still writes the rows, so what she opened is kept", async () => {
+    const { owner, storyteller, prompt } = await family(database.db);
+    await notifyStorytellerEvent(database.db, config(), {
+      type: "listened",
+      storytellerId: storyteller.id,
+      promptId: prompt.id,
+    });
+    expect((await notesOf(owner.id)).map((n) => n.type)).toEqual(["listened"]);
+    expect(await listNotifications(database.db, owner.id, 5)).toEqual([]);
   });
 });

@@ -126,15 +126,25 @@ function oneLine(text: string, max: number) {
 }
 
 /**
- * Only notifications the user may still read: about no Storyteller, or about one they may see now.
- * Someone who left a group or was removed from it stops seeing what it told them (whether or not
- * forgetStorytellerNotifications ran), and the bell's count agrees with its list.
+ * Kept (the Storyteller page and tests read them) but not shown: a question going out is the
+ * family's own doing, and her opening one asks nothing of them; one of each per question buried
+ * the answers (issue 22, item 9; decision 050).
+ */
+export const QUIET_TYPES = ["new", "listened"] as const satisfies NotificationType[];
+
+/**
+ * Only notifications the user may still read: about no Storyteller, or about one they may see now,
+ * and not of a quiet type. Someone who left a group or was removed from it stops seeing what it told
+ * them (whether or not forgetStorytellerNotifications ran), and the bell's count agrees with its list.
  */
 function stillVisible(db: DbOrTx, userId: string) {
   return (eb: ExpressionBuilder<Database, "notifications">) =>
-    eb.or([
-      eb("notifications.storyteller_id", "is", null),
-      eb("notifications.storyteller_id", "in", visibleStorytellerIds(db, userId)),
+    eb.and([
+      eb("notifications.type", "not in", QUIET_TYPES),
+      eb.or([
+        eb("notifications.storyteller_id", "is", null),
+        eb("notifications.storyteller_id", "in", visibleStorytellerIds(db, userId)),
+      ]),
     ]);
 }
 

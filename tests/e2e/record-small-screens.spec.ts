@@ -1,7 +1,7 @@
 import path from "node:path";
-import type { Page } from "@playwright/test";
 import { createAnswer } from "../factories";
 import { expect, test } from "./fixtures";
+import { layoutProblems, scaleText } from "./layout-checks";
 import { newOwner, sentQuestion } from "./recording-helpers";
 
 // Issue 11, item 3: the record page on a small, old phone. At 320 px wide, at 200% text size and in
@@ -9,64 +9,12 @@ import { newOwner, sentQuestion } from "./recording-helpers";
 // label: the whole label is what a finger taps), and all of them fit the screen.
 
 const fixtureWebm = path.resolve("tests/fixtures/recording-3s.webm");
-const MIN_TARGET = 44;
-
 const screens = [
   { name: "320 px portrait", viewport: { width: 320, height: 568 }, textScale: 1 },
   { name: "320 px portrait at 200% text", viewport: { width: 320, height: 568 }, textScale: 2 },
   { name: "landscape", viewport: { width: 568, height: 320 }, textScale: 1 },
   { name: "landscape at 200% text", viewport: { width: 568, height: 320 }, textScale: 2 },
 ];
-
-/**
- * "200% text size" as a browser's text size setting sets it: the default font size doubles (16 px to
- * 32 px), and every size given in rem or em with it. Works with or without JavaScript.
- */
-async function scaleText(page: Page, scale: number) {
-  if (scale === 1) return;
-  const devtools = await page.context().newCDPSession(page);
-  await devtools.send("Page.setFontSizes", { fontSizes: { standard: 16 * scale, fixed: 13 * scale } });
-}
-
-/** Every control a finger can use on the page now: what is too small or sticks out, and whether it scrolls sideways. */
-async function layoutProblems(page: Page) {
-  return page.evaluate((minimum) => {
-    const problems: string[] = [];
-    const width = document.documentElement.clientWidth;
-    if (document.documentElement.scrollWidth > width)
-      problems.push(
-        `scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`,
-        ...[...document.querySelectorAll<HTMLElement>("body *")]
-          .filter((element) => element.getBoundingClientRect().right > width)
-          .map((element) => `${element.tagName.toLowerCase()}.${element.className} is too wide`),
-        ...[...document.querySelectorAll<HTMLElement>("body *")]
-          .filter((element) => element.scrollWidth > element.clientWidth && element.clientWidth > 0)
-          .map(
-            (element) =>
-              `${element.tagName.toLowerCase()}.${element.className} overflows ${element.scrollWidth} > ${element.clientWidth}: ${element.textContent?.slice(0, 40)}`,
-          ),
-      );
-    const controls = document.querySelectorAll<HTMLElement>(
-      "main a[href], main button, main input, main select, main textarea, main summary, main audio[controls]",
-    );
-    for (const control of controls) {
-      // A control counts only when shown; an input in a label is tapped through its label.
-      if (!control.getClientRects().length || getComputedStyle(control).visibility === "hidden") continue;
-      if (control instanceof HTMLInputElement && control.type === "hidden") continue;
-      const target =
-        control instanceof HTMLInputElement && ["checkbox", "radio"].includes(control.type)
-          ? (control.closest("label") ?? control)
-          : control;
-      const box = target.getBoundingClientRect();
-      const name = `${control.tagName.toLowerCase()} "${(control.textContent || control.getAttribute("aria-label") || control.getAttribute("name") || "").trim().slice(0, 40)}"`;
-      if (box.width < minimum || box.height < minimum)
-        problems.push(`${name} is ${Math.round(box.width)} × ${Math.round(box.height)}`);
-      if (box.left < 0 || box.right > width)
-        problems.push(`${name} sticks out: ${Math.round(box.left)}–${Math.round(box.right)}`);
-    }
-    return problems;
-  }, MIN_TARGET);
-}
 
 for (const screen of screens) {
   test.describe(screen.name, () => {

@@ -12,7 +12,7 @@ import { E2E_DATA_DIR } from "./environment";
 const suffix = () => Math.random().toString(36).slice(2, 10);
 
 /** The e2e server signs links with SESSION_SECRET from its data folder (or the environment, which wins). */
-function serverConfig() {
+export function serverConfig() {
   const { SESSION_SECRET } = JSON.parse(readFileSync(`${E2E_DATA_DIR}/secrets.json`, "utf8")) as {
     SESSION_SECRET: string;
   };

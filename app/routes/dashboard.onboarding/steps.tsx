@@ -57,7 +57,12 @@ export function WhoStepForm({
     defaultValue: { language: "en", deliveryMethod: "email", timeZone: defaultTimeZone, phoneCountry, ...draft },
   });
   return (
-    <Form method="post" action="?step=1" {...getFormProps(form)} className="grid gap-5 min-[700px]:grid-cols-2">
+    <Form
+      method="post"
+      action="?step=1"
+      {...getFormProps(form)}
+      className="grid grid-cols-1 gap-5 min-[700px]:grid-cols-2"
+    >
       <FieldErrors id={form.errorId} errors={form.errors} />
       <StorytellerFields fields={fields} timeZones={timeZones} phoneCountries={phoneCountries} />
       <div className="min-[700px]:col-span-2">

@@ -96,18 +96,18 @@ export default function StorytellerView() {
           <dd className="text-muted">{lastSent?.text ?? t("card.noneSent")}</dd>
         </div>
       </dl>
-      <nav aria-label={t("view.tabs")} className="flex gap-2 border-b border-line">
+      <nav aria-label={t("view.tabs")} className="flex flex-wrap gap-2 border-b border-line">
         <Link
           to="?"
           aria-current={!showSent ? "page" : undefined}
-          className="border-b-2 border-transparent px-3 py-2 aria-[current=page]:border-primary aria-[current=page]:font-semibold"
+          className="inline-flex min-h-11 items-center border-b-2 border-transparent px-3 aria-[current=page]:border-primary aria-[current=page]:font-semibold"
         >
           {t("view.scheduled")} ({counts.queued})
         </Link>
         <Link
           to="?sent=true"
           aria-current={showSent ? "page" : undefined}
-          className="border-b-2 border-transparent px-3 py-2 aria-[current=page]:border-primary aria-[current=page]:font-semibold"
+          className="inline-flex min-h-11 items-center border-b-2 border-transparent px-3 aria-[current=page]:border-primary aria-[current=page]:font-semibold"
         >
           {t("view.sent")} ({counts.sent})
         </Link>

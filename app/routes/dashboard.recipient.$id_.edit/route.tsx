@@ -113,7 +113,7 @@ export default function EditStoryteller() {
       <Form
         method="post"
         {...getFormProps(form)}
-        className="grid gap-5 rounded-xl border border-line bg-panel p-6 min-[700px]:grid-cols-2"
+        className="grid grid-cols-1 gap-5 rounded-xl border border-line bg-panel p-6 max-sm:p-4 min-[700px]:grid-cols-2"
       >
         <FieldErrors id={form.errorId} errors={form.errors} />
         <StorytellerFields fields={fields} timeZones={timeZones} phoneCountries={phoneCountries} />
