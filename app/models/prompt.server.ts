@@ -84,6 +84,8 @@ export async function getStorytellerView(db: DbOrTx, userId: string, storyteller
       "a.id as answer_id",
       "a.is_private",
       "a.via_phone",
+      // Its length, so the Sent tab says it before anyone presses play.
+      "a.duration_ms",
       // A private answer's words stay with the Storyteller: not even its transcript leaves the database.
       sql<string | null>`case when a.is_private then null else a.transcript end`.as("transcript"),
       "a.transcript_status",

@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { makeTestContext, routeArgs } from "../../../tests/context";
 import { outcome, post, signedInUser } from "../../../tests/dashboard-routes";
 import { useTestDatabase } from "../../../tests/db";
-import { createStoryteller } from "../../../tests/factories";
+import { createAnswer, createStoryteller } from "../../../tests/factories";
 import { action } from "./route";
+import { storytellerPage } from "./server";
 
 const database = useTestDatabase();
 
@@ -71,5 +72,18 @@ describe("moving a queued question", () => {
     expect((await act(stranger, st.id, { intent: "move-top", promptId: st.prompts[1].id })).status).toBe(404);
     expect((await act(owner, st.id, { intent: "move-top", promptId: st.prompts[2].id })).status).toBe(404);
     expect(await queueOf(st.id)).toEqual(["First one?", "Second one?"]);
+  });
+});
+
+describe("the Sent tab", () => {
+  it("knows each answer's length before it is played", async () => {
+    const owner = await signedInUser(database);
+    const st = await createStoryteller(database.db, {
+      ownerId: owner.id,
+      prompts: [{ text: "Where were you born?", sentAt: new Date() }],
+    });
+    await createAnswer(database.db, { storytellerId: st.id, promptId: st.prompts[0].id, durationMs: 83_000 });
+    const page = await storytellerPage(makeTestContext(database), owner.id, st.id, "sent");
+    expect(page?.sent.map((p) => p.duration_ms)).toEqual([83_000]);
   });
 });

@@ -51,7 +51,8 @@ export async function storytellerPage(
       ? await answerCodesFor(
           context.db,
           context.config,
-          view.sent.filter((p) => !p.answer_id || p.rerecord_requested_at).map((p) => p.id),
+          // Not a skipped question: the family is not asked to answer it by phone either.
+          view.sent.filter((p) => (!p.answer_id && !p.skipped_at) || p.rerecord_requested_at).map((p) => p.id),
         )
       : new Map<string, string>();
   const sent =
