@@ -77,12 +77,19 @@ export type StorytellerOptions = {
   profilePicKey?: string | null;
 };
 
-/** A prompt's text, or its text and when it was sent. */
-export type StorytellerPrompt = string | { text: string; sentAt?: Date | null };
+/** A prompt's text, or its text and when it was sent (and the library question it came from). */
+export type StorytellerPrompt = string | { text: string; sentAt?: Date | null; libraryPromptId?: number };
 
 function promptRow(storytellerId: string, prompt: StorytellerPrompt, index: number, createdBy: string) {
-  const { text, sentAt = null } = typeof prompt === "string" ? { text: prompt } : prompt;
-  return { storyteller_id: storytellerId, text, queue_position: index + 1, created_by: createdBy, sent_at: sentAt };
+  const { text, sentAt = null, libraryPromptId = null } = typeof prompt === "string" ? { text: prompt } : prompt;
+  return {
+    storyteller_id: storytellerId,
+    text,
+    queue_position: index + 1,
+    created_by: createdBy,
+    sent_at: sentAt,
+    library_prompt_id: libraryPromptId,
+  };
 }
 
 function storytellerRow(options: StorytellerOptions) {

@@ -25,6 +25,86 @@ export async function getPromptLibrary(db: DbOrTx, language: Language): Promise<
   }));
 }
 
+/** What a newcomer is offered first: a few easy, warm questions (category id, position in it). */
+export const STARTER_SET: readonly (readonly [string, number])[] = [
+  ["growing-up", 1],
+  ["about-you", 1],
+  ["musings", 1],
+  ["growing-up", 2],
+  ["about-us", 1],
+];
+
+export type PickerPrompt = { id: number; text: string; queued: boolean };
+export type PickerCategory = { id: string; name: string; total: number; prompts: PickerPrompt[] };
+export type PickerLibrary = {
+  categories: PickerCategory[];
+  /** Suggested first questions, only while the Storyteller has none queued or sent. */
+  starter: PickerPrompt[];
+  query: string;
+  matches: number;
+};
+
+/** Letter case and Unicode forms aside (Devanagari typed two ways is one word). */
+const normalise = (text: string) => text.normalize("NFC").toLocaleLowerCase();
+
+/**
+ * The Add questions picker for one Storyteller: the library in their language, each question marked
+ * `queued` when it (or its text) is already waiting in their queue; with `query`, only the questions
+ * whose English or Hindi text holds it, and each category's total either way. Three queries.
+ */
+export async function getPickerLibrary(
+  db: DbOrTx,
+  storytellerId: string,
+  language: Language,
+  query: string,
+): Promise<PickerLibrary> {
+  const [categories, prompts, mine] = await Promise.all([
+    db
+      .selectFrom("prompt_categories")
+      .select(["id", language === "hi" ? "name_hi as name" : "name_en as name"])
+      .orderBy("position")
+      .execute(),
+    db
+      .selectFrom("library_prompts")
+      .select(["id", "category_id", "position", "text_en", "text_hi"])
+      .orderBy("category_id")
+      .orderBy("position")
+      .execute(),
+    db
+      .selectFrom("prompts")
+      .select(["library_prompt_id", "text", "sent_at"])
+      .where("storyteller_id", "=", storytellerId)
+      .execute(),
+  ]);
+  const waiting = mine.filter((p) => !p.sent_at);
+  const queuedIds = new Set(waiting.map((p) => p.library_prompt_id));
+  const queuedTexts = new Set(waiting.map((p) => normalise(p.text)));
+  const words = normalise(query.trim());
+  const toPickerPrompt = (prompt: (typeof prompts)[number]): PickerPrompt => {
+    const text = language === "hi" ? prompt.text_hi : prompt.text_en;
+    return { id: prompt.id, text, queued: queuedIds.has(prompt.id) || queuedTexts.has(normalise(text)) };
+  };
+  const matching = words
+    ? prompts.filter((p) => normalise(p.text_en).includes(words) || normalise(p.text_hi).includes(words))
+    : prompts;
+  const starter = mine.length
+    ? []
+    : STARTER_SET.flatMap(([category, position]) =>
+        prompts.filter((p) => p.category_id === category && p.position === position).map(toPickerPrompt),
+      );
+  return {
+    categories: categories.map((category) => ({
+      id: category.id,
+      name: category.name,
+      total: prompts.filter((p) => p.category_id === category.id).length,
+      prompts: matching.filter((p) => p.category_id === category.id).map(toPickerPrompt),
+    })),
+    starter: words ? [] : starter,
+    query: query.trim(),
+    matches: matching.length,
+  };
+}
+
 /** Ticked library questions as queue items in the Storyteller's language, in the library's order. */
 export async function libraryQueueItems(
   db: DbOrTx,

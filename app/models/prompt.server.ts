@@ -84,6 +84,8 @@ export async function getStorytellerView(db: DbOrTx, userId: string, storyteller
       "a.id as answer_id",
       "a.is_private",
       "a.via_phone",
+      // Its length, so the Sent tab says it before anyone presses play.
+      "a.duration_ms",
       // A private answer's words stay with the Storyteller: not even its transcript leaves the database.
       sql<string | null>`case when a.is_private then null else a.transcript end`.as("transcript"),
       "a.transcript_status",
@@ -146,13 +148,19 @@ export async function movePrompt(
   });
 }
 
-/** Places a queued prompt before `beforeId` (or last): what drag and drop sends. False as movePrompt; the others keep their order. */
+/** Where placePrompt puts a prompt: before another queued prompt, first ("top") or last (null). */
+export type QueuePlace = string | "top" | null;
+
+/**
+ * Places a queued prompt before `beforeId`, first ("top": Move to top) or last (null): what drag and
+ * drop sends. False as movePrompt; the others keep their order.
+ */
 export async function placePrompt(
   db: DbOrTx,
   userId: string,
   storytellerId: string,
   promptId: string,
-  beforeId: string | null,
+  beforeId: QueuePlace,
 ): Promise<boolean> {
   return inTransaction(db, async (tx) => {
     const prompt = await findEditablePrompt(tx, userId, storytellerId, promptId);
@@ -166,7 +174,7 @@ export async function placePrompt(
       .forUpdate()
       .execute();
     const order = queue.map((p) => p.id).filter((id) => id !== promptId);
-    const index = beforeId ? order.indexOf(beforeId) : -1;
+    const index = beforeId === "top" ? 0 : beforeId ? order.indexOf(beforeId) : -1;
     order.splice(index >= 0 ? index : order.length, 0, promptId);
     for (const [position, id] of order.entries()) {
       await tx
@@ -223,7 +231,8 @@ export async function deletePrompt(
 export type AddResult = { added: number; duplicates: string[] };
 
 /**
- * Appends prompts to the end of the queue. Texts already queued (any letter case) are left out and
+ * Appends prompts to the end of the queue. Texts already queued (any letter case), and library
+ * questions already queued however reworded, are left out and
  * reported; the rest go in together or not at all. Null when the Storyteller has no page for the
  * user (askedStorytellerIds).
  */
@@ -245,19 +254,22 @@ export async function addPrompts(
     if (!storyteller) return null;
     const queued = await tx
       .selectFrom("prompts")
-      .select(sql<string>`lower(text)`.as("text"))
+      .select([sql<string>`lower(text)`.as("text"), "library_prompt_id"])
       .where("storyteller_id", "=", storytellerId)
       .where("sent_at", "is", null)
       .execute();
     const taken = new Set(queued.map((p) => p.text));
+    // A library question stays queued once, even after its wording was edited in the queue.
+    const takenLibrary = new Set(queued.map((p) => p.library_prompt_id));
     const duplicates: string[] = [];
     const fresh = items.filter((item) => {
       const key = item.text.toLowerCase();
-      if (taken.has(key)) {
+      if (taken.has(key) || (item.libraryPromptId !== null && takenLibrary.has(item.libraryPromptId))) {
         duplicates.push(item.text);
         return false;
       }
       taken.add(key);
+      takenLibrary.add(item.libraryPromptId);
       return true;
     });
     if (fresh.length) {

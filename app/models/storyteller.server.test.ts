@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { makeTestContext } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
-import { createAnswer, createGroup, createStoryteller, createUser } from "../../tests/factories";
+import { createAnswer, createGroup, createPrompt, createStoryteller, createUser } from "../../tests/factories";
 import { unsubscribeStoryteller } from "./capability-links.server";
 import { createStorytellerFromDraft } from "./onboarding.server";
 import {
@@ -280,5 +280,46 @@ describe("the board", () => {
     ]);
     expect(column.more).toBe(25);
     expect(board.columns.find((c) => c.id === short.id)).toMatchObject({ more: 0, cards: [{ text: "Only one" }] });
+  });
+
+  it("says when each queued question goes out, in order, and what became of each sent one", async () => {
+    const owner = await createUser(database.db);
+    const next = new Date("2027-03-01T16:00:00Z"); // 10:00 in Chicago (CST)
+    const st = await createStoryteller(database.db, {
+      ownerId: owner.id,
+      timeZone: "America/Chicago",
+      firstPromptDate: "2027-03-01",
+      frequency: "weekly",
+      nextSendAt: next,
+      prompts: ["First queued one?", "Second queued one?", "Third queued one?"],
+    });
+    const day = (n: number) => new Date(Date.UTC(2027, 1, n));
+    const answered = await createPrompt(database.db, { storytellerId: st.id, text: "Answered one?", sentAt: day(1) });
+    const kept = await createPrompt(database.db, { storytellerId: st.id, text: "Private one?", sentAt: day(2) });
+    await createPrompt(database.db, { storytellerId: st.id, text: "Skipped one?", sentAt: day(3), skippedAt: day(4) });
+    await createPrompt(database.db, { storytellerId: st.id, text: "Waiting one?", sentAt: day(5) });
+    await createAnswer(database.db, { storytellerId: st.id, promptId: answered.id });
+    await createAnswer(database.db, { storytellerId: st.id, promptId: kept.id, isPrivate: true });
+
+    const column = (await getBoard(database.db, owner.id)).columns.find((c) => c.id === st.id)!;
+    expect(column.cards.map((c) => [c.text, c.state, c.at?.toISOString()])).toEqual([
+      ["First queued one?", "queued", "2027-03-01T16:00:00.000Z"],
+      ["Second queued one?", "queued", "2027-03-08T16:00:00.000Z"],
+      // Daylight saving began on 14 March: still 10:00 in Chicago.
+      ["Third queued one?", "queued", "2027-03-15T15:00:00.000Z"],
+      ["Waiting one?", "not-answered", day(5).toISOString()],
+      ["Skipped one?", "skipped", day(3).toISOString()],
+      ["Private one?", "answered-private", day(2).toISOString()],
+      ["Answered one?", "answered", day(1).toISOString()],
+    ]);
+
+    await database.db
+      .updateTable("schedules")
+      .set({ paused_at: new Date() })
+      .where("storyteller_id", "=", st.id)
+      .execute();
+    const paused = (await getBoard(database.db, owner.id)).columns.find((c) => c.id === st.id)!;
+    expect(paused.paused).toBe(true);
+    expect(paused.cards.filter((c) => c.state === "queued").map((c) => c.at)).toEqual([null, null, null]);
   });
 });

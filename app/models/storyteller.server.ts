@@ -10,7 +10,7 @@ import { askedStorytellerIds, ownedStorytellerIds, visibleStorytellerIds } from 
 import { type AnswerServices, deleteWithAnswerFiles } from "./answer.server";
 import { grantCallConsent } from "./call-consent.server";
 import { emailOptedOut } from "./capability-links.server";
-import { firstSendAt, nextSendAt } from "./schedule";
+import { type Frequency, firstSendAt, nextSendAt } from "./schedule";
 import { requestSmsConsent } from "./sms-consent.server";
 import { contactColumns, nameColumns, reachColumns } from "./storyteller-columns.server";
 
@@ -51,11 +51,20 @@ export const BOARD_CARDS_PER_KIND = 10;
 export async function getBoard(db: DbOrTx, userId: string) {
   const [columns, total] = await Promise.all([
     db
-      .selectFrom("storytellers")
-      .select(["id", "nickname"])
-      .where("id", "in", visibleStorytellerIds(db, userId))
-      .where("is_self", "=", false)
-      .orderBy("created_at")
+      .selectFrom("storytellers as s")
+      .leftJoin("schedules as sc", "sc.storyteller_id", "s.id")
+      .select([
+        "s.id",
+        "s.nickname",
+        "s.time_zone",
+        "sc.first_prompt_date",
+        "sc.frequency",
+        "sc.next_send_at",
+        "sc.paused_at",
+      ])
+      .where("s.id", "in", visibleStorytellerIds(db, userId))
+      .where("s.is_self", "=", false)
+      .orderBy("s.created_at")
       .limit(BOARD_MAX_COLUMNS)
       .execute(),
     db
@@ -74,44 +83,81 @@ export async function getBoard(db: DbOrTx, userId: string) {
           storyteller_id: string;
           text: string;
           sent_at: Date | null;
-          created_at: Date;
+          skipped_at: Date | null;
+          answered: boolean;
+          is_private: boolean;
           total: number;
         }>`
-          select c.id, s.id as storyteller_id, c.text, c.sent_at, c.created_at, t.total
+          select c.id, s.id as storyteller_id, c.text, c.sent_at, c.skipped_at, t.total,
+            (a.id is not null) as answered, coalesce(a.is_private, false) as is_private
           from storytellers s
           cross join lateral (
             select (select count(*) from prompts where storyteller_id = s.id and sent_at is null)::int
               + (select count(*) from prompts where storyteller_id = s.id and sent_at is not null)::int as total
           ) t
           cross join lateral (
-            (select id, text, sent_at, created_at, 0 as kind, queue_position as queued_order, null::timestamptz as sent_order
+            (select id, text, sent_at, skipped_at, 0 as kind, queue_position as queued_order, null::timestamptz as sent_order
               from prompts where storyteller_id = s.id and sent_at is null
               order by queue_position limit ${BOARD_CARDS_PER_KIND})
             union all
-            (select id, text, sent_at, created_at, 1, null, sent_at
+            (select id, text, sent_at, skipped_at, 1, null, sent_at
               from prompts where storyteller_id = s.id and sent_at is not null
               order by sent_at desc limit ${BOARD_CARDS_PER_KIND})
           ) c
+          left join answers a on a.prompt_id = c.id
           where s.id in (${sql.join(columns.map((column) => column.id))})
           order by s.id, c.kind, c.queued_order, c.sent_order desc`.execute(db)
       ).rows
     : [];
   return {
-    columns: columns.map((column) => {
+    columns: columns.map(({ first_prompt_date, frequency, next_send_at, paused_at, ...column }) => {
       const own = cards.filter((card) => card.storyteller_id === column.id);
+      // The queued cards go out one per scheduled send, in queue order, from the next one on.
+      const sendTimes = queuedSendTimes(
+        paused_at || !first_prompt_date || !frequency ? null : { firstPromptDate: first_prompt_date, frequency },
+        column.time_zone,
+        next_send_at,
+        own.filter((card) => !card.sent_at).length,
+      );
       return {
         ...column,
-        cards: own.map((card) => ({
+        paused: Boolean(paused_at),
+        cards: own.map((card, index) => ({
           id: card.id,
           text: card.text,
-          sent_at: card.sent_at,
-          created_at: card.created_at,
+          state: cardState(card),
+          at: card.sent_at ?? sendTimes[index] ?? null,
         })),
         more: own.length ? Number(own[0].total) - own.length : 0,
       };
     }),
     hiddenColumns: Math.max(0, Number(total.n) - columns.length),
   };
+}
+
+/** What a board card says of its question: when it goes out, or what became of it once sent. */
+export type BoardCardState = "queued" | "answered" | "answered-private" | "skipped" | "not-answered";
+
+function cardState(card: { sent_at: Date | null; skipped_at: Date | null; answered: boolean; is_private: boolean }) {
+  if (!card.sent_at) return "queued" satisfies BoardCardState;
+  if (card.answered) return (card.is_private ? "answered-private" : "answered") satisfies BoardCardState;
+  return (card.skipped_at ? "skipped" : "not-answered") satisfies BoardCardState;
+}
+
+/**
+ * When each of the first `count` queued questions will be sent: the schedule's next send, then each
+ * occurrence after it; none when paused or not scheduled.
+ */
+export function queuedSendTimes(
+  rule: { firstPromptDate: string; frequency: Frequency } | null,
+  timeZone: string,
+  next: Date | null,
+  count: number,
+): Date[] {
+  if (!rule || !next) return [];
+  const times = [next];
+  while (times.length < count) times.push(nextSendAt({ ...rule, timeZone }, times[times.length - 1]));
+  return times;
 }
 
 /** A Storyteller the user owns (only owners edit or delete), with their schedule; null for anyone else. */

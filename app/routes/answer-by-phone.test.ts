@@ -212,14 +212,23 @@ describe("where the call-in number and code are shown", () => {
       text: "Answered?",
       sentAt: new Date(),
     });
+    const skipped = await createPrompt(database.db, {
+      storytellerId: storyteller.id,
+      text: "Skipped?",
+      sentAt: new Date(),
+      skippedAt: new Date(),
+    });
     const code = await codeOf(waiting.id);
     await codeOf(answered.id);
+    await codeOf(skipped.id);
     await createAnswer(database.db, { storytellerId: storyteller.id, promptId: answered.id });
 
     const page = await storytellerPage(context(), owner.id, storyteller.id, "sent");
     const byText = Object.fromEntries(page!.sent.map((p) => [p.text, p.call_in]));
     expect(byText["Waiting?"]).toEqual({ number: "+1 555 555 0100", code: formatAnswerCode(code) });
     expect(byText["Answered?"]).toBeNull();
+    // She chose to skip it: the family is not shown how to answer it by phone.
+    expect(byText["Skipped?"]).toBeNull();
 
     const state = await recordPageState(context(), await signCapability(context().config, "record", waiting.id));
     expect(state?.callInText).toBe(`Or answer by phone: call +1 555 555 0100 and enter ${formatAnswerCode(code)}.`);

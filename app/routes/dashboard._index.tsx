@@ -4,19 +4,38 @@ import { requireUser } from "~/auth/session.server";
 import { AddGroupLink } from "~/components/add-group-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { LoaderArgs } from "~/context.server";
+import { i18nServer } from "~/i18n/i18next.server";
 import { listGroupCards } from "~/models/group.server";
 import { listStorytellerCards } from "~/models/storyteller.server";
+import { getTimelinePage } from "~/models/timeline.server";
+import { wordsView } from "~/models/transcript-edit.server";
+import { dateTimeFormat } from "~/utils/intl-formats";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
+import { TimelineAnswer } from "./dashboard.timeline/answer";
+import { formatDuration } from "./dashboard.timeline/server";
 
-export const handle = { i18n: ["storytellers", "groups"] };
+export const handle = { i18n: ["storytellers", "groups", "timeline", "words"] };
+
+/** How many of the newest answers lead the overview; the Timeline has them all. */
+const NEWEST_ANSWERS = 3;
 export const meta = titleFromLoader;
 
 // Every dashboard loader checks sign-in itself: React Router runs the layout's loader in parallel, not first.
 export async function loader({ request, context }: LoaderArgs) {
   const user = await requireUser(request, context);
+  // The newest answers the user may hear (the Timeline's rule: the media route's), played in place.
+  const [locale, latest] = await Promise.all([i18nServer.getLocale(request), getTimelinePage(context.db, user)]);
+  const dateFormat = dateTimeFormat(locale === "hi" ? "hi-IN" : "en-US", { dateStyle: "medium", timeZone: "UTC" });
   return {
     title: await pageTitle(request, context, "dashboard.storytellers.title"),
+    newest: latest.items.slice(0, NEWEST_ANSWERS).map(({ words, ...item }) => ({
+      ...item,
+      words: wordsView(words, locale),
+      dateLabel: dateFormat.format(new Date(item.answeredAt)),
+      durationLabel: formatDuration(item.durationMs),
+    })),
+    locale,
     storytellers: await listStorytellerCards(context.db, user.id),
     groups: await listGroupCards(context.db, user.id),
   };
@@ -24,7 +43,7 @@ export async function loader({ request, context }: LoaderArgs) {
 
 export default function StorytellersOverview() {
   const { t } = useTranslation(["common", "storytellers"]);
-  const { storytellers, groups } = useLoaderData<typeof loader>();
+  const { storytellers, groups, newest, locale } = useLoaderData<typeof loader>();
   // A Storyteller the user sees as a collaborator is marked with the group(s) it comes through.
   const throughGroups = new Map<string, string[]>();
   for (const g of groups)
@@ -45,6 +64,23 @@ export default function StorytellersOverview() {
           </div>
         ) : null}
       </div>
+      {newest.length ? (
+        <section aria-labelledby="newest-heading" className="mb-10" data-testid="newest-answers">
+          <div className="mb-4 flex flex-wrap items-baseline justify-between gap-3">
+            <h2 id="newest-heading" className="text-xl font-bold">
+              {t("storytellers:overview.newest")}
+            </h2>
+            <Link to="/dashboard/timeline" className="link">
+              {t("storytellers:overview.allAnswers")}
+            </Link>
+          </div>
+          <div className="flex flex-col gap-4">
+            {newest.map((item) => (
+              <TimelineAnswer key={item.id} item={item} locale={locale} />
+            ))}
+          </div>
+        </section>
+      ) : null}
       {storytellers.length === 0 ? (
         <div className="rounded-xl border border-dashed border-line bg-panel p-10 text-center">
           <h2 className="mb-2 text-lg font-semibold">{t("dashboard.storytellers.emptyTitle")}</h2>

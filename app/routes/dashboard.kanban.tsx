@@ -24,7 +24,7 @@ export default function Board() {
   const { t } = useTranslation("storytellers");
   const { columns, hiddenColumns, maxColumns } = useLoaderData<typeof loader>();
   const locale = useRootData()?.locale ?? "en";
-  const format = new Intl.DateTimeFormat(locale === "hi" ? "hi-IN" : "en-US", { dateStyle: "medium", timeZone: "UTC" });
+  const language = locale === "hi" ? "hi-IN" : "en-US";
   return (
     <section className="flex flex-col gap-4">
       <h1 className="text-2xl font-bold">{t("board.title")}</h1>
@@ -51,19 +51,32 @@ export default function Board() {
               </Link>
             </h2>
             <ul className="flex flex-col gap-2">
-              {column.cards.map((card) => (
-                <li
-                  key={card.id}
-                  className="rounded-lg border border-line bg-surface p-2 text-sm"
-                  data-sent={Boolean(card.sent_at)}
-                >
-                  <p>{card.text}</p>
-                  <p className="mt-1 text-xs text-muted">
-                    {format.format(new Date(card.sent_at ?? card.created_at))} ·{" "}
-                    {card.sent_at ? t("board.sent") : t("board.queued")}
-                  </p>
-                </li>
-              ))}
+              {column.cards.map((card) => {
+                // Dates in the Storyteller's own zone: the day it reaches them.
+                const when = card.at
+                  ? new Intl.DateTimeFormat(language, { dateStyle: "medium", timeZone: column.time_zone }).format(
+                      new Date(card.at),
+                    )
+                  : null;
+                return (
+                  <li
+                    key={card.id}
+                    className="rounded-lg border border-line bg-surface p-2 text-sm"
+                    data-state={card.state}
+                  >
+                    <p>{card.text}</p>
+                    <p className="mt-1 text-xs text-muted">
+                      {card.state === "queued"
+                        ? when
+                          ? t("board.sendsOn", { when })
+                          : column.paused
+                            ? t("board.paused")
+                            : t("board.queued")
+                        : `${t("board.sentOn", { when })} · ${t(`board.state.${card.state}`)}`}
+                    </p>
+                  </li>
+                );
+              })}
             </ul>
             {column.more > 0 ? (
               <p className="mt-2 text-sm">

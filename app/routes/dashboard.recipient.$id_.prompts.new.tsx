@@ -4,9 +4,9 @@ import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FieldErrors, replyErrors } from "~/components/forms";
-import { PromptPicker } from "~/components/prompt-picker";
+import { addBarClass, PickerSearchFields, PromptPicker } from "~/components/prompt-picker";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
-import { checkLibraryPromptIds, getPromptLibrary, libraryQueueItems } from "~/models/prompt-library.server";
+import { checkLibraryPromptIds, getPickerLibrary, libraryQueueItems } from "~/models/prompt-library.server";
 import { addPrompts } from "~/models/prompt.server";
 import { getVisibleStoryteller } from "~/models/storyteller.server";
 import { log } from "~/services/logger.server";
@@ -26,10 +26,12 @@ export async function loader({ request, context, params }: LoaderArgs) {
   const user = await requireUser(request, context);
   const storyteller = await getVisibleStoryteller(context.db, user.id, idParam(params.id));
   if (!storyteller) throw notFound();
+  // ?q= searches the library (a GET form: it works without JavaScript); longer than a question is no search.
+  const query = (new URL(request.url).searchParams.get("q") ?? "").slice(0, 100);
   return {
     title: await pageTitle(request, context, "add.title", "storytellers"),
     storyteller: { id: storyteller.id, nickname: storyteller.nickname },
-    library: await getPromptLibrary(context.db, storyteller.language),
+    library: await getPickerLibrary(context.db, storyteller.id, storyteller.language, query),
   };
 }
 
@@ -71,13 +73,17 @@ export default function AddPrompts() {
   const { t } = useTranslation("storytellers");
   const { storyteller, library } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const here = `/dashboard/recipient/${storyteller.id}/prompts/new`;
   return (
     <section className="flex max-w-3xl flex-col gap-5">
       <h1 className="text-2xl font-bold">{t("add.heading", { name: storyteller.nickname })}</h1>
+      <Form method="get" role="search" className="flex flex-col gap-2">
+        <PickerSearchFields query={library.query} matches={library.matches} clearHref={here} />
+      </Form>
       <Form method="post" className="flex flex-col gap-4">
         <FieldErrors id="add-prompts-errors" errors={replyErrors(actionData?.result)} />
-        <PromptPicker library={library} />
-        <div className="flex gap-3">
+        <PromptPicker library={library.categories} starter={library.starter} searching={Boolean(library.query)} />
+        <div className={addBarClass}>
           <button type="submit" className="btn-primary">
             {t("add.submit")}
           </button>

@@ -183,7 +183,7 @@ test("an answer on the Sent tab: listen (seeking), transcript, download, share, 
   await outsider.close();
 
   // Delete: nothing happens until the box is ticked.
-  await item.locator("summary", { hasText: /^Delete$/ }).click();
+  await item.getByRole("link", { name: "Delete", exact: true }).click();
   await expect(item.getByText("Delete this response?")).toBeVisible();
   await item.getByRole("button", { name: "Delete response" }).click();
   await expect(item.locator("audio")).toHaveCount(1);
@@ -210,7 +210,7 @@ test("Re-record asks for confirmation, then reopens the question and queues its 
   const seeded = await storytellerWithAnswer(db, user.id);
   await page.goto(`/dashboard/recipient/${seeded.storytellerId}?sent=true`);
   const item = page.getByTestId("sent-prompt").filter({ hasText: QUESTION });
-  await item.locator("summary", { hasText: /^Re-record$/ }).click();
+  await item.getByRole("link", { name: "Re-record", exact: true }).click();
   await item.getByLabel("Yes, ask for a new recording").check();
   await item.getByRole("button", { name: "Send the link again" }).click();
   await expect(

@@ -65,10 +65,10 @@ test("manage the queue: reorder, edit, delete, add curated and custom prompts, d
   // the same form as a dialog: tested below); then try a duplicate.
   await page.goto(`/dashboard/recipient/${id}/prompts/new`);
   await expectNoAxeViolations(page);
-  await page.locator("summary", { hasText: /^Musings$/ }).click();
+  await page.locator("summary", { hasText: /^Everyday joys and thoughts/ }).click();
   const musing = page
     .locator("details")
-    .filter({ has: page.locator("summary", { hasText: /^Musings$/ }) })
+    .filter({ has: page.locator("summary", { hasText: /^Everyday joys and thoughts/ }) })
     .getByRole("checkbox")
     .first();
   await musing.check();

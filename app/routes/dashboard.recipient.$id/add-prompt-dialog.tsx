@@ -3,7 +3,8 @@ import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useFetcher } from "react-router";
 import { FieldErrors, replyErrors } from "~/components/forms";
-import { type LibraryCategory, PromptPicker } from "~/components/prompt-picker";
+import { addBarClass, PickerSearchFields, PromptPicker } from "~/components/prompt-picker";
+import type { PickerLibrary } from "~/models/prompt-library.server";
 import { useOpenUntilNavigate } from "~/utils/use-close-on-navigate";
 
 /**
@@ -14,7 +15,7 @@ export function AddPromptButton({ storytellerId }: { storytellerId: string }) {
   const { t } = useTranslation("storytellers");
   const href = `/dashboard/recipient/${storytellerId}/prompts/new`;
   const dialog = useRef<HTMLDialogElement>(null);
-  const loader = useFetcher<{ library: LibraryCategory[] }>();
+  const loader = useFetcher<{ library: PickerLibrary }>();
   const submitter = useFetcher<{ result?: SubmissionResult<string[]> }>();
   // A successful add redirects back here, which closes the dialog.
   const [open, setOpen] = useOpenUntilNavigate();
@@ -47,18 +48,33 @@ export function AddPromptButton({ storytellerId }: { storytellerId: string }) {
           {t("add.title")}
         </h2>
         {loader.data ? (
-          <submitter.Form method="post" action={href} className="flex flex-col gap-4">
-            <FieldErrors id="add-dialog-errors" errors={replyErrors(submitter.data?.result)} />
-            <PromptPicker library={loader.data.library} idPrefix="dialog-" />
-            <div className="flex gap-3">
-              <button type="submit" className="btn-primary" disabled={submitter.state !== "idle"}>
-                {t("add.submit")}
-              </button>
-              <button type="button" className="btn-secondary" onClick={() => setOpen(false)}>
-                {t("view.cancel")}
-              </button>
-            </div>
-          </submitter.Form>
+          <>
+            <loader.Form method="get" action={href} role="search" className="mb-4 flex flex-col gap-2">
+              <PickerSearchFields
+                query={loader.data.library.query}
+                matches={loader.data.library.matches}
+                idPrefix="dialog-"
+                clearHref={href}
+              />
+            </loader.Form>
+            <submitter.Form method="post" action={href} className="flex flex-col gap-4">
+              <FieldErrors id="add-dialog-errors" errors={replyErrors(submitter.data?.result)} />
+              <PromptPicker
+                library={loader.data.library.categories}
+                starter={loader.data.library.starter}
+                searching={Boolean(loader.data.library.query)}
+                idPrefix="dialog-"
+              />
+              <div className={addBarClass}>
+                <button type="submit" className="btn-primary" disabled={submitter.state !== "idle"}>
+                  {t("add.submit")}
+                </button>
+                <button type="button" className="btn-secondary" onClick={() => setOpen(false)}>
+                  {t("view.cancel")}
+                </button>
+              </div>
+            </submitter.Form>
+          </>
         ) : (
           <p role="status">{t("add.loading")}</p>
         )}

@@ -82,20 +82,24 @@ describe("the Storyteller view for a collaborator", () => {
 
   it("moves the collaborator's own prompts past others', and the others keep their order among themselves", async () => {
     const f = await family();
-    const back = { status: 302, location: `/dashboard/recipient/${f.storytellerId}` };
+    // Back to the moved question's row (its anchor).
+    const back = (promptId: string) => ({
+      status: 302,
+      location: `/dashboard/recipient/${f.storytellerId}#prompt-${promptId}`,
+    });
     expect(
       await act(f.collaborator, f.storytellerId, { intent: "move-up", promptId: f.collabSecond.id }),
-    ).toMatchObject(back);
+    ).toMatchObject(back(f.collabSecond.id));
     expect(
       await act(f.collaborator, f.storytellerId, { intent: "move-up", promptId: f.collabSecond.id }),
-    ).toMatchObject(back);
+    ).toMatchObject(back(f.collabSecond.id));
     expect(
       await act(f.collaborator, f.storytellerId, {
         intent: "place",
         promptId: f.collabFirst.id,
         beforeId: f.ownerFirst.id,
       }),
-    ).toMatchObject(back);
+    ).toMatchObject(back(f.collabFirst.id));
     expect(await queueOf(f.storytellerId)).toEqual([
       f.collabFirst.id,
       f.ownerFirst.id,

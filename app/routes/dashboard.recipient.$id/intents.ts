@@ -6,6 +6,7 @@ export const Intent = {
   // Scheduled tab, per queued prompt.
   moveUp: "move-up",
   moveDown: "move-down",
+  moveTop: "move-top",
   place: "place", // drag and drop
   edit: "edit",
   delete: "delete",
@@ -19,3 +20,6 @@ export const Intent = {
   answerDelete: "answer-delete",
   answerRerecord: "answer-rerecord",
 } as const;
+
+/** The id of a queued prompt's row: a plain post's redirect and the Delete/Edit links come back to it. */
+export const queuedAnchor = (promptId: string) => `prompt-${promptId}`;

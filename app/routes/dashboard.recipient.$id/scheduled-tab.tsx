@@ -1,13 +1,10 @@
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Form, Link, useActionData, useFetcher, useSearchParams } from "react-router";
+import { Form, Link, useActionData, useNavigate, useSearchParams } from "react-router";
 import { FieldErrors } from "~/components/forms";
 import { useHydrated } from "~/utils/use-hydrated";
-import { Intent } from "./intents";
+import { Intent, queuedAnchor } from "./intents";
 import type { EditRefusal } from "./schema";
-
-/** `editable`: this user may reword, move and delete it (the owner: every prompt; a collaborator: those they added). */
-type QueuedPrompt = { id: string; text: string; editable: boolean };
+import { type QueuedPrompt, useQueueOrder } from "./use-queue-order";
 
 const actionClass = "rounded px-2 py-1 text-sm hover:bg-line/60 disabled:opacity-40";
 
@@ -30,7 +27,8 @@ export function PromptQueue({
   const [params] = useSearchParams();
   const editing = params.get("edit");
   const deleting = params.get("delete");
-  const { prompts, draggable, dragProps } = useDragToReorder(saved);
+  const { prompts, draggable, dragProps, moveButtonProps } = useQueueOrder(saved);
+  const inPlace = useInPlaceLink();
   // A refused edit: its errors and what was typed, shown in the still-open edit form.
   const refusedEdit = useActionData<EditRefusal | undefined>();
   const refused = refusedEdit?.form === Intent.edit ? refusedEdit : undefined;
@@ -42,13 +40,15 @@ export function PromptQueue({
         {prompts.map((prompt, index) => (
           <li
             key={prompt.id}
-            className="rounded-lg border border-line bg-panel p-3 data-[dragging=true]:opacity-50"
+            id={queuedAnchor(prompt.id)}
+            tabIndex={-1}
+            className="scroll-mt-24 rounded-lg border border-line bg-panel p-3 data-[dragging=true]:opacity-50"
             data-testid="queued-prompt"
             draggable={draggable && prompt.editable}
             {...dragProps(prompt)}
           >
             {editing === prompt.id && prompt.editable ? (
-              <Form method="post" className="flex flex-col gap-2">
+              <Form method="post" preventScrollReset className="flex flex-col gap-2">
                 <input type="hidden" name="promptId" value={prompt.id} />
                 <label htmlFor={`edit-${prompt.id}`} className="font-medium">
                   {t("view.editLabel")}
@@ -76,7 +76,7 @@ export function PromptQueue({
                   <button type="submit" name="intent" value={Intent.edit} className="btn-primary">
                     {t("view.save")}
                   </button>
-                  <Link to="?" className="btn-secondary">
+                  <Link {...inPlace(prompt.id, "?")} className="btn-secondary">
                     {t("view.cancel")}
                   </Link>
                 </div>
@@ -91,45 +91,50 @@ export function PromptQueue({
               </p>
             )}
             {deleting === prompt.id && prompt.editable ? (
-              <Form method="post" className="mt-2 flex flex-wrap items-center gap-2 rounded border border-danger p-2">
+              <Form
+                method="post"
+                preventScrollReset
+                className="mt-2 flex flex-wrap items-center gap-2 rounded border border-danger p-2"
+              >
                 <input type="hidden" name="promptId" value={prompt.id} />
                 <span>{t("view.confirmDelete")}</span>
                 <button type="submit" name="intent" value={Intent.delete} className="btn-danger">
                   {t("view.delete")}
                 </button>
-                <Link to="?" className="btn-secondary">
+                <Link {...inPlace(prompt.id, "?")} className="btn-secondary">
                   {t("view.cancel")}
                 </Link>
               </Form>
             ) : null}
             {prompt.editable || canSendNow ? (
               // One form per prompt: each button posts its own intent with the prompt's id.
-              <Form method="post" className="mt-2 flex flex-wrap gap-1">
+              <Form method="post" preventScrollReset className="mt-2 flex flex-wrap gap-1">
                 <input type="hidden" name="promptId" value={prompt.id} />
                 {prompt.editable ? (
                   <>
-                    <button
-                      type="submit"
-                      name="intent"
-                      value={Intent.moveUp}
-                      disabled={index === 0}
-                      className={actionClass}
-                    >
-                      {t("view.moveUp")}
-                    </button>
-                    <button
-                      type="submit"
-                      name="intent"
-                      value={Intent.moveDown}
-                      disabled={index === prompts.length - 1}
-                      className={actionClass}
-                    >
-                      {t("view.moveDown")}
-                    </button>
-                    <Link to={`?edit=${prompt.id}`} className={actionClass}>
+                    {(
+                      [
+                        [Intent.moveTop, "view.moveTop", index === 0],
+                        [Intent.moveUp, "view.moveUp", index === 0],
+                        [Intent.moveDown, "view.moveDown", index === prompts.length - 1],
+                      ] as const
+                    ).map(([intent, label, disabled]) => (
+                      <button
+                        key={intent}
+                        type="submit"
+                        name="intent"
+                        value={intent}
+                        disabled={disabled}
+                        className={actionClass}
+                        {...moveButtonProps(prompt.id, intent)}
+                      >
+                        {t(label)}
+                      </button>
+                    ))}
+                    <Link {...inPlace(prompt.id, `?edit=${prompt.id}`)} className={actionClass}>
                       {t("view.edit")}
                     </Link>
-                    <Link to={`?delete=${prompt.id}`} className={actionClass}>
+                    <Link {...inPlace(prompt.id, `?delete=${prompt.id}`)} className={actionClass}>
                       {t("view.delete")}
                     </Link>
                   </>
@@ -149,48 +154,19 @@ export function PromptQueue({
 }
 
 /**
- * Drag and drop, when JavaScript runs: posts the place intent the server understands, and
- * shows the new order at once (the buttons remain for keyboards and for pages without JavaScript).
+ * Edit, Delete and Cancel open and close in place: without JavaScript the link's anchor brings the
+ * page back to the row; with it the page does not move at all (no anchor jump, no scroll reset).
  */
-function useDragToReorder(saved: QueuedPrompt[]) {
-  const fetcher = useFetcher();
+function useInPlaceLink() {
+  const navigate = useNavigate();
   const hydrated = useHydrated();
-  const [dragging, setDragging] = useState<string | null>(null);
-
-  let prompts = saved;
-  const pending = fetcher.formData;
-  if (pending?.get("intent") === Intent.place) {
-    const moved = saved.find((p) => p.id === pending.get("promptId"));
-    const rest = saved.filter((p) => p !== moved);
-    const before = rest.findIndex((p) => p.id === pending.get("beforeId"));
-    if (moved)
-      prompts = [
-        ...rest.slice(0, before < 0 ? rest.length : before),
-        moved,
-        ...rest.slice(before < 0 ? rest.length : before),
-      ];
-  }
-
-  // Any prompt is a place to drop on; only one the user may move can be picked up.
-  const dragProps = ({ id, editable }: QueuedPrompt) => ({
-    "data-dragging": dragging === id,
-    onDragStart: (event: React.DragEvent) => {
-      if (!editable) return event.preventDefault();
-      event.dataTransfer.effectAllowed = "move";
-      setDragging(id);
-    },
-    onDragEnd: () => setDragging(null),
-    onDragOver: (event: React.DragEvent) => event.preventDefault(),
-    onDrop: (event: React.DragEvent) => {
+  return (promptId: string, search: string) => ({
+    to: `${search}#${queuedAnchor(promptId)}`,
+    preventScrollReset: true,
+    onClick: (event: React.MouseEvent<HTMLAnchorElement>) => {
+      if (!hydrated || event.metaKey || event.ctrlKey || event.shiftKey) return;
       event.preventDefault();
-      if (!dragging || dragging === id) return;
-      const from = prompts.findIndex((p) => p.id === dragging);
-      const to = prompts.findIndex((p) => p.id === id);
-      // Dropped on a later item: it goes after that item; on an earlier one: before it.
-      const beforeId = from < to ? (prompts[to + 1]?.id ?? "") : id;
-      fetcher.submit({ intent: Intent.place, promptId: dragging, beforeId }, { method: "post" });
-      setDragging(null);
+      void navigate(search, { preventScrollReset: true });
     },
   });
-  return { prompts, draggable: hydrated, dragProps };
 }

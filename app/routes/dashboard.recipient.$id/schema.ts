@@ -9,11 +9,18 @@ export { Intent };
 export const actionSchema = z.discriminatedUnion(
   "intent",
   [
-    z.object({ intent: z.enum([Intent.moveUp, Intent.moveDown, Intent.delete, Intent.sendNow]), promptId: rowId() }),
+    z.object({ intent: z.enum([Intent.delete, Intent.sendNow]), promptId: rowId() }),
+    // Moves: `js` marks a fetcher's post, which wants no redirect (the page stays where it is).
+    z.object({
+      intent: z.enum([Intent.moveUp, Intent.moveDown, Intent.moveTop]),
+      promptId: rowId(),
+      js: z.literal("1").optional(),
+    }),
     z.object({
       intent: z.literal(Intent.place),
       promptId: rowId(),
       beforeId: z.union([rowId(), z.literal("")]).default(""),
+      js: z.literal("1").optional(),
     }),
     z.object({ intent: z.literal(Intent.edit), promptId: rowId(), text: customPromptText }),
     z.object({ intent: z.enum([Intent.pause, Intent.resume]) }),

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Form, useFetcher } from "react-router";
+import { Form, Link, useFetcher, useNavigate, useSearchParams } from "react-router";
 import { AnswerWithWords } from "~/components/answer-words";
 import { callReasonKey } from "~/utils/call-outcomes";
 import type { WordsView } from "~/utils/words";
@@ -22,6 +22,7 @@ type SentPrompt = {
   delivery_status: string | null;
   delivery_error: string | null;
   via_phone?: boolean | null;
+  duration_ms?: number | null;
   /** Answering by phone: the number to call and this prompt's code (while it waits for an answer). */
   call_in?: { number: string; code: string } | null;
 };
@@ -67,6 +68,9 @@ export function SentPrompts({
             <p className="mt-1 text-sm text-muted">
               {prompt.sent_at ? format.format(new Date(prompt.sent_at)) : null} · {t(`view.status.${status}`)}
               {prompt.answer_id && prompt.via_phone ? <> · {tPhone("viaPhone")}</> : null}
+              {prompt.answer_id && !prompt.is_private && prompt.duration_ms ? (
+                <> · {t("answers.length", { length: clockLength(prompt.duration_ms) })}</>
+              ) : null}
             </p>
             {prompt.call_in ? (
               <p className="mt-1 text-sm" data-testid="call-in">
@@ -138,8 +142,19 @@ function AnswerPanel({
         </a>
         {canManage ? (
           <>
-            <ConfirmedAnswerAction answerId={answerId} intent={Intent.answerRerecord} name="rerecord" />
-            <ConfirmedAnswerAction answerId={answerId} intent={Intent.answerDelete} name="delete" danger />
+            <ConfirmedAnswerAction
+              answerId={answerId}
+              promptId={prompt.id}
+              intent={Intent.answerRerecord}
+              name="rerecord"
+            />
+            <ConfirmedAnswerAction
+              answerId={answerId}
+              promptId={prompt.id}
+              intent={Intent.answerDelete}
+              name="delete"
+              danger
+            />
           </>
         ) : null}
       </div>
@@ -249,39 +264,77 @@ function ShareControl({ answerId, shareUrl }: { answerId: string; shareUrl: stri
   );
 }
 
-/** Delete and Re-record: opened in place, and done only with the box ticked (the browser insists, and so does the server). */
+/** 83 000 ms → "1:23": a recording's length as a player shows it. */
+function clockLength(ms: number) {
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/**
+ * Delete and Re-record: a button-like link that opens the confirmation in place, under the row of
+ * actions (?answer=…&confirm=…; the anchor brings a page without JavaScript back to it, and with
+ * JavaScript the page does not move); done only with the box ticked (the browser insists, and so
+ * does the server).
+ */
 function ConfirmedAnswerAction({
   answerId,
+  promptId,
   intent,
   name,
   danger = false,
 }: {
   answerId: string;
+  promptId: string;
   intent: typeof Intent.answerDelete | typeof Intent.answerRerecord;
   name: "delete" | "rerecord";
   danger?: boolean;
 }) {
   const { t } = useTranslation("storytellers");
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
   const checkboxId = `${name}-confirm-${answerId}`;
+  const open = params.get("answer") === answerId && params.get("confirm") === name;
+  const inPlace = (search: string) => ({
+    to: `${search}#prompt-${promptId}`,
+    preventScrollReset: true,
+    onClick: (event: React.MouseEvent<HTMLAnchorElement>) => {
+      if (event.metaKey || event.ctrlKey || event.shiftKey) return;
+      event.preventDefault();
+      void navigate(search, { preventScrollReset: true });
+    },
+  });
   return (
-    <details className="rounded-lg border border-line open:basis-full open:p-2">
-      <summary className="cursor-pointer px-5 py-2.5 font-semibold">{t(`answers.${name}.open`)}</summary>
-      <Form method="post" className="mt-2 flex flex-col gap-2">
-        <input type="hidden" name="answerId" value={answerId} />
-        <p>{t(`answers.${name}.explain`)}</p>
-        <div className="flex items-start gap-2">
-          <input type="checkbox" id={checkboxId} name="confirm" required className="mt-1 size-5" />
-          <label htmlFor={checkboxId}>{t(`answers.${name}.confirm`)}</label>
-        </div>
-        <button
-          type="submit"
-          name="intent"
-          value={intent}
-          className={`${danger ? "btn-danger" : "btn-primary"} self-start`}
+    <>
+      <Link
+        {...inPlace(open ? "?sent=true" : `?sent=true&answer=${answerId}&confirm=${name}`)}
+        className="btn-secondary"
+        aria-expanded={open}
+      >
+        {t(`answers.${name}.open`)}
+      </Link>
+      {open ? (
+        <Form
+          method="post"
+          preventScrollReset
+          className="order-last flex basis-full flex-col gap-2 rounded-lg border border-line p-3"
+          data-testid={`confirm-${name}`}
         >
-          {t(`answers.${name}.submit`)}
-        </button>
-      </Form>
-    </details>
+          <input type="hidden" name="answerId" value={answerId} />
+          <p>{t(`answers.${name}.explain`)}</p>
+          <div className="flex items-start gap-2">
+            <input type="checkbox" id={checkboxId} name="confirm" required className="mt-1 size-5" />
+            <label htmlFor={checkboxId}>{t(`answers.${name}.confirm`)}</label>
+          </div>
+          <div className="flex flex-wrap gap-2">
+            <button type="submit" name="intent" value={intent} className={danger ? "btn-danger" : "btn-primary"}>
+              {t(`answers.${name}.submit`)}
+            </button>
+            <Link {...inPlace("?sent=true")} className="btn-secondary">
+              {t("view.cancel")}
+            </Link>
+          </div>
+        </Form>
+      ) : null}
+    </>
   );
 }

@@ -17,6 +17,7 @@ import { wordsView } from "~/models/transcript-edit.server";
 import { log } from "~/services/logger.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { displayLine, storytellerVoiceLine } from "~/utils/voice-lines.server";
+import { queuedAnchor } from "./intents";
 import { type ActionInput, Intent } from "./schema";
 
 /**
@@ -50,7 +51,8 @@ export async function storytellerPage(
       ? await answerCodesFor(
           context.db,
           context.config,
-          view.sent.filter((p) => !p.answer_id || p.rerecord_requested_at).map((p) => p.id),
+          // Not a skipped question: the family is not asked to answer it by phone either.
+          view.sent.filter((p) => (!p.answer_id && !p.skipped_at) || p.rerecord_requested_at).map((p) => p.id),
         )
       : new Map<string, string>();
   const sent =
@@ -120,25 +122,31 @@ export async function performIntent({ request, context, userId, storytellerId }:
   switch (input.intent) {
     case Intent.moveUp:
     case Intent.moveDown:
-      return (await movePrompt(
-        context.db,
-        userId,
-        storytellerId,
-        input.promptId,
-        input.intent === Intent.moveUp ? "up" : "down",
-      ))
-        ? redirect(back)
-        : null;
-    case Intent.place:
-      return (await placePrompt(context.db, userId, storytellerId, input.promptId, input.beforeId || null))
-        ? redirect(back)
-        : null;
+    case Intent.moveTop:
+    case Intent.place: {
+      const moved =
+        input.intent === Intent.place
+          ? await placePrompt(context.db, userId, storytellerId, input.promptId, input.beforeId || null)
+          : input.intent === Intent.moveTop
+            ? await placePrompt(context.db, userId, storytellerId, input.promptId, "top")
+            : await movePrompt(
+                context.db,
+                userId,
+                storytellerId,
+                input.promptId,
+                input.intent === Intent.moveUp ? "up" : "down",
+              );
+      if (!moved) return null;
+      // A fetcher stays where it is (its loaders revalidate); a plain post comes back to the same item.
+      return input.js ? data({ moved: input.promptId }) : redirect(`${back}#${queuedAnchor(input.promptId)}`);
+    }
     case Intent.edit: {
       const result = await editPrompt(context.db, userId, storytellerId, input.promptId, input.text);
       if (result === "not-found") return null;
+      const item = `${back}#${queuedAnchor(input.promptId)}`;
       return result === "edited"
-        ? toast(back, "success", "storytellers:toast.edited")
-        : toast(back, "error", "storytellers:toast.alreadyScheduled");
+        ? toast(item, "success", "storytellers:toast.edited")
+        : toast(item, "error", "storytellers:toast.alreadyScheduled");
     }
     case Intent.delete:
       return (await deletePrompt(context.db, userId, storytellerId, input.promptId))

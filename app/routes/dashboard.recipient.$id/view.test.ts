@@ -38,6 +38,16 @@ const queueOf = async (id: string) =>
       .execute()
   ).map((p) => p.text);
 
+const idOf = async (storytellerId: string, text: string) =>
+  (
+    await database.db
+      .selectFrom("prompts")
+      .select("id")
+      .where("storyteller_id", "=", storytellerId)
+      .where("text", "=", text)
+      .executeTakeFirstOrThrow()
+  ).id;
+
 describe("the Storyteller view's buttons", () => {
   it("move a question, and answer an unknown intent or a malformed post with a 400, changing nothing", async () => {
     const owner = await signedInUser(database);
@@ -48,7 +58,8 @@ describe("the Storyteller view's buttons", () => {
     const [first, second] = st.prompts;
     expect(await act(owner, st.id, { intent: "move-up", promptId: second.id })).toMatchObject({
       status: 302,
-      location: `/dashboard/recipient/${st.id}`,
+      // Back to the same item, without JavaScript: its row's anchor.
+      location: `/dashboard/recipient/${st.id}#prompt-${second.id}`,
     });
     expect(await queueOf(st.id)).toEqual(["Second question?", "First question?"]);
 
@@ -101,5 +112,12 @@ describe("adding questions", () => {
       library.text_en,
       "Who taught you to cook?",
     ]);
+
+    // The same library question again, even once reworded in the queue, is refused.
+    await act(owner, st.id, { intent: "edit", promptId: await idOf(st.id, library.text_en), text: "Reworded, then?" });
+    const again = await add(owner, st.id, { libraryPromptIds: [String(library.id)] });
+    expect(again.status).toBe(400);
+    expect(replyErrorsOf(again.data)).toEqual({ "": ["storytellers:toast.alreadyScheduled"] });
+    expect(await queueOf(st.id)).toHaveLength(3);
   });
 });
