@@ -192,7 +192,8 @@ export type BookOptions = {
   answerIds: string[];
   paper: "a4" | "letter";
   cover: "none" | "storyteller" | "uploaded";
-  language: Language;
+  /** The frame's language; books asked for before the choice are in the Storyteller's. */
+  language?: Language;
 };
 
 export type RequestBookResult = { kind: "queued"; id: string } | { kind: "not-found" } | { kind: "no-answers" };

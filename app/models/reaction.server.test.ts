@@ -22,7 +22,12 @@ async function family(language: "en" | "hi" = "en") {
   });
   await createGroup(database.db, { ownerId: owner.id, storytellerId: st.id, collaborators: [aman.id, ravi.id] });
   const answerTo = async (text: string, isPrivate = false) => {
-    const prompt = await createPrompt(database.db, { storytellerId: st.id, text, sentAt: new Date(), createdBy: owner.id });
+    const prompt = await createPrompt(database.db, {
+      storytellerId: st.id,
+      text,
+      sentAt: new Date(),
+      createdBy: owner.id,
+    });
     return createAnswer(database.db, { storytellerId: st.id, promptId: prompt.id, isPrivate });
   };
   const farm = await answerTo("Tell me about the farm");
@@ -38,7 +43,8 @@ const config = makeTestContext(database).config;
 describe("families answering back", () => {
   it("sends one gentle email for three hearts and a note, naming only who and which story", async () => {
     const { owner, aman, ravi, st, farm } = await family();
-    for (const user of [owner, aman, ravi]) expect(await react(database.db, user.id, farm.id, { kind: "heart" }, EVENING)).toEqual({ kind: "saved" });
+    for (const user of [owner, aman, ravi])
+      expect(await react(database.db, user.id, farm.id, { kind: "heart" }, EVENING)).toEqual({ kind: "saved" });
     // A second heart from the same person is still one heart.
     await react(database.db, aman.id, farm.id, { kind: "heart" }, EVENING);
     await react(database.db, aman.id, farm.id, { kind: "note", note: "I never knew about the well!" }, EVENING);
@@ -62,7 +68,9 @@ describe("families answering back", () => {
 
     // More later the same day waits for tomorrow: never a second message today.
     await react(database.db, ravi.id, farm.id, { kind: "note", note: "Again please" }, EVENING);
-    expect(await sendReactionDigest(database.db, config, st.id, new Date("2026-11-26T16:00:00Z"))).toBe("already-today");
+    expect(await sendReactionDigest(database.db, config, st.id, new Date("2026-11-26T16:00:00Z"))).toBe(
+      "already-today",
+    );
     expect(await messagesTo(st.email!)).toHaveLength(1);
     expect(await sendReactionDigest(database.db, config, st.id, new Date("2026-11-27T12:30:00Z"))).toBe("sent");
     const [, second] = await messagesTo(st.email!);

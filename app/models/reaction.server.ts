@@ -4,6 +4,7 @@ import { getServerT } from "~/i18n/i18next.server";
 import { enqueueJob } from "~/services/jobs.server";
 import { queueEmail, queueSms } from "~/services/outbox.server";
 import { isUuid } from "~/utils/ids";
+import { MAX_NOTE } from "~/utils/reaction-intents";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import { ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
 
@@ -14,7 +15,6 @@ import { ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
  * the question; the owner can turn it off per Storyteller.
  */
 
-export const MAX_NOTE = 500;
 /** When the day's message goes out, her local time: inside the 08:00–21:00 window for texts. */
 const DIGEST_HOUR = 18;
 
@@ -68,7 +68,7 @@ export async function react(
         answer_id: answer.id,
         user_id: userId,
         kind: reaction.kind,
-        note: reaction.kind === "note" ? reaction.note : null,
+        note: reaction.kind === "note" ? reaction.note.slice(0, MAX_NOTE) : null,
       })
       .onConflict((oc) => oc.columns(["answer_id", "user_id"]).where("kind", "=", "heart").doNothing())
       .returning("id")
@@ -96,7 +96,9 @@ export async function reactionsOn(
   userId: string,
   answerIds: string[],
 ): Promise<Map<string, AnswerReactions>> {
-  const found = new Map<string, AnswerReactions>(answerIds.map((id) => [id, { hearts: 0, heartedByMe: false, notes: [] }]));
+  const found = new Map<string, AnswerReactions>(
+    answerIds.map((id) => [id, { hearts: 0, heartedByMe: false, notes: [] }]),
+  );
   if (!answerIds.length) return found;
   const rows = await db
     .selectFrom("answer_reactions as r")
@@ -202,7 +204,12 @@ export async function sendReactionDigest(
     if (!today) {
       // Sent today already: what came since waits for tomorrow evening's message.
       const tomorrow = DateTime.fromJSDate(now).setZone(st.time_zone).plus({ days: 1 }).startOf("day").toJSDate();
-      await enqueueJob(tx, "reactions__digest", { storytellerId: st.id }, { runAt: nextDigestAt(tomorrow, st.time_zone) });
+      await enqueueJob(
+        tx,
+        "reactions__digest",
+        { storytellerId: st.id },
+        { runAt: nextDigestAt(tomorrow, st.time_zone) },
+      );
       return "already-today";
     }
 
@@ -211,7 +218,8 @@ export async function sendReactionDigest(
     for (const row of rows) {
       const entry = byAnswer.get(row.answer_id) ?? { question: row.question, names: [], notes: [] };
       if (!entry.names.includes(row.first_name)) entry.names.push(row.first_name);
-      if (row.kind === "note" && row.note) entry.notes.push(t("reactionDigest.note", { name: row.first_name, note: row.note }));
+      if (row.kind === "note" && row.note)
+        entry.notes.push(t("reactionDigest.note", { name: row.first_name, note: row.note }));
       byAnswer.set(row.answer_id, entry);
     }
     const lines = [...byAnswer.values()].map(({ question, names, notes }) =>
@@ -219,7 +227,10 @@ export async function sendReactionDigest(
     );
     const everyone = [...new Set(rows.map((row) => row.first_name))];
     if (st.delivery_method === "sms" && st.phone_e164 && st.sms_consent === "granted") {
-      await queueSms(tx, { to: st.phone_e164, text: t("reactionDigest.sms", { lines: lines.join("\n") }).slice(0, 600) });
+      await queueSms(tx, {
+        to: st.phone_e164,
+        text: t("reactionDigest.sms", { lines: lines.join("\n") }).slice(0, 600),
+      });
     } else if (st.email && !st.unsubscribed_at && !st.email_undeliverable_at) {
       await queueEmail(tx, {
         to: st.email,

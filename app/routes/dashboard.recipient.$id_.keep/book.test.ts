@@ -228,7 +228,10 @@ describe("keepsake book", () => {
       timeZone: "Europe/London",
       prompts: [],
     });
-    const long = Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1} of the farm, the orchard and the long dry summer.`);
+    const long = Array.from(
+      { length: 40 },
+      (_, i) => `Paragraph ${i + 1} of the farm, the orchard and the long dry summer.`,
+    );
     const stories = [
       { question: "Where did you grow up?", words: "On a farm by the river." },
       { question: "Who was your best friend?", words: "Margaret, from the next farm." },
@@ -237,7 +240,12 @@ describe("keepsake book", () => {
     ];
     const ids: string[] = [];
     for (const story of stories) {
-      const prompt = await createPrompt(database.db, { storytellerId: st.id, text: story.question, sentAt: new Date(), createdBy: owner.id });
+      const prompt = await createPrompt(database.db, {
+        storytellerId: st.id,
+        text: story.question,
+        sentAt: new Date(),
+        createdBy: owner.id,
+      });
       const answer = await createAnswer(database.db, {
         storytellerId: st.id,
         promptId: prompt.id,
@@ -315,7 +323,9 @@ describe("keepsake book", () => {
     expect(starts[0]).toBe(3);
     expect(starts[1]).toBe(3);
     expect(starts[3]).toBeGreaterThan(starts[2]);
-    expect(Number((await run("pdfinfo", [pdf])).stdout.match(/Pages:\s+(\d+)/)![1])).toBeLessThan(2 + stories.length + 2);
+    expect(Number((await run("pdfinfo", [pdf])).stdout.match(/Pages:\s+(\d+)/)![1])).toBeLessThan(
+      2 + stories.length + 2,
+    );
   });
 
   it("says so instead of queueing, or fails the book plainly, when there is no Chromium", async () => {

@@ -3,7 +3,15 @@ import { Form } from "react-router";
 import { FieldErrors } from "~/components/forms";
 
 /** The book's cover photo: a plain multipart form to the keep page (decision 047). */
-export function CoverForm({ storytellerId, hasCover, error }: { storytellerId: string; hasCover: boolean; error?: string }) {
+export function CoverForm({
+  storytellerId,
+  hasCover,
+  error,
+}: {
+  storytellerId: string;
+  hasCover: boolean;
+  error?: string;
+}) {
   const { t } = useTranslation("keep");
   return (
     <Form

@@ -11,17 +11,10 @@ import { redirectWithToast } from "~/services/toast.server";
 import { idParam } from "~/utils/ids";
 import { titleFromLoader } from "~/utils/meta";
 import { readForm } from "~/utils/request-body.server";
+import { CoverForm } from "./cover-form";
 import { Intent, MAX_TITLE } from "./intents";
 import { keepSchema } from "./schema";
-import { CoverForm } from "./cover-form";
-import {
-  chromiumAvailable,
-  keepPage,
-  orderedAnswerIds,
-  requestBook,
-  revokeListenLink,
-  saveCover,
-} from "./server";
+import { chromiumAvailable, keepPage, orderedAnswerIds, requestBook, revokeListenLink, saveCover } from "./server";
 
 // Keeping it forever (decision 023): a Storyteller's export, keepsake book and listen links, for
 // their owner and collaborators (non-private answers only).

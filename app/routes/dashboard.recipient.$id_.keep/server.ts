@@ -7,8 +7,8 @@ import {
   listListenLinks,
   requestBook,
   revokeListenLink,
+  setBookCover,
 } from "~/models/keepsake.server";
-import { setBookCover } from "~/models/keepsake.server";
 import { checkPhoto, COVER_MAX_SIDE, MAX_PHOTO_BYTES } from "~/services/images.server";
 import { chromiumAvailable } from "~/services/pdf.server";
 import { storageKeys } from "~/services/storage-keys";
@@ -82,7 +82,11 @@ export async function saveCover(
   const refuse = (error: string) => ({ kind: "refused", error }) as const;
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_PHOTO_BYTES + 64 * 1024)
     return refuse("keep:cover.tooLarge");
-  const body = await readMultipart(request, { fileFields: ["photo"], maxFileBytes: MAX_PHOTO_BYTES, maxFieldBytes: 1000 });
+  const body = await readMultipart(request, {
+    fileFields: ["photo"],
+    maxFileBytes: MAX_PHOTO_BYTES,
+    maxFieldBytes: 1000,
+  });
   if (!body.ok) return refuse(body.problem === "tooLarge" ? "keep:cover.tooLarge" : "keep:cover.notImage");
   const photo = body.form.get("photo");
   if (!(photo instanceof File) || photo.size === 0) return refuse("keep:cover.pickPhoto");
