@@ -52,7 +52,7 @@ export function AnswerReactions({
           name="intent"
           value={hearted ? ReactionIntent.unheart : ReactionIntent.heart}
           aria-pressed={hearted}
-          className="btn-secondary min-h-11"
+          className="btn-secondary min-h-11 gap-2"
           data-testid="heart-button"
         >
           <span aria-hidden="true">{hearted ? "♥" : "♡"}</span>{" "}
