@@ -112,6 +112,31 @@ describe("families answering back", () => {
     expect(rows).toEqual([]);
   });
 
+  it("texts a Storyteller reached by text, never at night", async () => {
+    const owner = await createUser(database.db, { first_name: "Priya" });
+    const st = await createStoryteller(database.db, {
+      ownerId: owner.id,
+      deliveryMethod: "sms",
+      phone: "+15555550177",
+      timeZone: "America/New_York",
+      prompts: [],
+    });
+    const prompt = await createPrompt(database.db, {
+      storytellerId: st.id,
+      text: "The farm",
+      sentAt: new Date(),
+      createdBy: owner.id,
+    });
+    const answer = await createAnswer(database.db, { storytellerId: st.id, promptId: prompt.id });
+    await react(database.db, owner.id, answer.id, { kind: "heart" }, EVENING);
+    // 23:00 in New York: held for the morning.
+    expect(await sendReactionDigest(database.db, config, st.id, new Date("2026-11-27T04:00:00Z"))).toBe("later");
+    expect(await messagesTo("+15555550177")).toEqual([]);
+    expect(await sendReactionDigest(database.db, config, st.id, new Date("2026-11-27T13:00:00Z"))).toBe("sent");
+    const [text] = await messagesTo("+15555550177");
+    expect(text).toMatchObject({ channel: "sms", text_body: "Priya loved your story about “The farm”." });
+  });
+
   it("plans the message for 18:00 where she lives", () => {
     expect(nextDigestAt(new Date("2026-11-26T05:00:00Z"), "Asia/Kolkata")).toEqual(new Date("2026-11-26T12:30:00Z"));
     expect(nextDigestAt(EVENING, "Asia/Kolkata")).toEqual(new Date("2026-11-27T12:30:00Z"));

@@ -7,6 +7,7 @@ import { isUuid } from "~/utils/ids";
 import { MAX_NOTE } from "~/utils/reaction-intents";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import { ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
+import { isInsideSendingWindow, nextWindowOpening } from "./schedule";
 
 /**
  * Families answer back (issue 22 item 10, decision 048): on an answer they may hear, family members
@@ -139,7 +140,7 @@ function namesList(names: string[], and: string) {
   return names.length < 2 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} ${and} ${names.at(-1)}`;
 }
 
-export type DigestOutcome = "sent" | "nothing-to-do" | "off" | "already-today" | "unreachable";
+export type DigestOutcome = "sent" | "nothing-to-do" | "off" | "already-today" | "later" | "unreachable";
 
 /**
  * The day's message for the Storyteller: what the family said since the last one, on her own
@@ -194,6 +195,17 @@ export async function sendReactionDigest(
       .orderBy("r.created_at")
       .execute();
     if (!rows.length) return "nothing-to-do";
+    const byText = st.delivery_method === "sms" && !!st.phone_e164 && st.sms_consent === "granted";
+    // A run late into the night (a retry, a busy worker) waits for the morning before texting her.
+    if (byText && !isInsideSendingWindow(now, st.time_zone)) {
+      await enqueueJob(
+        tx,
+        "reactions__digest",
+        { storytellerId: st.id },
+        { runAt: nextWindowOpening(now, st.time_zone) },
+      );
+      return "later";
+    }
     const localDay = DateTime.fromJSDate(now).setZone(st.time_zone).toISODate()!;
     const today = await tx
       .insertInto("reaction_digests")
@@ -226,7 +238,7 @@ export async function sendReactionDigest(
       [t("reactionDigest.loved", { names: namesList(names, t("reactionDigest.and")), question }), ...notes].join("\n"),
     );
     const everyone = [...new Set(rows.map((row) => row.first_name))];
-    if (st.delivery_method === "sms" && st.phone_e164 && st.sms_consent === "granted") {
+    if (byText && st.phone_e164) {
       await queueSms(tx, {
         to: st.phone_e164,
         text: t("reactionDigest.sms", { lines: lines.join("\n") }).slice(0, 600),
