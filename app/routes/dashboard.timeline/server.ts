@@ -88,9 +88,12 @@ export async function reactToAnswer(request: Request, context: AppContext, user:
   const submission = parseWithZod(form, { schema: reactionSchema });
   if (submission.status !== "success") {
     const answerId = String(form.get("answerId") ?? "");
-    if (form.get("intent") !== ReactionIntent.note || !answerId) throw new Response("Bad Request", { status: 400 });
+    // Only the note is typed: anything else wrong is a hand-made post, refused bare.
+    const onlyTheNote = Object.keys(submission.error ?? {}).every((field) => field === "note");
+    if (form.get("intent") !== ReactionIntent.note || !onlyTheNote) throw new Response("Bad Request", { status: 400 });
     const noteError = submission.error?.note?.[0] ?? "validation.required";
-    return data({ reaction: { answerId, noteError } }, { status: 400 });
+    // conform's reply too: the one error shape every refused form has.
+    return data({ reaction: { answerId, noteError }, result: submission.reply() }, { status: 400 });
   }
   const input = submission.value;
   const reaction =
