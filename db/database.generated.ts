@@ -18,6 +18,16 @@ export interface AnswerCodes {
   salt: number;
 }
 
+export interface AnswerReactions {
+  answer_id: string;
+  created_at: Generated<Timestamp>;
+  digested_at: Timestamp | null;
+  id: Generated<string>;
+  kind: "heart" | "note";
+  note: string | null;
+  user_id: string;
+}
+
 export interface Answers {
   byte_size: Int8;
   content_type: string;
@@ -271,6 +281,12 @@ export interface RateLimits {
   points: Generated<number>;
 }
 
+export interface ReactionDigests {
+  local_day: string;
+  sent_at: Generated<Timestamp>;
+  storyteller_id: string;
+}
+
 export interface Schedules {
   empty_queue_notified_at: Timestamp | null;
   first_prompt_date: string;
@@ -310,6 +326,7 @@ export interface SmsConsents {
 }
 
 export interface Storytellers {
+  book_cover_key: string | null;
   call_consent: Generated<"none" | "granted" | "revoked">;
   created_at: Generated<Timestamp>;
   delivery_method: "email" | "sms" | "call";
@@ -323,6 +340,7 @@ export interface Storytellers {
   owner_id: string;
   phone_e164: string | null;
   profile_pic_key: string | null;
+  reaction_digest_on: Generated<boolean>;
   relationship: Generated<string>;
   sms_consent: Generated<"none" | "requested" | "granted" | "revoked">;
   time_zone: string;
@@ -357,6 +375,7 @@ export interface Users {
 
 export interface DB {
   answer_codes: AnswerCodes;
+  answer_reactions: AnswerReactions;
   answers: Answers;
   auth_flows: AuthFlows;
   call_consents: CallConsents;
@@ -381,6 +400,7 @@ export interface DB {
   prompt_categories: PromptCategories;
   prompts: Prompts;
   rate_limits: RateLimits;
+  reaction_digests: ReactionDigests;
   schedules: Schedules;
   sessions: Sessions;
   share_links: ShareLinks;

@@ -27,7 +27,6 @@ export const keepsakeBook =
         { db, config, storage },
         {
           userId: keepsake.user_id,
-          language: keepsake.language,
           storytellerId: keepsake.storyteller_id,
           options: options.data,
         },

@@ -16,6 +16,7 @@ import { keepsakeExport } from "./keepsake__export";
 import { maintenanceCleanup } from "./maintenance__cleanup";
 import { outboxSend } from "./outbox__send";
 import { phoneRecording } from "./phone__recording";
+import { reactionsDigest } from "./reactions__digest";
 import { schedulerTick } from "./scheduler__tick";
 
 /** Jobs run at once in the server process (sends wait on providers, so a few overlap usefully). */
@@ -55,5 +56,6 @@ export function createTaskList(jobDeps: JobDeps): TaskList & Record<JobName, Tas
     keepsake__export: checked("keepsake__export", keepsakeExport(deps)),
     keepsake__book: checked("keepsake__book", keepsakeBook(deps)),
     phone__recording: checked("phone__recording", phoneRecording(deps)),
+    reactions__digest: checked("reactions__digest", reactionsDigest(deps)),
   };
 }

@@ -1,25 +1,31 @@
 import { z } from "zod";
 import type { AppContext } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
-import { htmlToPdf } from "~/services/pdf.server";
+import { anchorPages, htmlToPdf } from "~/services/pdf.server";
 import { qrSvg } from "~/services/qr.server";
 import { cleanSegments, paragraphsOf, paragraphsOfText } from "~/utils/words";
-import type { Language } from "../../db/schema";
 import { type BookOptions, formatDate, keptAnswers, listenUrlsFor } from "./keepsake.server";
 
 /**
- * The keepsake book (decision 023): HTML printed to PDF by the system Chromium. A cover (title,
- * photo), a contents page, then one section per chosen answer in the chosen order: the question,
- * who asked, the date, the transcript, and a QR code for the answer's permanent listen link. Page
- * margins are wider on the binding side (inside), mirrored between left and right pages.
+ * The keepsake book (decisions 023, 047): HTML printed to PDF by the system Chromium. A cover (title,
+ * the Storyteller's nickname, a photo), a contents page with page numbers, then the chosen answers
+ * flowing one after another in the chosen order: the question, who asked, the date, the transcript,
+ * and a QR code for the answer's permanent listen link. Every word of the frame is in the book's
+ * language (the Storyteller's unless the keep page chose another). Page margins are wider on the
+ * binding side (inside), mirrored between left and right pages.
  */
 
 export const bookOptionsSchema = z.object({
   title: z.string().min(1).max(120),
   answerIds: z.array(z.uuid()).min(1),
   paper: z.enum(["a4", "letter"]),
-  cover: z.enum(["none", "storyteller"]),
+  cover: z.enum(["none", "storyteller", "uploaded"]),
+  // Books asked for before the choice existed are in the Storyteller's language.
+  language: z.enum(["en", "hi"]).optional(),
 });
+
+/** An answer's anchor: the contents link to it, and the first print says on which page it starts. */
+const anchorOf = (index: number) => `answer-${index + 1}`;
 
 const PHOTO_TYPES: Record<string, string> = {
   jpg: "image/jpeg",
@@ -37,7 +43,6 @@ function escapeHtml(value: string) {
 
 export type BookRequest = {
   userId: string;
-  language: Language;
   storytellerId: string;
   options: BookOptions;
 };
@@ -78,22 +83,27 @@ export async function buildBook(
 
   const storyteller = await context.db
     .selectFrom("storytellers")
-    .select(["first_name", "profile_pic_key"])
+    .select(["first_name", "nickname", "language", "profile_pic_key", "book_cover_key"])
     .where("id", "=", request.storytellerId)
     .executeTakeFirstOrThrow();
+  const coverKey = { none: null, storyteller: storyteller.profile_pic_key, uploaded: storyteller.book_cover_key }[
+    request.options.cover
+  ];
   let cover = "";
-  if (request.options.cover === "storyteller" && storyteller.profile_pic_key) {
-    const type = PHOTO_TYPES[storyteller.profile_pic_key.split(".").pop()?.toLowerCase() ?? ""];
-    const stored = type ? await context.storage.get(storyteller.profile_pic_key) : null;
+  if (coverKey) {
+    const type = PHOTO_TYPES[coverKey.split(".").pop()?.toLowerCase() ?? ""];
+    const stored = type ? await context.storage.get(coverKey) : null;
     if (stored && type) {
       const bytes = Buffer.from(await new Response(stored.body).arrayBuffer());
       cover = `data:${type};base64,${bytes.toString("base64")}`;
     }
   }
 
-  const t = await getServerT(request.language, context, "keep");
-  const name = storyteller.first_name;
-  const date = (value: Date | null, timeZone: string) => (value ? formatDate(request.language, value, timeZone) : "");
+  const language = request.options.language ?? storyteller.language;
+  const t = await getServerT(language, context, "keep");
+  // What the family calls her ("Grandma Rose"), as the cover and every "Scan to hear …" say.
+  const name = storyteller.nickname.trim() || storyteller.first_name;
+  const date = (value: Date | null, timeZone: string) => (value ? formatDate(language, value, timeZone) : "");
   const sections = chosen.map((answer, index) => {
     const transcript = answer.transcript?.trim();
     // The family's (corrected) words, in the paragraphs the pages show: cut at the voice's pauses when
@@ -107,7 +117,7 @@ export async function buildBook(
         ? texts.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join("")
         : `<p class="none">${escapeHtml(t("book.noTranscript"))}</p>`;
     const code = codes.get(answer.id);
-    return `<section class="answer">
+    return `<section class="answer" id="${anchorOf(index)}">
 <header>
 <div><p class="number">${index + 1}</p><h2>${escapeHtml(answer.prompt_text)}</h2>
 <p class="meta">${escapeHtml(t("book.askedBy", { name: answer.asked_by }))} · ${escapeHtml(t("book.answeredOn", { date: date(answer.answered_at, answer.storyteller_time_zone) }))}</p></div>
@@ -116,17 +126,23 @@ ${code ? `<figure class="qr">${code}<figcaption>${escapeHtml(t("book.scan", { na
 <div class="transcript">${paragraphs}</div>
 </section>`;
   });
-  const contents = chosen
-    .map((answer, index) => `<li><span>${index + 1}.</span> ${escapeHtml(answer.prompt_text)}</li>`)
-    .join("");
+  // Page numbers come from the first print; "00" holds their place so the contents wrap alike.
+  const contents = (pages: Map<string, number> | null) =>
+    chosen
+      .map((answer, index) => {
+        const page = pages?.get(anchorOf(index));
+        return `<li><a href="#${anchorOf(index)}"><span class="n">${index + 1}.</span><span class="q">${escapeHtml(answer.prompt_text)}</span><span class="p">${page ?? "00"}</span></a></li>`;
+      })
+      .join("");
   const size = request.options.paper === "letter" ? "letter" : "A4";
-  const html = `<!doctype html>
-<html lang="${request.language}">
+  const html = (pages: Map<string, number> | null) => `<!doctype html>
+<html lang="${language}">
 <head>
 <meta charset="utf-8">
 <title>${escapeHtml(request.options.title)}</title>
 <style>
-@page { size: ${size}; margin: 22mm 18mm 24mm 18mm; }
+@page { size: ${size}; margin: 22mm 18mm 24mm 18mm; @bottom-center { content: counter(page); font: 9pt "Noto Serif", serif; color: #555; } }
+@page :first { @bottom-center { content: none; } }
 @page :left { margin-left: 18mm; margin-right: 28mm; }
 @page :right { margin-left: 28mm; margin-right: 18mm; }
 html { font-family: "Noto Serif", "Noto Serif Devanagari", "Noto Sans Devanagari", serif; font-size: 12pt; color: #1d1d1d; }
@@ -139,9 +155,12 @@ body { margin: 0; }
 .contents { break-after: page; }
 .contents h2 { font-size: 18pt; }
 .contents ol { list-style: none; padding: 0; line-height: 1.7; }
-.contents span { display: inline-block; min-width: 8mm; color: #555; }
-.answer { break-before: page; }
-.answer header { display: flex; gap: 8mm; align-items: flex-start; justify-content: space-between; break-inside: avoid; }
+.contents a { display: flex; gap: 3mm; color: inherit; text-decoration: none; break-inside: avoid; }
+.contents .n { flex: none; min-width: 8mm; color: #555; }
+.contents .q { flex: 1; }
+.contents .p { flex: none; min-width: 10mm; text-align: end; color: #555; font-variant-numeric: tabular-nums; }
+.answer + .answer { margin-top: 12mm; padding-top: 10mm; border-top: 0.3mm solid #c9b98f; }
+.answer header { display: flex; gap: 8mm; align-items: flex-start; justify-content: space-between; break-inside: avoid; break-after: avoid; }
 .answer .number { color: #8a6d3b; font-size: 11pt; margin: 0 0 2mm; }
 .answer h2 { font-size: 18pt; line-height: 1.4; margin: 0 0 3mm; }
 .answer .meta { color: #555; font-size: 10pt; margin: 0; }
@@ -158,15 +177,16 @@ body { margin: 0; }
 ${cover ? `<img src="${cover}" alt="">` : ""}
 <h1>${escapeHtml(request.options.title)}</h1>
 <p class="byline">${escapeHtml(t("book.byline", { name }))}</p>
-<p class="made">${escapeHtml(t("book.made", { appName: context.config.APP_NAME, date: formatDate(request.language, now) }))}</p>
+<p class="made">${escapeHtml(t("book.made", { appName: context.config.APP_NAME, date: formatDate(language, now) }))}</p>
 </section>
-<section class="contents"><h2>${escapeHtml(t("book.contents"))}</h2><ol>${contents}</ol></section>
+<section class="contents"><h2>${escapeHtml(t("book.contents"))}</h2><ol>${contents(pages)}</ol></section>
 ${sections.join("\n")}
 </body>
 </html>`;
   await onProgress(60);
-  const pdf = await htmlToPdf(context.config.CHROMIUM_PATH, html, {
+  const pdf = await htmlToPdf(context.config.CHROMIUM_PATH, html(null), {
     format: request.options.paper === "letter" ? "Letter" : "A4",
+    revise: async (firstPrint) => html(await anchorPages(firstPrint)),
   });
   await onProgress(90);
   return { kind: "pdf", pdf };

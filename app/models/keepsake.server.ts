@@ -118,7 +118,7 @@ export async function keepStoryteller(db: DbOrTx, userId: string, storytellerId:
   return (
     (await db
       .selectFrom("storytellers")
-      .select(["id", "first_name", "nickname", "profile_pic_key", "owner_id"])
+      .select(["id", "first_name", "nickname", "language", "profile_pic_key", "book_cover_key", "owner_id"])
       .where("id", "=", storytellerId)
       .where("is_self", "=", false)
       .where("id", "in", visibleStorytellerIds(db, userId))
@@ -191,7 +191,9 @@ export type BookOptions = {
   /** In the order the pages follow. */
   answerIds: string[];
   paper: "a4" | "letter";
-  cover: "none" | "storyteller";
+  cover: "none" | "storyteller" | "uploaded";
+  /** The frame's language; books asked for before the choice are in the Storyteller's. */
+  language?: Language;
 };
 
 export type RequestBookResult = { kind: "queued"; id: string } | { kind: "not-found" } | { kind: "no-answers" };
@@ -226,6 +228,24 @@ export async function requestBook(
     return row.id;
   });
   return { kind: "queued", id };
+}
+
+/**
+ * Keeps an uploaded cover photo for the Storyteller's books (owner or collaborator). Returns the
+ * photo it replaces, for the caller to delete from storage, or "not-found".
+ */
+export async function setBookCover(
+  db: DbOrTx,
+  userId: string,
+  storytellerId: string,
+  key: string,
+): Promise<{ kind: "saved"; replaced: string | null } | { kind: "not-found" }> {
+  return inTransaction(db, async (tx) => {
+    const storyteller = await keepStoryteller(tx, userId, storytellerId);
+    if (!storyteller) return { kind: "not-found" };
+    await tx.updateTable("storytellers").set({ book_cover_key: key }).where("id", "=", storyteller.id).execute();
+    return { kind: "saved", replaced: storyteller.book_cover_key };
+  });
 }
 
 /** A keepsake for its job: whoever asked, what for, and its options. */

@@ -171,6 +171,7 @@ export async function getOwnedStoryteller(db: DbOrTx, userId: string, storytelle
       "s.delivery_method",
       ...contactColumns,
       "s.call_consent",
+      "s.reaction_digest_on",
       "sc.first_prompt_date",
       "sc.frequency",
     ])

@@ -40,10 +40,11 @@ import { action as editAction, loader as editLoader } from "./dashboard.recipien
 import { action as keepAction, loader as keepLoader } from "./dashboard.recipient.$id_.keep/route";
 import { action as addAction, loader as addLoader } from "./dashboard.recipient.$id_.prompts.new";
 import { loader as searchLoader } from "./dashboard.search";
-import { loader as timelineLoader } from "./dashboard.timeline/route";
+import { action as timelineAction, loader as timelineLoader } from "./dashboard.timeline/route";
 import { action as inviteSomeoneAction } from "./dashboard.user.new";
 import { loader as keepsakeDownloadLoader } from "./dashboard_.keep.$id.download";
 import { action as exportAction } from "./dashboard_.keep.export";
+import { action as familyNotesAction } from "./dashboard_.recipient.$id_.family-notes";
 import { loader as listenPageLoader } from "./l.$token";
 import { loader as listenAudioLoader } from "./l.$token.audio";
 import { loader as mediaLoader } from "./media.answer.$answerId";
@@ -1125,6 +1126,7 @@ const matrix: Row[] = [
             title: "Nani's stories",
             paper: "a4",
             cover: "none",
+            language: "en",
             include: w.answer.id,
           }),
           context: w.ctx,
@@ -1137,6 +1139,60 @@ const matrix: Row[] = [
       expect(rows).toEqual([
         expect.objectContaining({ kind: "book", options: expect.objectContaining({ answerIds: [w.answer.id] }) }),
       ]);
+    },
+  },
+  // Families answering back (decision 048).
+  {
+    name: "send a heart on an answer",
+    may: FAMILY,
+    status: 302,
+    act: (w, a) =>
+      statusOf(() =>
+        timelineAction({
+          request: post(a, "/dashboard/timeline?index", { intent: "heart", answerId: w.answer.id }),
+          context: w.ctx,
+          params: {},
+          ...routeArgs,
+        }),
+      ),
+    effect: async (w, a) => {
+      const rows = await database.db.selectFrom("answer_reactions").selectAll().where("user_id", "=", a.id).execute();
+      expect(rows).toEqual([expect.objectContaining({ answer_id: w.answer.id, kind: "heart" })]);
+    },
+  },
+  {
+    name: "leave a note on a private answer",
+    may: NOBODY,
+    act: (w, a) =>
+      statusOf(() =>
+        timelineAction({
+          request: post(a, "/dashboard/timeline?index", { intent: "note", answerId: w.privateAnswer.id, note: "Hi" }),
+          context: w.ctx,
+          params: {},
+          ...routeArgs,
+        }),
+      ),
+  },
+  {
+    name: "turn off the Storyteller's evening message about hearts and notes",
+    may: OWNER,
+    status: 302,
+    act: (w, a) =>
+      statusOf(() =>
+        familyNotesAction({
+          request: post(a, `${storytellerPath(w)}/family-notes`, { familyNotes: "off" }),
+          context: w.ctx,
+          params: { id: w.storytellerId },
+          ...routeArgs,
+        }),
+      ),
+    effect: async (w) => {
+      const row = await database.db
+        .selectFrom("storytellers")
+        .select("reaction_digest_on")
+        .where("id", "=", w.storytellerId)
+        .executeTakeFirstOrThrow();
+      expect(row.reaction_digest_on).toBe(false);
     },
   },
   {
@@ -1271,6 +1327,7 @@ async function snapshot(w: World) {
     db.selectFrom("answers").selectAll().orderBy("id").execute(),
     db.selectFrom("share_links").selectAll().orderBy("id").execute(),
     db.selectFrom("keepsakes").selectAll().orderBy("id").execute(),
+    db.selectFrom("answer_reactions").selectAll().orderBy("id").execute(),
     db.selectFrom("listen_links").selectAll().orderBy("id").execute(),
     db.selectFrom("deliveries").selectAll().orderBy("id").execute(),
     db.selectFrom("notifications").selectAll().orderBy("id").execute(),

@@ -1000,6 +1000,7 @@ const routes: Record<string, Entry> = {
               title: "Nani's stories",
               paper: "a4",
               cover: "none",
+              language: "en",
               include: [f.kept.id, f.answer.id],
               [`position-${f.kept.id}`]: "2",
               [`position-${f.answer.id}`]: "1",
@@ -1007,7 +1008,7 @@ const routes: Record<string, Entry> = {
             jar: f.owner.jar,
           };
         },
-        typed: ["title", "paper", "cover", "include"],
+        typed: ["title", "paper", "cover", "language", "include"],
         hidden: ["intent"],
         params: ["id"],
       },
@@ -1091,6 +1092,33 @@ const routes: Record<string, Entry> = {
     },
   },
   "dashboard.timeline": {
+    forms: [
+      {
+        name: "send a heart",
+        prepare: async () => {
+          const f = await keptFamily();
+          return {
+            path: "/dashboard/timeline?index",
+            fields: { intent: "heart", answerId: f.kept.id },
+            jar: f.owner.jar,
+          };
+        },
+        hidden: ["intent", "answerId"],
+      },
+      {
+        name: "leave a note",
+        prepare: async () => {
+          const f = await keptFamily();
+          return {
+            path: "/dashboard/timeline?index",
+            fields: { intent: "note", answerId: f.kept.id, note: "Lovely" },
+            jar: f.owner.jar,
+          };
+        },
+        typed: ["note"],
+        hidden: ["intent", "answerId"],
+      },
+    ],
     loader: {
       prepare: async () => {
         const f = await family();
@@ -1228,6 +1256,24 @@ const routes: Record<string, Entry> = {
       },
       params: ["id"],
     },
+  },
+  "dashboard_.recipient.$id_.family-notes": {
+    forms: [
+      {
+        name: "turn off the evening message",
+        prepare: async () => {
+          const f = await family();
+          return {
+            path: `/dashboard/recipient/${f.storyteller.id}/family-notes`,
+            params: { id: f.storyteller.id },
+            fields: { familyNotes: "off" },
+            jar: f.owner.jar,
+          };
+        },
+        hidden: ["familyNotes"],
+        params: ["id"],
+      },
+    ],
   },
   "dashboard_.keep.export": {
     forms: [

@@ -4,6 +4,8 @@ import type { StorageService } from "~/services/storage.server";
 export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
 /** Stored photos fit in this square: enough for avatars and the record page on high-density screens. */
 const PHOTO_MAX_SIDE = 512;
+/** A book's cover photo prints about 90 mm wide: 1,400 px is 300 dpi there (decision 047). */
+export const COVER_MAX_SIDE = 1400;
 /** A few kilobytes can declare a huge image; refuse before decoding more pixels than any phone photo has. */
 const MAX_INPUT_PIXELS = 100_000_000;
 
@@ -33,7 +35,7 @@ export type PhotoCheck =
  * email recipients see it. A file that does not decode is "not an image" (the first frame of an
  * animation is kept).
  */
-export async function checkPhoto(file: File): Promise<PhotoCheck> {
+export async function checkPhoto(file: File, maxSide = PHOTO_MAX_SIDE): Promise<PhotoCheck> {
   if (file.size > MAX_PHOTO_BYTES) return { ok: false, error: "tooLarge" };
   const input = new Uint8Array(await file.arrayBuffer());
   const type = await fileTypeFromBuffer(input);
@@ -43,7 +45,7 @@ export async function checkPhoto(file: File): Promise<PhotoCheck> {
   try {
     // sharp writes no EXIF, XMP, IPTC or ICC unless asked (keepExif/withMetadata): never ask.
     const bytes = await sharp(input, { autoOrient: true, limitInputPixels: MAX_INPUT_PIXELS })
-      .resize(PHOTO_MAX_SIDE, PHOTO_MAX_SIDE, { fit: "inside", withoutEnlargement: true })
+      .resize(maxSide, maxSide, { fit: "inside", withoutEnlargement: true })
       .flatten({ background: "#ffffff" }) // JPEG has no transparency: show it on white, not black
       .jpeg({ quality: 82, mozjpeg: true })
       .toBuffer();

@@ -63,6 +63,12 @@ export const jobDefinitions = {
     maxAttempts: 12,
     jobKey: ({ recordingId }) => `phone-recording:${recordingId}`,
   }),
+  // The Storyteller's one message a day about her family's hearts and notes (decision 048).
+  reactions__digest: define({
+    payload: ids("storytellerId"),
+    maxAttempts: 3,
+    jobKey: ({ storytellerId }) => `reactions-digest:${storytellerId}`,
+  }),
   // Cron tasks (jobs/crontab.ts): a failed tick is simply the next minute's work.
   scheduler__tick: define({ payload: z.object({}), maxAttempts: 1 }),
   maintenance__cleanup: define({ payload: z.object({}), maxAttempts: 3 }),

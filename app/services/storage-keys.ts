@@ -10,6 +10,8 @@ export const storageKeys = {
   /** A built export (zip) or book (PDF); removed when its 7 days are over (decision 023). */
   keepsakeFile: (keepsakeId: string, extension: "zip" | "pdf") =>
     `keepsakes/${keepsakeId}/${randomUUID()}.${extension}`,
+  /** A keepsake book's cover photo, uploaded on the keep page (decision 047). */
+  bookCover: (storytellerId: string, extension: string) => `book-covers/${storytellerId}/${randomUUID()}.${extension}`,
   /** The phone simulator's stand-in for a recording Twilio holds (by its RE… id). */
   phoneSimulatorRecording: (recordingSid: string) => `phone-simulator/${recordingSid.toLowerCase()}.wav`,
   profilePhoto: (userId: string, extension: string) => `profile/${userId}/${randomUUID()}.${extension}`,

@@ -112,8 +112,8 @@ describe("statements per page, 1 answer against 10,000", () => {
 
   it("the Timeline: first page, a later page, and filtered", async () => {
     const one = await statementsOf(timelineArgs, small, "/dashboard/timeline");
-    // The session, the page of answers, the filter's choices.
-    expect(one).toHaveLength(3);
+    // The session, the page of answers, the filter's choices, the hearts and notes on the page.
+    expect(one).toHaveLength(4);
     const first = await statementsOf(timelineArgs, large, "/dashboard/timeline");
     expect(first).toHaveLength(one.length);
 

@@ -5,6 +5,7 @@ import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import type { z } from "zod";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { FamilyNotesSwitch } from "~/components/family-notes-switch";
 import { FieldErrors } from "~/components/forms";
 import { ScheduleFields, StorytellerFields } from "~/components/storyteller-fields";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
@@ -127,6 +128,11 @@ export default function EditStoryteller() {
           </Link>
         </div>
       </Form>
+      <FamilyNotesSwitch
+        storytellerId={storyteller.id}
+        name={storyteller.nickname}
+        on={storyteller.reaction_digest_on}
+      />
       <Form method="post" className="flex flex-col gap-3 rounded-xl border border-danger p-6">
         <h2 className="text-lg font-semibold">{t("edit.deleteTitle")}</h2>
         <p className="text-muted">{t("edit.deleteBody", { name: storyteller.nickname })}</p>

@@ -34,12 +34,14 @@ const TRANSCRIPTS = [
 
 async function family() {
   const context = makeTestContext(database);
-  const owner = await signedInUser(database, { language: "hi", first_name: "आशा" });
+  // The owner reads English; the book is in the Storyteller's Hindi, frame and all.
+  const owner = await signedInUser(database, { language: "en", first_name: "आशा" });
   const photoKey = `profile/${owner.id}/photo.png`;
   await context.storage.put(photoKey, await pngPhoto(), "image/png");
   const st = await createStoryteller(database.db, {
     ownerId: owner.id,
     firstName: "कमला",
+    nickname: "दादी कमला",
     language: "hi",
     timeZone: "Asia/Kolkata",
     profilePicKey: photoKey,
@@ -123,6 +125,7 @@ describe("keepsake book", () => {
       title: "कमला की कहानियाँ",
       paper: "a4",
       cover: "storyteller",
+      language: "hi",
       include: [first.id, second.id, secret.id],
       [`position-${first.id}`]: "2",
       [`position-${second.id}`]: "1",
@@ -168,12 +171,20 @@ describe("keepsake book", () => {
     expect(flat).toContain("कमला की कहानियाँ");
     for (const words of [...QUESTIONS, ...TRANSCRIPTS]) expect(flat).toContain(words);
     expect(flat).not.toContain("यह सिर्फ़ मेरे लिए है");
+    // The cover names her as the family does, and every word around the answers is Hindi.
+    expect(flat).toContain("दादी कमला की ज़ुबानी");
+    // (The QR code's narrow caption may wrap inside a word: compared without spaces.)
+    expect(flat.replace(/ /g, "")).toContain("दादीकमलाकीआवाज़मेंसुननेकेलिएस्कैनकरें");
+    for (const hindi of ["विषय-सूची", "ने पूछा", "को जवाब दिया"]) expect(flat).toContain(hindi);
+    for (const english of ["Told by", "Asked by", "Scan to hear", "Contents", "Answered on"])
+      expect(flat).not.toContain(english);
     // The chosen order: the second answer's page comes first (after the contents, which list both).
     expect(flat.indexOf(TRANSCRIPTS[1])).toBeLessThan(flat.indexOf(TRANSCRIPTS[0]));
     const { stdout: info } = await run("pdfinfo", [pdf]);
     expect(info).toMatch(/Page size:.*\(A4\)/);
 
-    // The answers' pages (after the cover and contents) each carry a QR code for a listen link.
+    // The answers (flowing from page 3, after the cover and contents) each carry a QR code for a
+    // listen link; both may share a page, where zbarimg reads codes in no set order.
     await run("pdftoppm", ["-r", "150", "-png", "-f", "3", pdf, path.join(directory, "page")]);
     const pages = (await readdir(directory)).filter((name) => name.endsWith(".png")).sort();
     const urls: string[] = [];
@@ -183,11 +194,12 @@ describe("keepsake book", () => {
     }
     expect(urls).toHaveLength(2);
     for (const url of urls) expect(url).toMatch(/^http:\/\/localhost:3000\/l\/[^/]+$/);
-    const [secondUrl, firstUrl] = urls;
-
-    const page = await openListen(tokenOf(secondUrl));
-    expect(page.status).toBe(200);
-    expect(page.data).toMatchObject({ kind: "answer", prompt: QUESTIONS[1], firstName: "कमला" });
+    const opened = await Promise.all(urls.map((url) => openListen(tokenOf(url))));
+    for (const page of opened) expect(page).toMatchObject({ status: 200, data: { kind: "answer", firstName: "कमला" } });
+    const promptOf = (index: number) => (opened[index].data as { prompt: string }).prompt;
+    expect(urls.map((_, index) => promptOf(index)).sort()).toEqual([...QUESTIONS].sort());
+    const secondUrl = urls[urls.findIndex((_, index) => promptOf(index) === QUESTIONS[1])];
+    const firstUrl = urls[urls.findIndex((_, index) => promptOf(index) === QUESTIONS[0])];
     const audio = await openAudio(tokenOf(firstUrl));
     expect(audio.status).toBe(200);
 
@@ -207,6 +219,117 @@ describe("keepsake book", () => {
     expect((await openListen(tokenOf(firstUrl))).status).toBe(200);
   });
 
+  it("puts the nickname and an uploaded photo on the cover, flows the answers and numbers the contents", async () => {
+    const context = makeTestContext(database);
+    const owner = await signedInUser(database, { language: "en", first_name: "Priya" });
+    const st = await createStoryteller(database.db, {
+      ownerId: owner.id,
+      firstName: "Rose",
+      nickname: "Grandma Rose",
+      language: "en",
+      timeZone: "Europe/London",
+      prompts: [],
+    });
+    const long = Array.from(
+      { length: 40 },
+      (_, i) => `Paragraph ${i + 1} of the farm, the orchard and the long dry summer.`,
+    );
+    const stories = [
+      { question: "Where did you grow up?", words: "On a farm by the river." },
+      { question: "Who was your best friend?", words: "Margaret, from the next farm." },
+      { question: "What was the farm like?", words: long.join("\n\n") },
+      { question: "How did you meet Grandpa?", words: "At a dance in the village hall." },
+    ];
+    const ids: string[] = [];
+    for (const story of stories) {
+      const prompt = await createPrompt(database.db, {
+        storytellerId: st.id,
+        text: story.question,
+        sentAt: new Date(),
+        createdBy: owner.id,
+      });
+      const answer = await createAnswer(database.db, {
+        storytellerId: st.id,
+        promptId: prompt.id,
+        storage: context.storage,
+        transcript: story.words,
+        transcriptStatus: "done",
+      });
+      ids.push(answer.id);
+    }
+
+    // The cover photo: a plain multipart post of the keep page; a file that is no image is refused there.
+    const upload = (bytes: Uint8Array, name: string) => {
+      const body = new FormData();
+      body.set("photo", new File([bytes as Uint8Array<ArrayBuffer>], name));
+      return outcome(() =>
+        action({
+          request: new Request(`http://localhost:3000/dashboard/recipient/${st.id}/keep`, {
+            method: "POST",
+            headers: { Cookie: owner.jar.header(), "Sec-Fetch-Site": "same-origin" },
+            body,
+          }),
+          context: makeTestContext(database),
+          params: { id: st.id },
+          ...routeArgs,
+        }),
+      );
+    };
+    const refused = await upload(new TextEncoder().encode("not a photo"), "cover.jpg");
+    expect(refused).toMatchObject({ status: 400, data: { coverError: "keep:cover.notImage" } });
+    expect(await upload(await pngPhoto(), "cover.png")).toMatchObject({ status: 302 });
+    const page = (await loader({
+      request: get(owner.jar, `/dashboard/recipient/${st.id}/keep`),
+      context: makeTestContext(database),
+      params: { id: st.id },
+      ...routeArgs,
+    })) as { storyteller: { name: string; hasCover: boolean } };
+    expect(page.storyteller).toMatchObject({ name: "Grandma Rose", hasCover: true });
+
+    const queued = await act(owner, st.id, {
+      intent: "book",
+      title: "The stories of Grandma Rose",
+      paper: "letter",
+      cover: "uploaded",
+      language: "en",
+      include: ids,
+    });
+    expect(queued).toMatchObject({ status: 302 });
+    await runJobs();
+    const keepsake = await database.db
+      .selectFrom("keepsakes")
+      .select(["status", "storage_key"])
+      .where("user_id", "=", owner.id)
+      .executeTakeFirstOrThrow();
+    expect(keepsake.status).toBe("ready");
+    const directory = await mkdtemp(path.join(os.tmpdir(), "keep-book-"));
+    scratch.push(directory);
+    const pdf = path.join(directory, "book.pdf");
+    const stored = (await context.storage.get(keepsake.storage_key!))!;
+    await writeFile(pdf, new Uint8Array(await new Response(stored.body).arrayBuffer()));
+    const text = async (page: number) =>
+      (await run("pdftotext", ["-enc", "UTF-8", "-f", String(page), "-l", String(page), pdf, "-"])).stdout;
+
+    const cover = await text(1);
+    expect(cover).toContain("Told by Grandma Rose");
+    expect((await run("pdfimages", ["-list", "-f", "1", "-l", "1", pdf])).stdout).toMatch(/\n\s+1\s+0\s+image/);
+    // Contents: each question with the page it starts on, and the question is on that page.
+    const contents = (await text(2)).replace(/\s+/g, " ");
+    const starts = stories.map(({ question }) => {
+      const match = contents.match(new RegExp(`${question.replace("?", "\\?")} (\\d+)`));
+      expect(match, question).not.toBeNull();
+      return Number(match![1]);
+    });
+    for (const [index, start] of starts.entries()) expect(await text(start)).toContain(stories[index].question);
+    // Flowing: the two short answers share the first answers' page; the long one pushes the last on.
+    expect(starts[0]).toBe(3);
+    expect(starts[1]).toBe(3);
+    expect(starts[3]).toBeGreaterThan(starts[2]);
+    expect(Number((await run("pdfinfo", [pdf])).stdout.match(/Pages:\s+(\d+)/)![1])).toBeLessThan(
+      2 + stories.length + 2,
+    );
+  });
+
   it("says so instead of queueing, or fails the book plainly, when there is no Chromium", async () => {
     const { owner, st, answers } = await family();
     const missing = { CHROMIUM_PATH: "/nonexistent/chromium" };
@@ -217,7 +340,14 @@ describe("keepsake book", () => {
       ...routeArgs,
     })) as { canPrint: boolean };
     expect(page.canPrint).toBe(false);
-    const fields = { intent: "book", title: "किताब", paper: "letter", cover: "none", include: [answers[0].id] };
+    const fields = {
+      intent: "book",
+      title: "किताब",
+      paper: "letter",
+      cover: "none",
+      language: "hi",
+      include: [answers[0].id],
+    };
     expect(await act(owner, st.id, fields, missing)).toMatchObject({ status: 302 });
     expect(await database.db.selectFrom("keepsakes").select("id").where("user_id", "=", owner.id).execute()).toEqual(
       [],

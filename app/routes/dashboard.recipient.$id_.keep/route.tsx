@@ -11,9 +11,10 @@ import { redirectWithToast } from "~/services/toast.server";
 import { idParam } from "~/utils/ids";
 import { titleFromLoader } from "~/utils/meta";
 import { readForm } from "~/utils/request-body.server";
+import { CoverForm } from "./cover-form";
 import { Intent, MAX_TITLE } from "./intents";
 import { keepSchema } from "./schema";
-import { chromiumAvailable, keepPage, orderedAnswerIds, requestBook, revokeListenLink } from "./server";
+import { chromiumAvailable, keepPage, orderedAnswerIds, requestBook, revokeListenLink, saveCover } from "./server";
 
 // Keeping it forever (decision 023): a Storyteller's export, keepsake book and listen links, for
 // their owner and collaborators (non-private answers only).
@@ -33,6 +34,14 @@ export async function loader({ request, context, params }: LoaderArgs) {
 export async function action({ request, context, params }: ActionArgs) {
   const user = await requireUser(request, context);
   const storytellerId = idParam(params.id);
+  const back = `/dashboard/recipient/${storytellerId}/keep`;
+  // Only the cover form sends a file.
+  if (request.headers.get("Content-Type")?.startsWith("multipart/form-data")) {
+    const saved = await saveCover(context, request, user.id, storytellerId);
+    if (saved.kind === "not-found") throw notFound();
+    if (saved.kind === "refused") return data({ result: undefined, coverError: saved.error }, { status: 400 });
+    return redirectWithToast(request, context, back, { type: "success", key: "keep:toast.coverSaved" });
+  }
   const form = await readForm(request);
   const submission = parseWithZod(form, { schema: keepSchema });
   if (submission.status !== "success") {
@@ -40,7 +49,6 @@ export async function action({ request, context, params }: ActionArgs) {
     return data({ result: submission.reply() }, { status: 400 });
   }
   const input = submission.value;
-  const back = `/dashboard/recipient/${storytellerId}/keep`;
   if (input.intent === Intent.revokeLink) {
     if (!(await revokeListenLink(context.db, user.id, storytellerId, input.linkId))) throw notFound();
     return redirectWithToast(request, context, back, { type: "success", key: "keep:toast.linkRevoked" });
@@ -52,6 +60,7 @@ export async function action({ request, context, params }: ActionArgs) {
     title: input.title,
     paper: input.paper,
     cover: input.cover,
+    language: input.language,
     answerIds: orderedAnswerIds(form, input.include),
   });
   if (result.kind === "not-found") throw notFound();
@@ -64,7 +73,8 @@ export default function KeepStoryteller() {
   const { t } = useTranslation("keep");
   const { t: tWords } = useTranslation("words");
   const { storyteller, summary, answers, keepsakes, links, canPrint, limitMb } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>()?.result;
+  const actionData = useActionData<typeof action>();
+  const result = actionData?.result;
   // A field's errors and its items' ("include[0]": an answer that is no longer there).
   const errors = (field: string) =>
     Object.entries(result?.error ?? {})
@@ -72,6 +82,12 @@ export default function KeepStoryteller() {
       .flatMap(([, messages]) => messages ?? [])
       .filter((error): error is string => typeof error === "string");
   const date = (iso: string) => new Date(iso).toISOString().slice(0, 10);
+  // The uploaded photo first: whoever uploaded one meant it for the cover.
+  const covers = [
+    ...(storyteller.hasCover ? (["uploaded"] as const) : []),
+    ...(storyteller.hasPhoto ? (["storyteller"] as const) : []),
+    "none" as const,
+  ];
   return (
     <div className="flex flex-col gap-8">
       <header>
@@ -91,6 +107,13 @@ export default function KeepStoryteller() {
           {t("book.heading")}
         </h2>
         <p>{t("book.lead")}</p>
+        {canPrint && answers.length ? (
+          <CoverForm
+            storytellerId={storyteller.id}
+            hasCover={storyteller.hasCover}
+            error={actionData && "coverError" in actionData ? actionData.coverError : undefined}
+          />
+        ) : null}
         {!canPrint ? (
           <p role="alert" className="text-danger">
             {t("book.noChromium")}
@@ -110,7 +133,7 @@ export default function KeepStoryteller() {
                 className="input"
                 required
                 maxLength={MAX_TITLE}
-                defaultValue={t("book.defaultTitle", { name: storyteller.firstName })}
+                defaultValue={t("book.defaultTitle", { name: storyteller.name })}
                 aria-invalid={errors("title")?.length ? true : undefined}
                 aria-describedby={errors("title")?.length ? "book-title-error" : undefined}
               />
@@ -129,15 +152,28 @@ export default function KeepStoryteller() {
             <fieldset className="flex flex-wrap gap-4">
               <legend className="font-medium">{t("book.coverLabel")}</legend>
               <FieldErrors id="book-cover-error" errors={errors("cover")} />
-              {(storyteller.hasPhoto ? (["storyteller", "none"] as const) : (["none"] as const)).map((cover) => (
+              {covers.map((cover) => (
                 <label key={cover} className="flex items-center gap-2">
+                  <input type="radio" name="cover" value={cover} defaultChecked={cover === covers[0]} />
+                  {t(`book.cover.${cover}`, { name: storyteller.name })}
+                </label>
+              ))}
+            </fieldset>
+            <fieldset className="flex flex-wrap gap-4" aria-describedby="book-language-hint">
+              <legend className="font-medium">{t("book.languageLabel")}</legend>
+              <p id="book-language-hint" className="w-full text-sm text-muted">
+                {t("book.languageHint")}
+              </p>
+              <FieldErrors id="book-language-error" errors={errors("language")} />
+              {(["en", "hi"] as const).map((language) => (
+                <label key={language} className="flex items-center gap-2" lang={language}>
                   <input
                     type="radio"
-                    name="cover"
-                    value={cover}
-                    defaultChecked={cover === (storyteller.hasPhoto ? "storyteller" : "none")}
+                    name="language"
+                    value={language}
+                    defaultChecked={language === storyteller.language}
                   />
-                  {t(`book.cover.${cover}`, { name: storyteller.firstName })}
+                  {t(`book.language.${language}`)}
                 </label>
               ))}
             </fieldset>

@@ -15,7 +15,8 @@ export const keepSchema = z.discriminatedUnion("intent", [
       .max(MAX_TITLE, "keep:book.titleTooLong")
       .refine(noControlCharacters, "validation.invalidCharacters"),
     paper: choice(["a4", "letter"], "keep:book.pickPaper"),
-    cover: choice(["none", "storyteller"], "keep:book.pickCover"),
+    cover: choice(["none", "storyteller", "uploaded"], "keep:book.pickCover"),
+    language: choice(["en", "hi"], "keep:book.pickLanguage"),
     // The ticked answers; each has a "position-<id>" number beside it (read by the server).
     include: z
       .preprocess(

@@ -7,8 +7,12 @@ import {
   listListenLinks,
   requestBook,
   revokeListenLink,
+  setBookCover,
 } from "~/models/keepsake.server";
+import { checkPhoto, COVER_MAX_SIDE, MAX_PHOTO_BYTES } from "~/services/images.server";
 import { chromiumAvailable } from "~/services/pdf.server";
+import { storageKeys } from "~/services/storage-keys";
+import { readMultipart } from "~/utils/request-body.server";
 
 /** The keep page's data, or null when the user may not see this Storyteller. */
 export async function keepPage(context: AppContext, userId: string, storytellerId: string) {
@@ -23,7 +27,15 @@ export async function keepPage(context: AppContext, userId: string, storytellerI
     chromiumAvailable(context.config.CHROMIUM_PATH),
   ]);
   return {
-    storyteller: { id: storyteller.id, firstName: storyteller.first_name, hasPhoto: !!storyteller.profile_pic_key },
+    storyteller: {
+      id: storyteller.id,
+      firstName: storyteller.first_name,
+      // What the family calls her ("Grandma Rose"): the book's default title and cover say it.
+      name: storyteller.nickname.trim() || storyteller.first_name,
+      language: storyteller.language,
+      hasPhoto: !!storyteller.profile_pic_key,
+      hasCover: !!storyteller.book_cover_key,
+    },
     summary: summary!,
     answers: (answers ?? []).map((answer) => ({
       id: answer.id,
@@ -54,3 +66,39 @@ export function orderedAnswerIds(form: FormData, included: string[]) {
 }
 
 export { chromiumAvailable, requestBook, revokeListenLink };
+
+export type SaveCoverResult = { kind: "saved" } | { kind: "refused"; error: string } | { kind: "not-found" };
+
+/**
+ * The cover form's photo (decision 047): checked and re-encoded like a profile photo (by its bytes,
+ * 5 MB at most, no metadata kept), larger for print, then kept for the Storyteller's books.
+ */
+export async function saveCover(
+  context: AppContext,
+  request: Request,
+  userId: string,
+  storytellerId: string,
+): Promise<SaveCoverResult> {
+  const refuse = (error: string) => ({ kind: "refused", error }) as const;
+  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_PHOTO_BYTES + 64 * 1024)
+    return refuse("keep:cover.tooLarge");
+  const body = await readMultipart(request, {
+    fileFields: ["photo"],
+    maxFileBytes: MAX_PHOTO_BYTES,
+    maxFieldBytes: 1000,
+  });
+  if (!body.ok) return refuse(body.problem === "tooLarge" ? "keep:cover.tooLarge" : "keep:cover.notImage");
+  const photo = body.form.get("photo");
+  if (!(photo instanceof File) || photo.size === 0) return refuse("keep:cover.pickPhoto");
+  const checked = await checkPhoto(photo, COVER_MAX_SIDE);
+  if (!checked.ok) return refuse(checked.error === "tooLarge" ? "keep:cover.tooLarge" : "keep:cover.notImage");
+  const key = storageKeys.bookCover(storytellerId, checked.extension);
+  await context.storage.put(key, checked.bytes, checked.contentType);
+  const saved = await setBookCover(context.db, userId, storytellerId, key);
+  if (saved.kind === "not-found") {
+    await context.storage.delete(key);
+    return saved;
+  }
+  if (saved.replaced) await context.storage.delete(saved.replaced);
+  return { kind: "saved" };
+}

@@ -1,12 +1,18 @@
 import { useTranslation } from "react-i18next";
+import { AnswerReactions, type ReactionsView } from "~/components/answer-reactions";
 import { AnswerWithWords } from "~/components/answer-words";
 import type { TimelineItem } from "~/models/timeline.server";
 import type { WordsView } from "~/utils/words";
 
-type Item = Omit<TimelineItem, "words"> & { words: WordsView; dateLabel: string; durationLabel: string };
+type Item = Omit<TimelineItem, "words"> & {
+  words: WordsView;
+  dateLabel: string;
+  durationLabel: string;
+  reactions: ReactionsView | null;
+};
 
 /** One answer on the Timeline: who and when, the question, a seekable player, its length and transcript. */
-export function TimelineAnswer({ item, locale }: { item: Item; locale: string }) {
+export function TimelineAnswer({ item, locale, noteError }: { item: Item; locale: string; noteError?: string }) {
   const { t } = useTranslation("timeline");
   const headingId = `answer-${item.id}`;
   const who = item.voice === "family" ? item.storytellerName : t("item.you");
@@ -38,6 +44,14 @@ export function TimelineAnswer({ item, locale }: { item: Item; locale: string })
           item.voice === "answeredFor" ? null : `/dashboard/answers/${item.id}/words?from=/dashboard/timeline`
         }
       />
+      {item.reactions ? (
+        <AnswerReactions
+          answerId={item.id}
+          storytellerName={item.storytellerName}
+          reactions={item.reactions}
+          noteError={noteError}
+        />
+      ) : null}
     </article>
   );
 }

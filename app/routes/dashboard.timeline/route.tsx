@@ -1,13 +1,13 @@
 import { useTranslation } from "react-i18next";
-import { Form, Link, useLoaderData } from "react-router";
+import { Form, Link, useActionData, useLoaderData } from "react-router";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SearchBox } from "~/components/search-box";
-import type { LoaderArgs } from "~/context.server";
+import type { ActionArgs, LoaderArgs } from "~/context.server";
 import { titleFromLoader } from "~/utils/meta";
 import { TimelineAnswer } from "./answer";
 import { Param } from "./intents";
-import { timelinePage } from "./server";
+import { reactToAnswer, timelinePage } from "./server";
 
 export const handle = { i18n: ["timeline", "words"] };
 export const meta = titleFromLoader;
@@ -17,6 +17,11 @@ export async function loader({ request, context }: LoaderArgs) {
   return timelinePage(request, context, user);
 }
 
+export async function action({ request, context }: ActionArgs) {
+  const user = await requireUser(request, context);
+  return reactToAnswer(request, context, user);
+}
+
 /**
  * Every answer the user may hear, newest first, in month groups, twenty at a time. The filter is a
  * GET form (with JavaScript it also submits when the choice changes); paging is a plain link.
@@ -24,6 +29,8 @@ export async function loader({ request, context }: LoaderArgs) {
 export default function Timeline() {
   const { t } = useTranslation("timeline");
   const { storytellers, selected, months, olderLink, newestLink, locale } = useLoaderData<typeof loader>();
+  // A note refused without JavaScript comes back here, for its answer.
+  const refused = useActionData<typeof action>()?.reaction;
   const filterId = "timeline-storyteller";
   return (
     <section className="flex max-w-3xl flex-col gap-6">
@@ -88,7 +95,13 @@ export default function Timeline() {
             <ul className="flex flex-col gap-3">
               {group.items.map((item) => (
                 <li key={item.id}>
-                  <TimelineAnswer item={item} locale={locale} />
+                  <TimelineAnswer
+                    item={item}
+                    locale={locale}
+                    noteError={
+                      refused && "noteError" in refused && refused.answerId === item.id ? refused.noteError : undefined
+                    }
+                  />
                 </li>
               ))}
             </ul>

@@ -1,10 +1,17 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect } from "react-router";
 import type { SessionUser } from "~/auth/session.server";
 import type { AppContext } from "~/context.server";
 import { i18nServer } from "~/i18n/i18next.server";
+import { react, reactionsOn } from "~/models/reaction.server";
 import { getTimelinePage, groupByMonth, listTimelineStorytellers, parseTimelineCursor } from "~/models/timeline.server";
 import { wordsView } from "~/models/transcript-edit.server";
+import { redirectWithToast } from "~/services/toast.server";
 import { dateTimeFormat } from "~/utils/intl-formats";
 import { pageTitle } from "~/utils/page-title.server";
+import { ReactionIntent } from "~/utils/reaction-intents";
+import { reactionSchema } from "~/utils/reaction-schema";
+import { readForm } from "~/utils/request-body.server";
 import { Param, searchSchema } from "./schema";
 
 const intlLocale = (locale: string) => (locale === "hi" ? "hi-IN" : "en-US");
@@ -31,6 +38,12 @@ export async function timelinePage(request: Request, context: AppContext, user: 
     getTimelinePage(context.db, user, { storytellerId, before }),
     listTimelineStorytellers(context.db, user),
   ]);
+  // Hearts and notes only on the family's answers: not on one's own stories or answers given to others.
+  const reactions = await reactionsOn(
+    context.db,
+    user.id,
+    page.items.filter((item) => item.voice === "family" && !item.isPrivate).map((item) => item.id),
+  );
   const monthFormat = dateTimeFormat(intlLocale(locale), { month: "long", year: "numeric", timeZone: "UTC" });
   const dateFormat = dateTimeFormat(intlLocale(locale), { dateStyle: "medium", timeZone: "UTC" });
   const months = groupByMonth(page.items).map(({ month, items }) => {
@@ -43,6 +56,7 @@ export async function timelinePage(request: Request, context: AppContext, user: 
         words: wordsView(words, locale),
         dateLabel: dateFormat.format(new Date(item.answeredAt)),
         durationLabel: formatDuration(item.durationMs),
+        reactions: reactions.get(item.id) ?? null,
       })),
     };
   });
@@ -62,4 +76,35 @@ export async function timelinePage(request: Request, context: AppContext, user: 
     olderLink: page.nextCursor ? link(page.nextCursor) : null,
     newestLink: before ? link(null) : null,
   };
+}
+
+/**
+ * A heart or a note on an answer (decision 048). With JavaScript (a fetcher sends "js") the reply
+ * is data and the page stays put; without, the page comes back to the answer (its anchor). A note
+ * refused goes back to its field; an answer the user may not hear is a 404.
+ */
+export async function reactToAnswer(request: Request, context: AppContext, user: SessionUser) {
+  const form = await readForm(request);
+  const submission = parseWithZod(form, { schema: reactionSchema });
+  if (submission.status !== "success") {
+    const answerId = String(form.get("answerId") ?? "");
+    // Only the note is typed: anything else wrong is a hand-made post, refused bare.
+    const onlyTheNote = Object.keys(submission.error ?? {}).every((field) => field === "note");
+    if (form.get("intent") !== ReactionIntent.note || !onlyTheNote) throw new Response("Bad Request", { status: 400 });
+    const noteError = submission.error?.note?.[0] ?? "validation.required";
+    // conform's reply too: the one error shape every refused form has.
+    return data({ reaction: { answerId, noteError }, result: submission.reply() }, { status: 400 });
+  }
+  const input = submission.value;
+  const reaction =
+    input.intent === ReactionIntent.note ? { kind: input.intent, note: input.note } : { kind: input.intent };
+  const result = await react(context.db, user.id, input.answerId, reaction);
+  if (result.kind === "not-found") throw new Response(null, { status: 404 });
+  if (form.get("js")) return data({ reaction: { answerId: input.answerId, saved: true } });
+  const url = new URL(request.url);
+  url.searchParams.delete("index");
+  const back = `${url.pathname}${url.search}#answer-${input.answerId}`;
+  return input.intent === ReactionIntent.note
+    ? redirectWithToast(request, context, back, { type: "success", key: "timeline:reactions.noteSent" })
+    : redirect(back);
 }

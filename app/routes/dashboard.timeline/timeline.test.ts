@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { makeTestContext, routeArgs } from "../../../tests/context";
-import { get, outcome, signedInUser } from "../../../tests/dashboard-routes";
+import { get, outcome, post, signedInUser } from "../../../tests/dashboard-routes";
 import { useTestDatabase } from "../../../tests/db";
 import { createAnswer, createAnswersInBulk, createStoryteller } from "../../../tests/factories";
-import { loader } from "./route";
+import { action, loader } from "./route";
 import { formatDuration } from "./server";
 
 const database = useTestDatabase();
@@ -147,5 +147,56 @@ describe("an answer's length", () => {
       "3:07",
       "5:00",
     ]);
+  });
+});
+
+describe("hearts and notes on the Timeline", () => {
+  const send = (user: User, fields: Record<string, string>, path = "/dashboard/timeline?index") =>
+    outcome(() =>
+      action({ request: post(user.jar, path, fields), context: makeTestContext(database), params: {}, ...routeArgs }),
+    );
+
+  it("takes a heart without JavaScript back to the answer, and with it stays put; the page shows it", async () => {
+    const owner = await signedInUser(database, { first_name: "Priya" });
+    const nani = await createStoryteller(database.db, { ownerId: owner.id, nickname: "Nani", prompts: [] });
+    const answer = await createAnswer(database.db, { storytellerId: nani.id });
+    const own = await createAnswer(database.db, { storytellerId: nani.id, isPrivate: true });
+
+    expect(
+      await send(owner, { intent: "heart", answerId: answer.id }, "/dashboard/timeline?storyteller=" + nani.id),
+    ).toMatchObject({
+      status: 302,
+      location: `/dashboard/timeline?storyteller=${nani.id}#answer-${answer.id}`,
+    });
+    expect(await send(owner, { intent: "note", answerId: answer.id, note: "Tell us more!", js: "1" })).toMatchObject({
+      status: 200,
+      data: { reaction: { answerId: answer.id, saved: true } },
+    });
+    const shown = await page(owner, "/dashboard/timeline");
+    const items = shown.months.flatMap((m) => m.items);
+    expect(items.find((item) => item.id === answer.id)?.reactions).toMatchObject({
+      hearts: 1,
+      heartedByMe: true,
+      notes: [{ author: "Priya", text: "Tell us more!", mine: true }],
+    });
+    // A private answer has no hearts to give (and is not the family's to hear).
+    expect(items.find((item) => item.id === own.id)?.reactions ?? null).toBeNull();
+  });
+
+  it("sends an empty or too long note back to its field, and refuses an answer the user may not hear", async () => {
+    const owner = await signedInUser(database);
+    const stranger = await signedInUser(database);
+    const nani = await createStoryteller(database.db, { ownerId: owner.id, prompts: [] });
+    const answer = await createAnswer(database.db, { storytellerId: nani.id });
+    expect(await send(owner, { intent: "note", answerId: answer.id, note: "  " })).toMatchObject({
+      status: 400,
+      data: { reaction: { answerId: answer.id, noteError: "validation.required" } },
+    });
+    expect(await send(owner, { intent: "note", answerId: answer.id, note: "x".repeat(501) })).toMatchObject({
+      status: 400,
+      data: { reaction: { noteError: "validation.tooLong" } },
+    });
+    expect((await send(stranger, { intent: "heart", answerId: answer.id })).status).toBe(404);
+    expect((await send(owner, { intent: "heart", answerId: "nope" })).status).toBe(400);
   });
 });
