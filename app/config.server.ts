@@ -45,6 +45,14 @@ const envSchema = z
     TWILIO_API_URL: optional(z.url()),
     // The number Storytellers call to answer by phone (may be the SMS number); with Twilio, voice is on only when set.
     TWILIO_VOICE_NUMBER: optional(z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 number like +15551234567")),
+    // WhatsApp (decision 041): the sender's number, and the approved question template's Content SID per language.
+    TWILIO_WHATSAPP_FROM: optional(z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 number like +15551234567")),
+    TWILIO_WHATSAPP_CONTENT_SID_EN: optional(
+      z.string().regex(/^HX[0-9a-fA-F]{32}$/, "must look like HX followed by 32 hex digits"),
+    ),
+    TWILIO_WHATSAPP_CONTENT_SID_HI: optional(
+      z.string().regex(/^HX[0-9a-fA-F]{32}$/, "must look like HX followed by 32 hex digits"),
+    ),
 
     GOOGLE_CLIENT_ID: optional(z.string().min(1)),
     GOOGLE_CLIENT_SECRET: optional(z.string().min(1)),
@@ -88,6 +96,11 @@ const envSchema = z
     };
     requireWith("POSTMARK_SERVER_TOKEN", ["MAIL_FROM", "APP_URL", "MAIL_POSTAL_ADDRESS", "CONTACT_EMAIL"]);
     requireWith("TWILIO_ACCOUNT_SID", ["TWILIO_AUTH_TOKEN", "TWILIO_FROM_NUMBER", "APP_URL"]);
+    requireWith("TWILIO_WHATSAPP_FROM", [
+      "TWILIO_ACCOUNT_SID",
+      "TWILIO_WHATSAPP_CONTENT_SID_EN",
+      "TWILIO_WHATSAPP_CONTENT_SID_HI",
+    ]);
     requireWith("GOOGLE_CLIENT_ID", ["GOOGLE_CLIENT_SECRET", "APP_URL"]);
     requireWith("S3_BUCKET", ["S3_REGION"]);
     // Half a key pair would silently fall back to the AWS default credentials.
@@ -124,6 +137,8 @@ export type Config = Env & {
    */
   voiceNumber: string | null;
   voiceUsesSimulator: boolean;
+  /** WhatsApp can be chosen: through Twilio when TWILIO_WHATSAPP_FROM is set, else the outbox's simulator. */
+  whatsappOn: boolean;
 };
 
 /** Served over https: every cookie is then `Secure`. */
@@ -167,5 +182,6 @@ export function completeConfig(env: Env, secrets: { SESSION_SECRET: string }): C
       ? (env.TWILIO_VOICE_NUMBER ?? null)
       : (env.TWILIO_VOICE_NUMBER ?? SIMULATOR_VOICE_NUMBER),
     voiceUsesSimulator: !env.TWILIO_ACCOUNT_SID,
+    whatsappOn: !env.TWILIO_ACCOUNT_SID || Boolean(env.TWILIO_WHATSAPP_FROM),
   };
 }

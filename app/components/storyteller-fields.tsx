@@ -19,6 +19,7 @@ export type StorytellerFieldsMeta = Record<
   | "email"
   | "phone"
   | "callConsent"
+  | "whatsappConsent"
   | "timeZone"
   | "language",
   Meta
@@ -36,6 +37,10 @@ export function StorytellerFields({
 }) {
   const { t } = useTranslation("storytellers");
   const { key: consentKey, ...consentProps } = getInputProps(fields.callConsent, { type: "checkbox", value: "on" });
+  const { key: whatsappKey, ...whatsappProps } = getInputProps(fields.whatsappConsent, {
+    type: "checkbox",
+    value: "on",
+  });
   return (
     <>
       <Field
@@ -89,6 +94,14 @@ export function StorytellerFields({
         </label>
         <p className="text-sm text-muted">{t("fields.callConsentHint")}</p>
         <FieldErrors id={fields.callConsent.errorId} errors={fields.callConsent.errors} />
+      </div>
+      <div className="flex flex-col gap-1 min-[700px]:col-span-2">
+        <label className="flex items-start gap-2">
+          <input key={whatsappKey} {...whatsappProps} className="mt-1" />
+          <span>{t("fields.whatsappConsent")}</span>
+        </label>
+        <p className="text-sm text-muted">{t("fields.whatsappConsentHint")}</p>
+        <FieldErrors id={fields.whatsappConsent.errorId} errors={fields.whatsappConsent.errors} />
       </div>
       <SelectField
         label={t("fields.timeZone")}

@@ -1,7 +1,7 @@
 import { type Expression, sql } from "kysely";
 import { DateTime, IANAZone } from "luxon";
 import type { Config } from "~/config.server";
-import { usOrCanadianE164 } from "~/utils/phone.server";
+import { anyCountryE164, usOrCanadianE164 } from "~/utils/phone.server";
 import { firstPromptDateProblem, type ScheduleInput, type StorytellerInput } from "~/utils/storyteller-schema";
 import type { DbOrTx } from "../../db/client";
 import { inTransaction } from "../../db/client";
@@ -10,7 +10,7 @@ import { type AnswerServices, deleteWithAnswerFiles } from "./answer.server";
 import { grantCallConsent } from "./call-consent.server";
 import { emailOptedOut } from "./capability-links.server";
 import { firstSendAt, nextSendAt } from "./schedule";
-import { requestSmsConsent } from "./sms-consent.server";
+import { grantWhatsAppConsent, requestSmsConsent } from "./sms-consent.server";
 import { contactColumns, nameColumns, reachColumns } from "./storyteller-columns.server";
 
 /**
@@ -157,7 +157,7 @@ type StorytellerColumns = {
   nickname: string;
   first_name: string;
   relationship: string;
-  delivery_method: "email" | "sms" | "call";
+  delivery_method: "email" | "sms" | "call" | "whatsapp";
   email: string | null;
   phone_e164: string | null;
   time_zone: string;
@@ -172,14 +172,21 @@ type StorytellerColumns = {
  */
 export function checkStorytellerFields(
   input: StorytellerInput,
-  config: Pick<Config, "voiceNumber">,
+  config: Pick<Config, "voiceNumber" | "whatsappOn">,
 ): { ok: true; columns: StorytellerColumns } | { ok: false; fieldErrors: FieldErrors } {
-  const phoneE164 = input.phone ? usOrCanadianE164(input.phone) : null;
+  // WhatsApp reaches any country; texts and calls stay US and Canada here.
+  const whatsapp = input.deliveryMethod === "whatsapp";
+  const phoneE164 = input.phone ? (whatsapp ? anyCountryE164 : usOrCanadianE164)(input.phone) : null;
   const fieldErrors: FieldErrors = {};
   if (input.phone && !phoneE164)
     fieldErrors.phone = [
-      input.deliveryMethod === "call" ? "storytellers:errors.callPhoneNotUsCa" : "storytellers:errors.phoneNotUsCa",
+      whatsapp
+        ? "storytellers:errors.whatsappPhoneInvalid"
+        : input.deliveryMethod === "call"
+          ? "storytellers:errors.callPhoneNotUsCa"
+          : "storytellers:errors.phoneNotUsCa",
     ];
+  if (whatsapp && !config.whatsappOn) fieldErrors.deliveryMethod = ["storytellers:errors.whatsappUnavailable"];
   if (input.deliveryMethod === "call" && !config.voiceNumber)
     fieldErrors.deliveryMethod = ["storytellers:errors.callsUnavailable"];
   if (!isTimeZone(input.timeZone)) fieldErrors.timeZone = ["storytellers:errors.timeZoneInvalid"];
@@ -265,6 +272,13 @@ export async function saveStoryteller(
         })
         .execute();
       if (columns.delivery_method === "sms") await requestSmsConsent(tx, services.config, created.id, now);
+      if (columns.delivery_method === "whatsapp")
+        await grantWhatsAppConsent(
+          tx,
+          services.config,
+          { storytellerId: created.id, phoneE164: columns.phone_e164!, givenBy: target.ownerId },
+          now,
+        );
       if (columns.delivery_method === "call")
         await grantCallConsent(
           tx,
@@ -296,6 +310,9 @@ export async function saveStoryteller(
       columns.delivery_method === "sms" &&
       (current.delivery_method !== "sms" || columns.phone_e164 !== current.phone_e164);
     // Only a new method or number needs the owner's word again; an opt-out is the number's to lift.
+    const needsWhatsAppConsent =
+      columns.delivery_method === "whatsapp" &&
+      (current.delivery_method !== "whatsapp" || columns.phone_e164 !== current.phone_e164);
     const needsCallConsent =
       columns.delivery_method === "call" &&
       (current.delivery_method !== "call" || columns.phone_e164 !== current.phone_e164);
@@ -307,7 +324,7 @@ export async function saveStoryteller(
         ...(newEmail
           ? { unsubscribed_at: (await emailOptedOut(tx, columns.email)) ? now : null, email_undeliverable_at: null }
           : {}),
-        ...(needsSmsConsent ? { sms_consent: "none" as const } : {}),
+        ...(needsSmsConsent || needsWhatsAppConsent ? { sms_consent: "none" as const } : {}),
         updated_at: now,
       })
       .where("id", "=", current.id)
@@ -327,6 +344,13 @@ export async function saveStoryteller(
       .where("storyteller_id", "=", current.id)
       .execute();
     if (needsSmsConsent) await requestSmsConsent(tx, services.config, current.id, now);
+    if (needsWhatsAppConsent)
+      await grantWhatsAppConsent(
+        tx,
+        services.config,
+        { storytellerId: current.id, phoneE164: columns.phone_e164!, givenBy: target.userId },
+        now,
+      );
     if (needsCallConsent)
       await grantCallConsent(
         tx,

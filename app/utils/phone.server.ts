@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from "libphonenumber-js";
+import { isValidPhoneNumber, parsePhoneNumberFromString } from "libphonenumber-js";
 
 /**
  * A number a provider's webhook names (From, To), if it is one in E.164 exactly as given: "+" and
@@ -8,6 +8,12 @@ export function webhookE164(input: string | undefined): string | null {
   if (!input) return null;
   const parsed = parsePhoneNumberFromString(input);
   return parsed?.isPossible() && parsed.number === input ? input : null;
+}
+
+/** A valid number of any country in E.164 (WhatsApp reaches them all), or null; without "+", a US one. */
+export function anyCountryE164(input: string): string | null {
+  if (!isValidPhoneNumber(input, "US")) return null;
+  return parsePhoneNumberFromString(input, "US")?.number ?? null;
 }
 
 /** A US or Canadian number in E.164 (the only places Heirloom texts), or null if it is not one. */
