@@ -126,11 +126,8 @@ export async function handleInboundWhatsApp(
         await reply(tx, config, input.from, language, "sendVoiceNote");
         return "not-audio";
       }
+      // With no question to answer, the job still tells her so and deletes the media at Twilio.
       const promptId = await promptForNote(tx, input.from, input.repliedTo, now);
-      if (!promptId) {
-        await reply(tx, config, input.from, language, "noQuestion");
-        return "no-question";
-      }
       const note = await tx
         .insertInto("whatsapp_voice_notes")
         .values({
@@ -142,7 +139,7 @@ export async function handleInboundWhatsApp(
         .returning("id")
         .executeTakeFirstOrThrow();
       await enqueueJob(tx, "whatsapp__voice_note", { noteId: note.id });
-      return "voice-note";
+      return promptId ? "voice-note" : "no-question";
     }
 
     const kind = classifyReply(text);

@@ -1613,6 +1613,27 @@ const routes: Record<string, Entry> = {
     ],
     loader: { prepare: () => signedOut("/webhooks/twilio/inbound") },
   },
+  "webhooks.twilio.whatsapp": {
+    forms: [
+      {
+        name: "a WhatsApp message comes in",
+        prepare: async () => ({
+          path: "/webhooks/twilio/whatsapp",
+          fields: {
+            From: "whatsapp:+919812345678",
+            To: "whatsapp:+15555550100",
+            Body: "STOP",
+            NumMedia: "0",
+            MessageSid: "SM" + crypto.randomUUID().replaceAll("-", ""),
+          },
+          context: twilioContext,
+          request: twilioRequest,
+        }),
+        hidden: ["From", "To", "Body", "NumMedia", "MessageSid"],
+      },
+    ],
+    loader: { prepare: () => signedOut("/webhooks/twilio/whatsapp") },
+  },
   "webhooks.twilio.status": {
     forms: [
       {
