@@ -33,7 +33,7 @@ export interface WhatsAppService {
   deleteMedia(media: WhatsAppMedia): Promise<void>;
 }
 
-export const randomSid = (prefix: "SM" | "ME") =>
+export const randomSid = (prefix: "SM" | "MM" | "ME") =>
   `${prefix}${Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("")}`;
 
 const checked = ({ mediaSid }: WhatsAppMedia) => {
