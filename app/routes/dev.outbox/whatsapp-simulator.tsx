@@ -60,9 +60,9 @@ export function WhatsAppReply({ to, repliedTo }: { to: string; repliedTo: string
       action={WHATSAPP_ACTION}
       encType="multipart/form-data"
       className="mt-3 flex flex-wrap items-end gap-2"
-      aria-label={t("simulator.replyTo")}
       data-testid="whatsapp-reply"
     >
+      <p className="w-full text-sm font-medium">{t("simulator.replyTo")}</p>
       <input type="hidden" name="from" value={to} />
       {repliedTo ? <input type="hidden" name="repliedTo" value={repliedTo} /> : null}
       <WhatsAppFields idPrefix={`whatsapp-${repliedTo ?? to}`} />
