@@ -69,6 +69,15 @@ const twilioContext = () =>
     TWILIO_FROM_NUMBER: "+15555550100",
   });
 const postmarkContext = () => context({ POSTMARK_WEBHOOK_SECRET: WEBHOOK_SECRET });
+const whatsappContext = () =>
+  context({
+    TWILIO_ACCOUNT_SID: "AC" + "1".repeat(32),
+    TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
+    TWILIO_FROM_NUMBER: "+15555550100",
+    TWILIO_WHATSAPP_FROM: "+15555550100",
+    TWILIO_WHATSAPP_CONTENT_SID_EN: "HX" + "e".repeat(32),
+    TWILIO_WHATSAPP_CONTENT_SID_HI: "HX" + "4".repeat(32),
+  });
 
 // ---------------------------------------------------------------------------------------------
 // What is thrown at the fields.
@@ -1626,7 +1635,7 @@ const routes: Record<string, Entry> = {
             NumMedia: "0",
             MessageSid: "SM" + crypto.randomUUID().replaceAll("-", ""),
           },
-          context: twilioContext,
+          context: whatsappContext,
           request: twilioRequest,
         }),
         hidden: ["From", "To", "Body", "NumMedia", "MessageSid"],
