@@ -71,6 +71,14 @@ const envSchema = z
     TWILIO_VOICE_NUMBER: optional(z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 number like +15551234567")),
     // One answer-by-phone line per country, "IN=+91…,US=+1…" (decision 043); TWILIO_VOICE_NUMBER is the US/CA line.
     TWILIO_VOICE_NUMBERS: optional(z.string().transform(parseVoiceNumbers)),
+    // WhatsApp (decision 041): the sender's number, and the approved question template's Content SID per language.
+    TWILIO_WHATSAPP_FROM: optional(z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 number like +15551234567")),
+    TWILIO_WHATSAPP_CONTENT_SID_EN: optional(
+      z.string().regex(/^HX[0-9a-fA-F]{32}$/, "must look like HX followed by 32 hex digits"),
+    ),
+    TWILIO_WHATSAPP_CONTENT_SID_HI: optional(
+      z.string().regex(/^HX[0-9a-fA-F]{32}$/, "must look like HX followed by 32 hex digits"),
+    ),
 
     GOOGLE_CLIENT_ID: optional(z.string().min(1)),
     GOOGLE_CLIENT_SECRET: optional(z.string().min(1)),
@@ -114,6 +122,11 @@ const envSchema = z
     };
     requireWith("POSTMARK_SERVER_TOKEN", ["MAIL_FROM", "APP_URL", "MAIL_POSTAL_ADDRESS", "CONTACT_EMAIL"]);
     requireWith("TWILIO_ACCOUNT_SID", ["TWILIO_AUTH_TOKEN", "TWILIO_FROM_NUMBER", "APP_URL"]);
+    requireWith("TWILIO_WHATSAPP_FROM", [
+      "TWILIO_ACCOUNT_SID",
+      "TWILIO_WHATSAPP_CONTENT_SID_EN",
+      "TWILIO_WHATSAPP_CONTENT_SID_HI",
+    ]);
     requireWith("GOOGLE_CLIENT_ID", ["GOOGLE_CLIENT_SECRET", "APP_URL"]);
     requireWith("S3_BUCKET", ["S3_REGION"]);
     // Half a key pair would silently fall back to the AWS default credentials.
@@ -154,6 +167,8 @@ export type Config = Env & {
   /** A line to answer by phone (the US one when there is one), or null when answering by phone is off everywhere. */
   voiceNumber: string | null;
   voiceUsesSimulator: boolean;
+  /** WhatsApp can be chosen: through Twilio when TWILIO_WHATSAPP_FROM is set, else the outbox's simulator. */
+  whatsappOn: boolean;
 };
 
 /** Served over https: every cookie is then `Secure`. */
@@ -206,5 +221,6 @@ export function completeConfig(env: Env, secrets: { SESSION_SECRET: string }): C
     smsUsesOutbox: !env.TWILIO_ACCOUNT_SID,
     ...voiceLinesOf(env),
     voiceUsesSimulator: !env.TWILIO_ACCOUNT_SID,
+    whatsappOn: !env.TWILIO_ACCOUNT_SID || Boolean(env.TWILIO_WHATSAPP_FROM),
   };
 }

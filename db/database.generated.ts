@@ -84,7 +84,7 @@ export interface ContactMessages {
 
 export interface Deliveries {
   attempts: Generated<number>;
-  channel: "email" | "sms" | "call";
+  channel: "email" | "sms" | "call" | "whatsapp";
   created_at: Generated<Timestamp>;
   error: string | null;
   id: Generated<string>;
@@ -200,10 +200,11 @@ export interface OnboardingDrafts {
 }
 
 export interface OutboxMessages {
-  channel: "email" | "sms" | "call";
+  channel: "email" | "sms" | "call" | "whatsapp";
   claimed_at: Timestamp | null;
   claimed_by: string | null;
   created_at: Generated<Timestamp>;
+  direction: Generated<"outbound" | "inbound">;
   error: string | null;
   headers: DefaultedJsonb<Record<string, string>>;
   html_body: string | null;
@@ -211,7 +212,7 @@ export interface OutboxMessages {
   provider: string | null;
   provider_message_id: string | null;
   sent_at: Timestamp | null;
-  status: Generated<"queued" | "sending" | "sent" | "failed">;
+  status: Generated<"queued" | "sending" | "sent" | "failed" | "received">;
   subject: string | null;
   text_body: string;
   to_address: string;
@@ -329,7 +330,7 @@ export interface Storytellers {
   book_cover_key: string | null;
   call_consent: Generated<"none" | "granted" | "revoked">;
   created_at: Generated<Timestamp>;
-  delivery_method: "email" | "sms" | "call";
+  delivery_method: "email" | "sms" | "call" | "whatsapp";
   email: string | null;
   email_undeliverable_at: Timestamp | null;
   first_name: string;
@@ -373,6 +374,19 @@ export interface Users {
   updated_at: Generated<Timestamp>;
 }
 
+export interface WhatsappVoiceNotes {
+  answer_id: string | null;
+  created_at: Generated<Timestamp>;
+  error: string | null;
+  id: Generated<string>;
+  media_sid: string;
+  message_sid: string;
+  phone_e164: string;
+  prompt_id: string | null;
+  status: Generated<"pending" | "replied" | "done">;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface DB {
   answer_codes: AnswerCodes;
   answer_reactions: AnswerReactions;
@@ -408,4 +422,5 @@ export interface DB {
   storytellers: Storytellers;
   user_invitations: UserInvitations;
   users: Users;
+  whatsapp_voice_notes: WhatsappVoiceNotes;
 }

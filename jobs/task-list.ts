@@ -7,6 +7,7 @@ import type { MailService } from "~/services/mail.server";
 import type { SmsService } from "~/services/sms.server";
 import type { StorageService } from "~/services/storage.server";
 import type { VoiceService } from "~/services/voice-simulator.server";
+import type { WhatsAppService } from "~/services/whatsapp-simulator.server";
 import { answerTranscode } from "./answer__transcode";
 import { answerTranscribe } from "./answer__transcribe";
 import { deliverySend } from "./delivery__send";
@@ -18,6 +19,7 @@ import { outboxSend } from "./outbox__send";
 import { phoneRecording } from "./phone__recording";
 import { reactionsDigest } from "./reactions__digest";
 import { schedulerTick } from "./scheduler__tick";
+import { whatsappVoiceNote } from "./whatsapp__voice_note";
 
 /** Jobs run at once in the server process (sends wait on providers, so a few overlap usefully). */
 export const WORKER_CONCURRENCY = 4;
@@ -33,6 +35,8 @@ export type JobDeps = {
   voice?: VoiceService;
   /** Call-outs placed through `voice` (made from it by createTaskList). */
   calls?: CallService;
+  /** WhatsApp through Twilio, or the outbox's simulator (server/main.ts makes it). */
+  whatsapp?: WhatsAppService;
 };
 
 /** A task that runs only on a payload its registry schema accepts (a malformed one fails the job). */
@@ -57,5 +61,6 @@ export function createTaskList(jobDeps: JobDeps): TaskList & Record<JobName, Tas
     keepsake__book: checked("keepsake__book", keepsakeBook(deps)),
     phone__recording: checked("phone__recording", phoneRecording(deps)),
     reactions__digest: checked("reactions__digest", reactionsDigest(deps)),
+    whatsapp__voice_note: checked("whatsapp__voice_note", whatsappVoiceNote(deps)),
   };
 }

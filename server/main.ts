@@ -13,6 +13,7 @@ import { createMailService } from "~/services/mail.server";
 import { createSmsService } from "~/services/sms.server";
 import { createStorageService } from "~/services/storage.server";
 import { createVoiceService } from "~/services/voice.server";
+import { createWhatsAppService } from "~/services/whatsapp.server";
 import { createRateLimiter } from "~/utils/rate-limit.server";
 import { createDb, createPool, type Db } from "../db/client";
 import { hasPendingMigrations, migrateToLatest } from "../db/migrator";
@@ -144,6 +145,7 @@ async function main() {
     const { answer__transcribe, ...taskList } = createTaskList({
       ...services,
       voice: createVoiceService(config, services.storage),
+      whatsapp: createWhatsAppService(config, services.storage),
     });
     started.runner = await run({
       pgPool: pool,

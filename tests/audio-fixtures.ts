@@ -325,6 +325,21 @@ const SPECS: Spec[] = [
 ];
 
 /** The fixtures' labels, known before they are made (for one test per format). */
+/**
+ * A voice note as WhatsApp records it (Ogg with Opus, 16 kHz mono) or as a phone's recorder shares
+ * one (M4A with AAC), `seconds` long, made with ffmpeg.
+ */
+export async function makeVoiceNote(file: string, kind: "ogg" | "m4a", seconds = 2) {
+  await tone(
+    file,
+    seconds,
+    kind === "ogg" ? 16_000 : 44_100,
+    kind === "ogg"
+      ? ["-ac", "1", "-c:a", "libopus", "-b:a", "16k", "-f", "ogg"]
+      : ["-c:a", "aac", "-b:a", "48k", "-f", "ipod"],
+  );
+}
+
 export const AUDIO_FIXTURE_LABELS = SPECS.map((spec) => spec.label);
 
 /**

@@ -23,6 +23,7 @@ export type StorytellerFieldsMeta = Record<
   | "phone"
   | "phoneCountry"
   | "callConsent"
+  | "whatsappConsent"
   | "timeZone"
   | "zoneQuery"
   | "language",
@@ -58,13 +59,17 @@ export function StorytellerFields({
   const [query, setQuery] = useState(valueOf(fields.zoneQuery) ?? "");
   const { key: consentKey, ...consentProps } = getInputProps(fields.callConsent, { type: "checkbox", value: "on" });
   const { key: countryKey, defaultValue: _default, ...countryProps } = getSelectProps(fields.phoneCountry);
-  const byPhone = method === "sms" || method === "call";
+  const byPhone = method === "sms" || method === "call" || method === "whatsapp";
   // A number's country with one zone chooses it; with several, they come first in the list.
   const chooseCountry = (code: string) => {
     setCountry(code);
     const own = timeZones.filter((z) => z.country === code);
     if (own.length === 1) setZone(own[0].zone);
   };
+  const { key: whatsappKey, ...whatsappProps } = getInputProps(fields.whatsappConsent, {
+    type: "checkbox",
+    value: "on",
+  });
   return (
     <>
       <Field
@@ -158,6 +163,14 @@ export function StorytellerFields({
         </label>
         <p className="text-sm text-muted">{t("fields.callConsentHint")}</p>
         <FieldErrors id={fields.callConsent.errorId} errors={fields.callConsent.errors} />
+      </div>
+      <div hidden={method !== "whatsapp"} className="flex flex-col gap-1 min-[700px]:col-span-2">
+        <label className="flex items-start gap-2">
+          <input key={whatsappKey} {...whatsappProps} className="mt-1" />
+          <span>{t("fields.whatsappConsent")}</span>
+        </label>
+        <p className="text-sm text-muted">{t("fields.whatsappConsentHint")}</p>
+        <FieldErrors id={fields.whatsappConsent.errorId} errors={fields.whatsappConsent.errors} />
       </div>
       <TimeZoneChooser
         field={fields.timeZone}

@@ -19,6 +19,7 @@ import enStories from "../../locales/en/stories.json";
 import enStorytellers from "../../locales/en/storytellers.json";
 import enTerms from "../../locales/en/terms.json";
 import enTimeline from "../../locales/en/timeline.json";
+import enWhatsapp from "../../locales/en/whatsapp.json";
 import enWords from "../../locales/en/words.json";
 import hiAbout from "../../locales/hi/about.json";
 import hiAccount from "../../locales/hi/account.json";
@@ -41,6 +42,7 @@ import hiStories from "../../locales/hi/stories.json";
 import hiStorytellers from "../../locales/hi/storytellers.json";
 import hiTerms from "../../locales/hi/terms.json";
 import hiTimeline from "../../locales/hi/timeline.json";
+import hiWhatsapp from "../../locales/hi/whatsapp.json";
 import hiWords from "../../locales/hi/words.json";
 
 /** Every translation, bundled into the server build (no file reads at request time). One namespace
@@ -68,6 +70,7 @@ export const resources = {
     groups: enGroups,
     keep: enKeep,
     phone: enPhone,
+    whatsapp: enWhatsapp,
     words: enWords,
   },
   hi: {
@@ -92,6 +95,7 @@ export const resources = {
     groups: hiGroups,
     keep: hiKeep,
     phone: hiPhone,
+    whatsapp: hiWhatsapp,
     words: hiWords,
   },
 } as const;

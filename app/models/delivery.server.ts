@@ -11,7 +11,7 @@ import {
   sendOutboxBatch,
   sendOutboxMessage,
 } from "~/services/outbox.server";
-import { composePromptEmail, composePromptSms } from "~/services/prompt-messages.server";
+import { composePromptEmail, composePromptSms, composePromptWhatsApp } from "~/services/prompt-messages.server";
 import { signCapability } from "~/services/tokens.server";
 import { displayLine, storytellerVoiceLine } from "~/utils/voice-lines.server";
 import { type DbOrTx, inTransaction } from "../../db/client";
@@ -63,7 +63,7 @@ export async function queueSendNow(
  */
 export async function deliverNow(
   tx: DbOrTx,
-  target: { promptId: string; channel: "email" | "sms" | "call"; purpose: "prompt" | "resend" },
+  target: { promptId: string; channel: "email" | "sms" | "call" | "whatsapp"; purpose: "prompt" | "resend" },
   now: Date,
 ) {
   const delivery = await tx
@@ -101,6 +101,7 @@ export async function deliverNow(
 /** Whether anything may be sent to the Storyteller now (the owner sees why not on their page). */
 export function canReceive(s: StorytellerReach) {
   if (s.delivery_method === "email") return !s.unsubscribed_at && !s.email_undeliverable_at;
+  // WhatsApp's consent is kept as texts' is (decision 041).
   return s.delivery_method === "call" ? s.call_consent === "granted" : s.sms_consent === "granted";
 }
 
@@ -256,7 +257,7 @@ function review(row: LedgerRow, sendNow: boolean, now: Date, callsOn: boolean, l
   if (row.channel !== row.delivery_method) return cancel("delivery method changed");
   if (row.channel === "email" && row.unsubscribed_at) return cancel("unsubscribed");
   if (row.channel === "email" && row.email_undeliverable_at) return cancel("email undeliverable");
-  if (row.channel === "sms" && row.sms_consent !== "granted")
+  if ((row.channel === "sms" || row.channel === "whatsapp") && row.sms_consent !== "granted")
     return cancel(row.sms_consent === "revoked" ? "opted out" : "waiting for consent");
   if (row.channel === "call" && !callsOn) return cancel("calls not available");
   if (row.channel === "call" && row.call_consent !== "granted")
@@ -304,6 +305,11 @@ async function composeFor(deps: DeliveryDeps, row: LedgerRow, codes: Map<string,
       },
     };
   }
+  if (row.channel === "whatsapp")
+    return {
+      channel: "whatsapp" as const,
+      whatsapp: await composePromptWhatsApp(deps.config, { ...input, callIn: null, to: row.phone_e164! }),
+    };
   return row.channel === "email"
     ? {
         channel: "email" as const,

@@ -90,7 +90,7 @@ describe("creating a Storyteller from the wizard", () => {
     expect(result).toEqual({
       ok: false,
       problem: "invalid",
-      fieldErrors: { phone: ["storytellers:errors.phoneNotUsCa"] },
+      fieldErrors: { phone: ["storytellers:errors.phoneInvalid"] },
     });
     expect(await database.db.selectFrom("storytellers").select("id").where("owner_id", "=", ownerId).execute()).toEqual(
       [],

@@ -146,12 +146,12 @@ async function tickBatch(config: Config, tx: DbOrTx, now: Date, limit: number): 
 
 /**
  * Emails go out 500 to a job (one provider call); texts 50 to a job, in the number's queue; calls
- * 50 to a job, in the calls queue (placed one at a time).
+ * 50 to a job, in the calls queue (placed one at a time); WhatsApp 50 to a job, in its queue.
  */
-const BATCH_SIZE = { email: EMAIL_BATCH_SIZE, sms: 50, call: 50 };
+const BATCH_SIZE = { email: EMAIL_BATCH_SIZE, sms: 50, call: 50, whatsapp: 50 };
 
-function sendBatches(deliveries: { id: string; channel: "email" | "sms" | "call" }[]) {
-  return (["email", "sms", "call"] as const).flatMap((channel) => {
+function sendBatches(deliveries: { id: string; channel: "email" | "sms" | "call" | "whatsapp" }[]) {
+  return (["email", "sms", "call", "whatsapp"] as const).flatMap((channel) => {
     const ids = deliveries.filter((d) => d.channel === channel).map((d) => d.id);
     const batches = [];
     for (let i = 0; i < ids.length; i += BATCH_SIZE[channel])

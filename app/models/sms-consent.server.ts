@@ -7,9 +7,12 @@ import type { Language } from "../../db/schema";
 import { restoreCallConsent, revokeCallConsent } from "./call-consent.server";
 import { nextWindowOpening } from "./schedule";
 
-/** Carrier keywords (CTIA and Twilio's defaults), matched on the whole trimmed reply. */
-const STOP_WORDS = new Set(["STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "REVOKE", "OPTOUT"]);
-const START_WORDS = new Set(["START", "YES", "UNSTOP", "Y"]);
+/**
+ * Carrier keywords (CTIA and Twilio's defaults), matched on the whole trimmed reply, and the Hindi
+ * words the README names for WhatsApp: बंद ("stop") and शुरू ("start").
+ */
+const STOP_WORDS = new Set(["STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "REVOKE", "OPTOUT", "बंद"]);
+const START_WORDS = new Set(["START", "YES", "UNSTOP", "Y", "शुरू"]);
 const HELP_WORDS = new Set(["HELP", "INFO"]);
 
 export type InboundKind = "stop" | "start" | "help" | "other";
@@ -74,6 +77,41 @@ export async function requestSmsConsent(db: DbOrTx, config: Config, storytellerI
   });
 }
 
+/**
+ * WhatsApp's consent (decision 041) is kept as texts keep theirs, per number: the owner confirms on
+ * the form that the Storyteller agreed (the sentence they ticked is the row's text_shown); it never
+ * outweighs the number's own STOP, which only START from it lifts.
+ */
+export async function grantWhatsAppConsent(
+  tx: DbOrTx,
+  config: Config,
+  input: { storytellerId: string; phoneE164: string; givenBy: string },
+  now = new Date(),
+) {
+  const owner = await tx
+    .selectFrom("users")
+    .select("language")
+    .where("id", "=", input.givenBy)
+    .executeTakeFirstOrThrow();
+  const t = await getServerT(owner.language, { config }, "storytellers");
+  await tx
+    .insertInto("sms_consents")
+    .values({
+      storyteller_id: input.storytellerId,
+      phone_e164: input.phoneE164,
+      text_shown: t("fields.whatsappConsent"),
+      status: "granted",
+      created_at: now,
+    })
+    .execute();
+  const stopped = await numberHasSentStop(tx, input.phoneE164);
+  await tx
+    .updateTable("storytellers")
+    .set({ sms_consent: stopped ? "revoked" : "granted", updated_at: now })
+    .where("id", "=", input.storytellerId)
+    .execute();
+}
+
 /** The number's latest consent answer was STOP: the outbox's own check, for pages and forms. */
 export { numberHasSentStop };
 
@@ -102,62 +140,82 @@ export async function handleInboundSms(
         .executeTakeFirst();
       if (!first) return null;
     }
-    const storytellers = await tx
-      .selectFrom("storytellers as s")
-      .innerJoin("users as owner", "owner.id", "s.owner_id")
-      .select(["s.id", "s.language", "s.sms_consent", "owner.first_name as asker"])
-      .where("s.phone_e164", "=", input.from)
-      .orderBy("s.created_at", "desc")
-      .execute();
-    const language: Language = storytellers[0]?.language ?? "en";
+    const { language, asker } = await recordConsentReply(tx, { ...input, kind }, now);
     const t = await getServerT(language, { config }, "delivery");
     if (kind === "help") return t("consent.help", { contactUrl: `${config.APP_URL}/contact-us` });
-
-    const status = kind === "stop" ? "revoked" : "granted";
-    const reply = input.body.trim().slice(0, 160);
-    // STOP also stops calls to the number, and START from it lets them resume (decision 027).
-    if (kind === "stop") await revokeCallConsent(tx, { phoneE164: input.from, source: "text", statement: reply }, now);
-    else await restoreCallConsent(tx, { phoneE164: input.from, statement: reply }, now);
-    // STOP reaches every Storyteller on the number; YES only those we asked (or who had stopped).
-    const affected = kind === "stop" ? storytellers : storytellers.filter((s) => s.sms_consent !== "none");
-    for (const storyteller of affected) {
-      const shown = await tx
-        .selectFrom("sms_consents")
-        .select("text_shown")
-        .where("storyteller_id", "=", storyteller.id)
-        .where("status", "=", "requested")
-        .orderBy("created_at", "desc")
-        .limit(1)
-        .executeTakeFirst();
-      await tx
-        .insertInto("sms_consents")
-        .values({
-          storyteller_id: storyteller.id,
-          phone_e164: input.from,
-          text_shown: shown?.text_shown ?? "",
-          reply,
-          status,
-          replied_at: now,
-        })
-        .execute();
-    }
-    if (!affected.length) {
-      // Nobody we asked uses the number: the answer is still kept, so a STOP is never forgotten.
-      await tx
-        .insertInto("sms_consents")
-        .values({ storyteller_id: null, phone_e164: input.from, text_shown: "", reply, status, replied_at: now })
-        .execute();
-      return kind === "stop" ? t("consent.stopped") : null;
-    }
-    await tx
-      .updateTable("storytellers")
-      .set({ sms_consent: status, updated_at: now })
-      .where(
-        "id",
-        "in",
-        affected.map((s) => s.id),
-      )
-      .execute();
-    return kind === "stop" ? t("consent.stopped") : t("consent.granted", { asker: affected[0].asker });
+    if (kind === "stop") return t("consent.stopped");
+    return asker === null ? null : t("consent.granted", { asker });
   });
+}
+
+/**
+ * A STOP or START (or HELP, which changes nothing) from `from`, by text or WhatsApp, in the caller's
+ * transaction. STOP and its synonyms opt the number out of every Storyteller at once (calls too);
+ * START/YES opt it back in. Each answer is kept as a consent record: the text that was shown, the
+ * reply and the time. Returns the language to answer in and the asker of the newest Storyteller
+ * the answer reached (null when it reached none).
+ */
+export async function recordConsentReply(
+  tx: DbOrTx,
+  input: { from: string; body: string; kind: Exclude<InboundKind, "other"> },
+  now = new Date(),
+): Promise<{ language: Language; asker: string | null }> {
+  const { kind } = input;
+  const storytellers = await tx
+    .selectFrom("storytellers as s")
+    .innerJoin("users as owner", "owner.id", "s.owner_id")
+    .select(["s.id", "s.language", "s.sms_consent", "owner.first_name as asker"])
+    .where("s.phone_e164", "=", input.from)
+    .orderBy("s.created_at", "desc")
+    .execute();
+  const language: Language = storytellers[0]?.language ?? "en";
+  if (kind === "help") return { language, asker: null };
+
+  const status = kind === "stop" ? "revoked" : "granted";
+  const reply = input.body.trim().slice(0, 160);
+  // STOP also stops calls to the number, and START from it lets them resume (decision 027).
+  if (kind === "stop") await revokeCallConsent(tx, { phoneE164: input.from, source: "text", statement: reply }, now);
+  else await restoreCallConsent(tx, { phoneE164: input.from, statement: reply }, now);
+  // STOP reaches every Storyteller on the number; YES only those we asked (or who had stopped).
+  const affected = kind === "stop" ? storytellers : storytellers.filter((s) => s.sms_consent !== "none");
+  for (const storyteller of affected) {
+    const shown = await tx
+      .selectFrom("sms_consents")
+      .select("text_shown")
+      .where("storyteller_id", "=", storyteller.id)
+      .where("status", "in", ["requested", "granted"])
+      .where("replied_at", "is", null)
+      .orderBy("created_at", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    await tx
+      .insertInto("sms_consents")
+      .values({
+        storyteller_id: storyteller.id,
+        phone_e164: input.from,
+        text_shown: shown?.text_shown ?? "",
+        reply,
+        status,
+        replied_at: now,
+      })
+      .execute();
+  }
+  if (!affected.length) {
+    // Nobody we asked uses the number: the answer is still kept, so a STOP is never forgotten.
+    await tx
+      .insertInto("sms_consents")
+      .values({ storyteller_id: null, phone_e164: input.from, text_shown: "", reply, status, replied_at: now })
+      .execute();
+    return { language, asker: null };
+  }
+  await tx
+    .updateTable("storytellers")
+    .set({ sms_consent: status, updated_at: now })
+    .where(
+      "id",
+      "in",
+      affected.map((s) => s.id),
+    )
+    .execute();
+  return { language, asker: affected[0].asker };
 }

@@ -50,7 +50,7 @@ describe("the Storyteller's fields, as every form sends them", () => {
     ).toEqual({
       ok: false,
       fieldErrors: {
-        phone: ["storytellers:errors.smsOnlyUsCaMobile", "storytellers:errors.numberCan.none"],
+        phone: ["storytellers:errors.smsOnlyUsCaMobile", "storytellers:errors.numberCan.whatsapp"],
         timeZone: ["storytellers:errors.timeZoneInvalid"],
       },
     });
@@ -66,7 +66,7 @@ describe("the Storyteller's fields, as every form sends them", () => {
     expect(result).toEqual({
       ok: false,
       problem: "invalid",
-      fieldErrors: { phone: ["storytellers:errors.smsOnlyUsCaMobile", "storytellers:errors.numberCan.none"] },
+      fieldErrors: { phone: ["storytellers:errors.smsOnlyUsCaMobile", "storytellers:errors.numberCan.whatsapp"] },
     });
     expect(
       await database.db.selectFrom("storytellers").select("id").where("owner_id", "=", owner.id).execute(),

@@ -11,7 +11,7 @@ import { type AnswerServices, deleteWithAnswerFiles } from "./answer.server";
 import { grantCallConsent } from "./call-consent.server";
 import { emailOptedOut } from "./capability-links.server";
 import { type Frequency, firstSendAt, nextSendAt } from "./schedule";
-import { requestSmsConsent } from "./sms-consent.server";
+import { grantWhatsAppConsent, requestSmsConsent } from "./sms-consent.server";
 import { contactColumns, nameColumns, reachColumns } from "./storyteller-columns.server";
 
 /**
@@ -205,7 +205,7 @@ type StorytellerColumns = {
   nickname: string;
   first_name: string;
   relationship: string;
-  delivery_method: "email" | "sms" | "call";
+  delivery_method: "email" | "sms" | "call" | "whatsapp";
   email: string | null;
   phone_e164: string | null;
   time_zone: string;
@@ -220,7 +220,7 @@ type StorytellerColumns = {
  */
 export function checkStorytellerFields(
   input: StorytellerInput,
-  config: Pick<Config, "voiceNumber" | "voiceLines">,
+  config: Pick<Config, "voiceNumber" | "voiceLines" | "whatsappOn">,
 ): { ok: true; columns: StorytellerColumns } | { ok: false; fieldErrors: FieldErrors } {
   const country = isCountryCode(input.phoneCountry) ? input.phoneCountry : undefined;
   const phone = input.phone ? parsePhone(input.phone, country) : null;
@@ -228,7 +228,9 @@ export function checkStorytellerFields(
   // By email the number field is hidden: a number kept from before stays, a bad one is not held against her.
   if (input.phone && !phone && input.deliveryMethod !== "email")
     fieldErrors.phone = ["storytellers:errors.phoneInvalid"];
-  if (input.deliveryMethod === "call" && !config.voiceNumber)
+  if (input.deliveryMethod === "whatsapp" && !config.whatsappOn)
+    fieldErrors.deliveryMethod = ["storytellers:errors.whatsappUnavailable"];
+  else if (input.deliveryMethod === "call" && !config.voiceNumber)
     fieldErrors.deliveryMethod = ["storytellers:errors.callsUnavailable"];
   else if (phone && input.deliveryMethod !== "email") {
     const usable = phoneMethods(phone, config);
@@ -318,6 +320,13 @@ export async function saveStoryteller(
         })
         .execute();
       if (columns.delivery_method === "sms") await requestSmsConsent(tx, services.config, created.id, now);
+      if (columns.delivery_method === "whatsapp")
+        await grantWhatsAppConsent(
+          tx,
+          services.config,
+          { storytellerId: created.id, phoneE164: columns.phone_e164!, givenBy: target.ownerId },
+          now,
+        );
       if (columns.delivery_method === "call")
         await grantCallConsent(
           tx,
@@ -349,6 +358,9 @@ export async function saveStoryteller(
       columns.delivery_method === "sms" &&
       (current.delivery_method !== "sms" || columns.phone_e164 !== current.phone_e164);
     // Only a new method or number needs the owner's word again; an opt-out is the number's to lift.
+    const needsWhatsAppConsent =
+      columns.delivery_method === "whatsapp" &&
+      (current.delivery_method !== "whatsapp" || columns.phone_e164 !== current.phone_e164);
     const needsCallConsent =
       columns.delivery_method === "call" &&
       (current.delivery_method !== "call" || columns.phone_e164 !== current.phone_e164);
@@ -360,7 +372,7 @@ export async function saveStoryteller(
         ...(newEmail
           ? { unsubscribed_at: (await emailOptedOut(tx, columns.email)) ? now : null, email_undeliverable_at: null }
           : {}),
-        ...(needsSmsConsent ? { sms_consent: "none" as const } : {}),
+        ...(needsSmsConsent || needsWhatsAppConsent ? { sms_consent: "none" as const } : {}),
         updated_at: now,
       })
       .where("id", "=", current.id)
@@ -380,6 +392,13 @@ export async function saveStoryteller(
       .where("storyteller_id", "=", current.id)
       .execute();
     if (needsSmsConsent) await requestSmsConsent(tx, services.config, current.id, now);
+    if (needsWhatsAppConsent)
+      await grantWhatsAppConsent(
+        tx,
+        services.config,
+        { storytellerId: current.id, phoneE164: columns.phone_e164!, givenBy: target.userId },
+        now,
+      );
     if (needsCallConsent)
       await grantCallConsent(
         tx,

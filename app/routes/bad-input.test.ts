@@ -69,6 +69,15 @@ const twilioContext = () =>
     TWILIO_FROM_NUMBER: "+15555550100",
   });
 const postmarkContext = () => context({ POSTMARK_WEBHOOK_SECRET: WEBHOOK_SECRET });
+const whatsappContext = () =>
+  context({
+    TWILIO_ACCOUNT_SID: "AC" + "1".repeat(32),
+    TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
+    TWILIO_FROM_NUMBER: "+15555550100",
+    TWILIO_WHATSAPP_FROM: "+15555550100",
+    TWILIO_WHATSAPP_CONTENT_SID_EN: "HX" + "e".repeat(32),
+    TWILIO_WHATSAPP_CONTENT_SID_HI: "HX" + "4".repeat(32),
+  });
 
 // ---------------------------------------------------------------------------------------------
 // What is thrown at the fields.
@@ -1658,6 +1667,27 @@ const routes: Record<string, Entry> = {
       },
     ],
     loader: { prepare: () => signedOut("/webhooks/twilio/inbound") },
+  },
+  "webhooks.twilio.whatsapp": {
+    forms: [
+      {
+        name: "a WhatsApp message comes in",
+        prepare: async () => ({
+          path: "/webhooks/twilio/whatsapp",
+          fields: {
+            From: "whatsapp:+919812345678",
+            To: "whatsapp:+15555550100",
+            Body: "STOP",
+            NumMedia: "0",
+            MessageSid: "SM" + crypto.randomUUID().replaceAll("-", ""),
+          },
+          context: whatsappContext,
+          request: twilioRequest,
+        }),
+        hidden: ["From", "To", "Body", "NumMedia", "MessageSid"],
+      },
+    ],
+    loader: { prepare: () => signedOut("/webhooks/twilio/whatsapp") },
   },
   "webhooks.twilio.status": {
     forms: [

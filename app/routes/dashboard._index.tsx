@@ -34,6 +34,8 @@ export async function loader({ request, context }: LoaderArgs) {
       words: wordsView(words, locale),
       dateLabel: dateFormat.format(new Date(item.answeredAt)),
       durationLabel: formatDuration(item.durationMs),
+      // Hearts and notes are given on the Timeline, whose action takes them.
+      reactions: null,
     })),
     locale,
     storytellers: await listStorytellerCards(context.db, user.id),

@@ -69,6 +69,13 @@ export const jobDefinitions = {
     maxAttempts: 3,
     jobKey: ({ storytellerId }) => `reactions-digest:${storytellerId}`,
   }),
+  // A WhatsApp voice note (decision 041): fetched from Twilio into an answer, then deleted there.
+  // Twilio keeps the media until then, so failed fetches retry for hours without losing anything.
+  whatsapp__voice_note: define({
+    payload: ids("noteId"),
+    maxAttempts: 12,
+    jobKey: ({ noteId }) => `whatsapp-note:${noteId}`,
+  }),
   // Cron tasks (jobs/crontab.ts): a failed tick is simply the next minute's work.
   scheduler__tick: define({ payload: z.object({}), maxAttempts: 1 }),
   maintenance__cleanup: define({ payload: z.object({}), maxAttempts: 3 }),
@@ -85,9 +92,18 @@ export const TEXTS_QUEUE = "texts";
 /** Calls (call-out, decision 027) leave from the one voice number too: one at a time, in their own queue. */
 export const CALLS_QUEUE = "calls";
 
+/** WhatsApp messages leave from the one WhatsApp sender: one at a time, in their own queue. */
+export const WHATSAPP_QUEUE = "whatsapp";
+
 /** The queue a send on `channel` runs in (emails: none, they run side by side). */
-export const sendQueueOf = (channel: "email" | "sms" | "call") =>
-  channel === "sms" ? TEXTS_QUEUE : channel === "call" ? CALLS_QUEUE : undefined;
+export const sendQueueOf = (channel: "email" | "sms" | "call" | "whatsapp") =>
+  channel === "sms"
+    ? TEXTS_QUEUE
+    : channel === "call"
+      ? CALLS_QUEUE
+      : channel === "whatsapp"
+        ? WHATSAPP_QUEUE
+        : undefined;
 
 /** Where and when a job runs: the texts queue for anything that texts; a time for a deferred send. */
 export type JobOptions = { runAt?: Date; queueName?: string };

@@ -3,10 +3,11 @@ import { sql } from "kysely";
 import type { CallService } from "~/services/call-out.server";
 import type { MailBatchResult, MailMessage, MailService } from "~/services/mail.server";
 import type { SmsService } from "~/services/sms.server";
+import type { WhatsAppService } from "~/services/whatsapp-simulator.server";
 import { isUuid } from "~/utils/ids";
 import { type Db, type DbOrTx, inTransaction } from "../../db/client";
 import type { OutboxMessage } from "../../db/schema";
-import { enqueueJob, TEXTS_QUEUE } from "./jobs.server";
+import { enqueueJob, sendQueueOf } from "./jobs.server";
 import { PermanentSendError, sendErrorReason } from "./send-errors.server";
 
 export type OutgoingEmail = {
@@ -20,6 +21,11 @@ export type OutgoingEmail = {
 export type OutgoingSms = { to: string; text: string };
 /** A prompt's call-out (decision 027): `text` is what the outbox shows of it, not what is said. */
 export type OutgoingCall = { to: string; text: string };
+/** A WhatsApp message: a question's template (`template`: its language; `variables`: JSON), else free-form text. */
+export type OutgoingWhatsApp = { to: string; text: string; template?: { language: string; variables: string } };
+
+const whatsAppHeaders = (message: OutgoingWhatsApp): Record<string, string> =>
+  message.template ? { template: message.template.language, variables: message.template.variables } : {};
 
 /** When to send and whether the outbox__send job is queued for it (a delivery's job sends its own). */
 export type QueueOptions = { runAt?: Date; withJob?: boolean };
@@ -45,10 +51,46 @@ export async function queueSms(db: DbOrTx, sms: OutgoingSms, options: QueueOptio
   );
 }
 
+/** A free-form WhatsApp message (a reply inside her 24-hour window) and its send job. */
+export async function queueWhatsApp(db: DbOrTx, message: OutgoingWhatsApp, options: QueueOptions = {}) {
+  return queueMessage(
+    db,
+    {
+      channel: "whatsapp",
+      to_address: message.to,
+      subject: null,
+      text_body: message.text,
+      html_body: null,
+      headers: JSON.stringify(whatsAppHeaders(message)),
+    },
+    options,
+  );
+}
+
+/**
+ * What she sent us on WhatsApp, kept beside what we sent her (status "received"). The caller makes
+ * sure each message is kept once (inbound_messages).
+ */
+export async function keepInboundWhatsApp(db: DbOrTx, message: { from: string; text: string; messageSid: string }) {
+  await db
+    .insertInto("outbox_messages")
+    .values({
+      channel: "whatsapp",
+      direction: "inbound",
+      status: "received",
+      to_address: message.from,
+      text_body: message.text,
+      provider: "whatsapp",
+      provider_message_id: message.messageSid,
+      sent_at: new Date(),
+    })
+    .execute();
+}
+
 async function queueMessage(
   db: DbOrTx,
   row: {
-    channel: "email" | "sms";
+    channel: "email" | "sms" | "whatsapp";
     to_address: string;
     subject: string | null;
     text_body: string;
@@ -64,7 +106,7 @@ async function queueMessage(
         tx,
         "outbox__send",
         { messageId: id },
-        { runAt, queueName: row.channel === "sms" ? TEXTS_QUEUE : undefined },
+        { runAt, queueName: row.channel === "email" ? undefined : sendQueueOf(row.channel) },
       );
     return id;
   });
@@ -88,6 +130,7 @@ export async function queueMessagesWithoutJobs(
     | { channel: "email"; email: OutgoingEmail }
     | { channel: "sms"; sms: OutgoingSms }
     | { channel: "call"; call: OutgoingCall }
+    | { channel: "whatsapp"; whatsapp: OutgoingWhatsApp }
   )[],
   { claimant }: { claimant?: string } = {},
 ): Promise<(ClaimedMessage & { status: "queued" | "sending" })[]> {
@@ -95,7 +138,8 @@ export async function queueMessagesWithoutJobs(
   const now = new Date();
   const rows = messages.map((m) => {
     const claimed = m.channel === "email" && claimant !== undefined;
-    const short = m.channel === "sms" ? m.sms : m.channel === "call" ? m.call : null;
+    const short =
+      m.channel === "sms" ? m.sms : m.channel === "call" ? m.call : m.channel === "whatsapp" ? m.whatsapp : null;
     return {
       id: randomUUID(),
       channel: m.channel,
@@ -103,7 +147,8 @@ export async function queueMessagesWithoutJobs(
       subject: m.channel === "email" ? m.email.subject : null,
       text_body: m.channel === "email" ? m.email.text : short!.text,
       html_body: m.channel === "email" ? (m.email.html ?? null) : null,
-      headers: m.channel === "email" ? (m.email.headers ?? {}) : {},
+      headers:
+        m.channel === "email" ? (m.email.headers ?? {}) : m.channel === "whatsapp" ? whatsAppHeaders(m.whatsapp) : {},
       status: claimed ? ("sending" as const) : ("queued" as const),
       claimed_at: claimed ? now : null,
       claimed_by: claimed ? claimant : null,
@@ -117,7 +162,7 @@ export async function queueMessagesWithoutJobs(
 }
 
 /** `calls`: placing call-outs (absent where no voice service is wired; a call then waits and retries). */
-export type SendDeps = { db: Db; mail: MailService; sms: SmsService; calls?: CallService };
+export type SendDeps = { db: Db; mail: MailService; sms: SmsService; calls?: CallService; whatsapp?: WhatsAppService };
 /** "cancelled": a text whose number sent STOP after it was queued; nothing reached the provider. */
 export type SendOutcome = "sent" | "failed" | "cancelled" | "nothing-to-do";
 /**
@@ -163,7 +208,9 @@ export async function sendOutboxMessage(
     const accepted =
       current.channel === "call" && deps.calls
         ? await deps.calls.findSent(asProviderMessage(current), since, await callsPlacedForOthers(db, current))
-        : await providerFor(deps, current).findSent(asProviderMessage(current), since);
+        : current.channel === "whatsapp"
+          ? await whatsAppOf(deps).findSent(asProviderMessage(current), since, await callsPlacedForOthers(db, current))
+          : await (providerFor(deps, current) as MailService | SmsService).findSent(asProviderMessage(current), since);
     if (accepted) return (await markSent(deps, [{ message: current, providerMessageId: accepted }]), "sent");
     // Re-claimed only as found: of two jobs reconciling at once, one sends.
     message = await db
@@ -178,7 +225,10 @@ export async function sendOutboxMessage(
     if (!message) return "nothing-to-do";
   }
 
-  if (message.channel === "sms" && (await numberHasSentStop(db, message.to_address))) {
+  // WhatsApp's STOP is kept with texts' (sms_consents: the number's word) and holds its questions;
+  // a reply to what she just sent (no template) still goes (decision 041).
+  const stoppable = message.channel === "sms" || (message.channel === "whatsapp" && Boolean(message.headers.template));
+  if (stoppable && (await numberHasSentStop(db, message.to_address))) {
     await refuseStopped(db, message.id, now);
     return "cancelled";
   }
@@ -320,12 +370,12 @@ function claimedElsewhere(message: OutboxMessage, claimant: string | undefined, 
   );
 }
 
-/** The calls other messages to the same number are known to have placed (their CallSids). */
-async function callsPlacedForOthers(db: Db, message: Pick<OutboxMessage, "id" | "to_address">) {
+/** What other messages of the channel to the same number are known to have placed (CallSids, MessageSids). */
+async function callsPlacedForOthers(db: Db, message: Pick<OutboxMessage, "id" | "to_address" | "channel">) {
   const rows = await db
     .selectFrom("outbox_messages")
     .select("provider_message_id")
-    .where("channel", "=", "call")
+    .where("channel", "=", message.channel)
     .where("to_address", "=", message.to_address)
     .where("id", "<>", message.id)
     .where("provider_message_id", "is not", null)
@@ -336,8 +386,14 @@ async function callsPlacedForOthers(db: Db, message: Pick<OutboxMessage, "id" | 
 function providerFor(deps: SendDeps, message: Pick<OutboxMessage, "channel">) {
   if (message.channel === "email") return deps.mail;
   if (message.channel === "sms") return deps.sms;
+  if (message.channel === "whatsapp") return whatsAppOf(deps);
   if (!deps.calls) throw new Error("no voice service to place the call");
   return deps.calls;
+}
+
+function whatsAppOf(deps: SendDeps) {
+  if (!deps.whatsapp) throw new Error("no WhatsApp service to send the message");
+  return deps.whatsapp;
 }
 
 const asProviderMessage = (message: ClaimedMessage) => ({
@@ -535,11 +591,22 @@ export async function applyProviderStatus(
  * Messages of the channels that use the built-in outbox, newest first: what /dev/outbox shows.
  * A channel with a real provider is left out entirely (its queued bodies included).
  */
-export async function listOutboxMessages(db: DbOrTx, channels: ("email" | "sms" | "call")[], limit = 200) {
+export async function listOutboxMessages(db: DbOrTx, channels: ("email" | "sms" | "call" | "whatsapp")[], limit = 200) {
   if (!channels.length) return [];
   return db
     .selectFrom("outbox_messages")
-    .select(["id", "channel", "to_address", "subject", "text_body", "html_body", "status", "created_at"])
+    .select([
+      "id",
+      "channel",
+      "direction",
+      "to_address",
+      "subject",
+      "text_body",
+      "html_body",
+      "status",
+      "provider_message_id",
+      "created_at",
+    ])
     .where("channel", "in", channels)
     .orderBy("created_at", "desc")
     .limit(limit)

@@ -1,7 +1,7 @@
 import type { Config } from "~/config.server";
 import { getServerT } from "~/i18n/i18next.server";
 import type { Frequency, Language } from "../../db/schema";
-import type { OutgoingEmail, OutgoingSms } from "./outbox.server";
+import type { OutgoingEmail, OutgoingSms, OutgoingWhatsApp } from "./outbox.server";
 
 /** Everything a prompt message says; composed when it is sent, in the Storyteller's language. */
 export type PromptMessageInput = {
@@ -129,6 +129,27 @@ export async function composePromptSms(
   if (!input.callIn) return { to: input.to, text };
   const callInLine = (await getServerT(input.language, { config }, "phone"))("callIn.sms", input.callIn);
   return { to: input.to, text: text.replace(input.recordUrl, `${input.recordUrl} ${callInLine}`) };
+}
+
+/**
+ * A question on WhatsApp: the approved template of her language (its Content SID is configuration),
+ * filled with numbered variables — 1 her name, 2 the asker, 3 the question, 4 the record link — and
+ * the same text rendered from the locale file, which is what the outbox shows (README: the bodies).
+ */
+export async function composePromptWhatsApp(
+  config: Pick<Config, "APP_NAME" | "APP_URL">,
+  input: PromptMessageInput & { to: string },
+): Promise<OutgoingWhatsApp> {
+  const t = await getServerT(input.language, { config }, "whatsapp");
+  const values = { name: input.storytellerName, asker: input.askerName, prompt: input.promptText };
+  return {
+    to: input.to,
+    text: t("question", { ...values, recordUrl: input.recordUrl }),
+    template: {
+      language: input.language,
+      variables: JSON.stringify({ 1: values.name, 2: values.asker, 3: values.prompt, 4: input.recordUrl }),
+    },
+  };
 }
 
 export async function composeConsentRequest(

@@ -14,5 +14,7 @@ export const storageKeys = {
   bookCover: (storytellerId: string, extension: string) => `book-covers/${storytellerId}/${randomUUID()}.${extension}`,
   /** The phone simulator's stand-in for a recording Twilio holds (by its RE… id). */
   phoneSimulatorRecording: (recordingSid: string) => `phone-simulator/${recordingSid.toLowerCase()}.wav`,
+  /** The WhatsApp simulator's stand-in for a voice note's media Twilio holds (by its ME… id). */
+  whatsappSimulatorMedia: (mediaSid: string) => `whatsapp-simulator/${mediaSid.toLowerCase()}`,
   profilePhoto: (userId: string, extension: string) => `profile/${userId}/${randomUUID()}.${extension}`,
 };

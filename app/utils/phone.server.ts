@@ -89,3 +89,8 @@ export function usOrCanadianE164(input: string, country?: CountryCode): string |
   const parsed = parsePhone(input, country);
   return parsed && TEXT_COUNTRIES.includes(parsed.country) && !parsed.landline ? parsed.e164 : null;
 }
+
+/** A valid number of any country in E.164 (WhatsApp reaches them all), or null; read nationally in `country`. */
+export function anyCountryE164(input: string, country?: CountryCode): string | null {
+  return parsePhone(input, country)?.e164 ?? null;
+}

@@ -35,6 +35,11 @@ export const storytellerShape = {
     (value) => (value === "" ? undefined : value),
     z.literal("on", { error: "storytellers:errors.callConsentRequired" }).optional(),
   ),
+  /** WhatsApp: the owner confirms the Storyteller agreed to get questions there (decision 041). */
+  whatsappConsent: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.literal("on", { error: "storytellers:errors.whatsappConsentRequired" }).optional(),
+  ),
   timeZone: z.string({ error: "validation.required" }).min(1, "validation.required"),
   /** What the time-zone chooser was searched for (kept so a plain post shows the same list again). */
   zoneQuery: optionalText(60),
@@ -66,7 +71,13 @@ export function firstPromptDateProblem(date: string, today: string, current?: st
  * Storyteller agreed to be called (cross-field rules, so not in the shape).
  */
 export function requireAddressForDelivery(
-  value: { deliveryMethod: (typeof deliveryMethods)[number]; email?: string; phone?: string; callConsent?: "on" },
+  value: {
+    deliveryMethod: (typeof deliveryMethods)[number];
+    email?: string;
+    phone?: string;
+    callConsent?: "on";
+    whatsappConsent?: "on";
+  },
   ctx: z.RefinementCtx,
 ) {
   if (value.deliveryMethod === "email" && !value.email)
@@ -77,6 +88,10 @@ export function requireAddressForDelivery(
     ctx.addIssue({ code: "custom", path: ["phone"], message: "storytellers:errors.callPhoneRequired" });
   if (value.deliveryMethod === "call" && !value.callConsent)
     ctx.addIssue({ code: "custom", path: ["callConsent"], message: "storytellers:errors.callConsentRequired" });
+  if (value.deliveryMethod === "whatsapp" && !value.phone)
+    ctx.addIssue({ code: "custom", path: ["phone"], message: "storytellers:errors.whatsappPhoneRequired" });
+  if (value.deliveryMethod === "whatsapp" && !value.whatsappConsent)
+    ctx.addIssue({ code: "custom", path: ["whatsappConsent"], message: "storytellers:errors.whatsappConsentRequired" });
 }
 
 export const storytellerSchema = z.object(storytellerShape).superRefine(requireAddressForDelivery);

@@ -41,7 +41,7 @@ describe("adding a Storyteller, step by step", () => {
     const refused = await submit(user, 1, { ...who, phone: "+44 7400 123456", timeZone: "Mars/Olympus_Mons" });
     expect(refused.status).toBe(400);
     expect(replyErrorsOf(refused.data)).toEqual({
-      phone: ["storytellers:errors.smsOnlyUsCaMobile", "storytellers:errors.numberCan.none"],
+      phone: ["storytellers:errors.smsOnlyUsCaMobile", "storytellers:errors.numberCan.whatsapp"],
       timeZone: ["storytellers:errors.timeZoneInvalid"],
     });
     expect(await draftOf(user)).toBeNull();

@@ -75,10 +75,12 @@ describe("Phone call in onboarding", () => {
     const refused = await submit(user, 1, { ...who, phone: "+44 7400 123456" });
     expect(refused.status).toBe(400);
     const errors = replyErrorsOf(refused.data)!;
-    expect(errors).toEqual({ phone: ["storytellers:errors.noLineInCountry", "storytellers:errors.numberCan.none"] });
+    expect(errors).toEqual({
+      phone: ["storytellers:errors.noLineInCountry", "storytellers:errors.numberCan.whatsapp"],
+    });
     expect(await translated(errors.phone!)).toEqual([
       "Heirloom has no phone line in this number's country yet, so it cannot call it.",
-      "This number can get questions by email only: choose Email.",
+      "This number can get WhatsApp messages.",
     ]);
     expect(await draftOf(user)).toBeNull();
   });
@@ -213,7 +215,7 @@ describe("Phone call when editing a Storyteller", () => {
     const refused = await edit(owner, st.id, { ...form, phone: "+91 98765 43210" });
     expect(refused.status).toBe(400);
     expect(replyErrorsOf(refused.data)).toEqual({
-      phone: ["storytellers:errors.noLineInCountry", "storytellers:errors.numberCan.none"],
+      phone: ["storytellers:errors.noLineInCountry", "storytellers:errors.numberCan.whatsapp"],
     });
     expect(
       await database.db.selectFrom("storytellers").select("delivery_method").where("id", "=", st.id).execute(),

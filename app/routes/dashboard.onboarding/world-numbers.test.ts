@@ -64,7 +64,7 @@ describe("a Storyteller's number, of any country", () => {
     const textErrors = replyErrorsOf(text.data)!.phone!;
     expect(await inBothLanguages(textErrors)).toEqual([
       "Text messages go only to US and Canadian mobile numbers.",
-      "This number can get phone calls.",
+      "This number can get phone calls or WhatsApp messages.",
     ]);
     const noLine = await submit(user, { ...dadi, phoneCountry: "GB", phone: "020 7946 0958" });
     expect(await inBothLanguages(replyErrorsOf(noLine.data)!.phone!)).toEqual([

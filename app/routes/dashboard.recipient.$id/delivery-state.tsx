@@ -5,7 +5,7 @@ import { Intent } from "./intents";
 type StorytellerState = {
   first_name: string;
   email: string | null;
-  delivery_method: "email" | "sms" | "call";
+  delivery_method: "email" | "sms" | "call" | "whatsapp";
   unsubscribed_at: Date | string | null;
   email_undeliverable_at: Date | string | null;
   sms_consent: string;

@@ -62,7 +62,7 @@ describe("editing a Storyteller", () => {
     expect(refused.status).toBe(400);
     expect(refused.data).toMatchObject({ form: "update" });
     expect(replyErrorsOf(refused.data)).toEqual({
-      phone: ["storytellers:errors.smsOnlyUsCaMobile", "storytellers:errors.numberCan.none"],
+      phone: ["storytellers:errors.smsOnlyUsCaMobile", "storytellers:errors.numberCan.whatsapp"],
     });
     expect(await rowOf(st.id)).toEqual(before);
   });

@@ -101,6 +101,8 @@ export default function EditStoryteller() {
       // The owner's word stands until the Storyteller opts out; then it must be given again.
       // The owner's word stands through an opt-out (only the number lifts that): the box stays ticked.
       callConsent: storyteller.call_consent === "none" ? undefined : "on",
+      // A WhatsApp Storyteller was saved with the owner's word (the form requires it).
+      whatsappConsent: storyteller.delivery_method === "whatsapp" ? "on" : undefined,
       timeZone: storyteller.time_zone,
       language: storyteller.language,
       firstPromptDate: storyteller.first_prompt_date,

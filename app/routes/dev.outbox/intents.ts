@@ -6,5 +6,8 @@ export const PhoneIntent = {
   answer: "phone-answer",
 } as const;
 
+/** Where the WhatsApp simulator's forms post (multipart: a voice note and/or a text). */
+export const WHATSAPP_ACTION = "/dev/outbox?whatsapp";
+
 /** Where the phone simulator's forms post. */
 export const PHONE_ACTION = "/dev/outbox?phone";

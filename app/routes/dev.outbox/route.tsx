@@ -14,9 +14,13 @@ import { displayPhoneNumber } from "~/utils/phone-display";
 import { readForm } from "~/utils/request-body.server";
 import { PHONE_ACTION, PhoneIntent } from "./intents";
 import { replySchema } from "./schema";
-import { phoneAction, type PhoneResult } from "./server";
+import { phoneAction, type PhoneResult, whatsappAction } from "./server";
+import { WhatsAppReply, WhatsAppSimulator } from "./whatsapp-simulator";
 
-export const handle = { i18n: ["common", "phone"] };
+/** WhatsApp goes to the outbox (and its simulator) while Twilio is not configured. */
+const whatsappSimulated = (config: LoaderArgs["context"]["config"]) => config.smsUsesOutbox && config.whatsappOn;
+
+export const handle = { i18n: ["common", "phone", "whatsapp"] };
 
 export const meta = titleFromLoader;
 
@@ -26,12 +30,14 @@ export async function loader({ request, context }: LoaderArgs) {
     ...(context.config.mailUsesOutbox ? ["email" as const] : []),
     ...(context.config.smsUsesOutbox ? ["sms" as const] : []),
     ...(context.config.voiceUsesSimulator ? ["call" as const] : []),
+    ...(whatsappSimulated(context.config) ? ["whatsapp" as const] : []),
   ];
   if (!channels.length || !context.fromLoopback) throw new Response(null, { status: 404 });
   const messages = await listOutboxMessages(context.db, channels);
   return {
     title: await pageTitle(request, context, "outbox.title"),
     messages: messages.map((m) => ({ ...m, created_at: m.created_at.toISOString() })),
+    whatsapp: whatsappSimulated(context.config),
     phoneNumber:
       context.config.voiceUsesSimulator && context.config.voiceNumber
         ? displayPhoneNumber(context.config.voiceNumber)
@@ -44,7 +50,12 @@ export async function loader({ request, context }: LoaderArgs) {
  * handler as Twilio's inbound webhook, and its answer lands in the outbox too.
  */
 export async function action({ request, context }: ActionArgs) {
-  const phone = new URL(request.url).searchParams.has("phone");
+  const search = new URL(request.url).searchParams;
+  if (search.has("whatsapp")) {
+    if (!whatsappSimulated(context.config) || !context.fromLoopback) throw new Response(null, { status: 404 });
+    return whatsappAction(request, context);
+  }
+  const phone = search.has("phone");
   if (phone) {
     if (!context.config.voiceUsesSimulator || !context.fromLoopback) throw new Response(null, { status: 404 });
     return phoneAction(request, context);
@@ -218,7 +229,7 @@ function PhoneSimulator({ number }: { number: string }) {
 }
 
 export default function DevOutbox() {
-  const { messages, phoneNumber } = useLoaderData<typeof loader>();
+  const { messages, phoneNumber, whatsapp } = useLoaderData<typeof loader>();
   const refused = useActionData<PhoneResult>();
   const { t } = useTranslation();
   return (
@@ -230,12 +241,14 @@ export default function DevOutbox() {
         <FieldErrors id="outbox-errors" errors={replyErrors(refused?.result)} />
       </div>
       {phoneNumber ? <PhoneSimulator number={phoneNumber} /> : null}
+      {whatsapp ? <WhatsAppSimulator /> : null}
       {messages.length === 0 ? <p>{t("outbox.empty")}</p> : null}
       <ol className="flex flex-col gap-4">
         {messages.map((message) => (
           <li key={message.id} className="rounded-lg border border-line bg-panel p-4" data-testid="outbox-message">
             <p className="text-sm text-muted">
-              {t(`outbox.channel.${message.channel}`)} · {t("outbox.to")}{" "}
+              {t(`outbox.channel.${message.channel}`)} ·{" "}
+              {t(message.direction === "inbound" ? "outbox.from" : "outbox.to")}{" "}
               <span data-testid="outbox-to">{message.to_address}</span> ·{" "}
               <time dateTime={message.created_at}>{message.created_at.replace("T", " ").slice(0, 19)} UTC</time> ·{" "}
               {t(`outbox.status.${message.status}`)}
@@ -255,6 +268,9 @@ export default function DevOutbox() {
                   {t("outbox.machineAnswers")}
                 </button>
               </Form>
+            ) : null}
+            {message.channel === "whatsapp" && message.direction === "outbound" && message.status === "sent" ? (
+              <WhatsAppReply to={message.to_address} repliedTo={message.provider_message_id} />
             ) : null}
             {message.channel === "sms" ? (
               <Form method="post" className="mt-3 flex flex-wrap items-end gap-2">

@@ -42,5 +42,15 @@ export const phoneSchema = z.discriminatedUnion(
   unknownIntent,
 );
 
+/** What the WhatsApp simulator sends: from her number, a text (may be empty beside a voice note), the message replied to. */
+export const whatsappSchema = z.object({
+  from: e164,
+  body: z.string().max(1000, "validation.tooLong").default(""),
+  repliedTo: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,64}$/, "validation.outOfDate")
+    .optional(),
+});
+
 /** The fields beside a spoken answer (a multipart post with the recording). */
 export const recordingSchema = z.object({ from: e164, callSid, step: voiceStepSchema });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data } from "react-router";
+import { data, redirect } from "react-router";
 import type { ActionArgs } from "~/context.server";
 import {
   type SimulatedTurn,
@@ -13,10 +13,11 @@ import {
   simulateKeys,
   simulateRecording,
 } from "~/models/phone-simulator.server";
+import { simulateWhatsApp } from "~/models/whatsapp-simulator.server";
 import { MAX_UPLOAD_BYTES } from "~/services/audio-check.server";
 import { readForm, readMultipart } from "~/utils/request-body.server";
 import { PhoneIntent } from "./intents";
-import { phoneSchema, recordingSchema } from "./schema";
+import { phoneSchema, recordingSchema, whatsappSchema } from "./schema";
 
 export type PhoneResult = { phone: SimulatedTurn | null; phoneError?: string; result?: SubmissionResult<string[]> };
 
@@ -67,6 +68,30 @@ async function spokenAnswer(request: Request, context: ActionArgs["context"]) {
           phone: { ...fields, heard: [], gather: null, record: { step: fields.step, silenceStep: null }, ended: false },
           phoneError: "simulator.notRecorded",
         };
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/** The WhatsApp simulator's post: a voice note (any audio file) and/or a text, from her number. */
+export async function whatsappAction(request: Request, context: ActionArgs["context"]) {
+  const folder = await mkdtemp(path.join(tmpdir(), "heirloom-whatsapp-sim-"));
+  try {
+    const body = await readMultipart(request, {
+      fileFields: ["voiceNote"],
+      maxFileBytes: MAX_UPLOAD_BYTES,
+      folder,
+      maxFieldBytes: 4000,
+    });
+    if (!body.ok) return refuse({ status: "error", error: { voiceNote: ["whatsapp:simulator.nothingSent"] } });
+    const submission = parseWithZod(body.form, { schema: whatsappSchema });
+    if (submission.status !== "success") return refuse(submission.reply());
+    const file = body.files.find((f) => f.size > 0)?.path ?? null;
+    const { from, body: text, repliedTo } = submission.value;
+    if (!file && !text.trim())
+      return refuse(submission.reply({ fieldErrors: { body: ["whatsapp:simulator.nothingSent"] } }));
+    await simulateWhatsApp(context, { from, body: text, file, repliedTo: repliedTo ?? null });
+    return redirect("/dev/outbox");
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
