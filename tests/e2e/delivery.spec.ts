@@ -3,6 +3,7 @@ import { firstSendAt } from "../../app/models/schedule";
 import type { Db } from "../../db/client";
 import { createStoryteller } from "../factories";
 import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
+import { chooseDeliveryMethod } from "./storyteller-form";
 
 // A tampered record link is a 404 and a refused test send a 400; the browser logs both.
 test.use({ allowedConsoleErrors: [/status of 40[04]/] });
@@ -245,7 +246,7 @@ test("a texted Storyteller's consent: the request, YES through the outbox, then 
   await page.goto("/dashboard/onboarding");
   await page.getByLabel("Nickname").fill("Dadi");
   await page.getByLabel("First name").fill("Kamla");
-  await page.getByLabel("Text message").check();
+  await chooseDeliveryMethod(page, "Text message");
   await page.getByLabel("Their phone number").fill(`(415) 555-${line}`);
   await page.getByRole("combobox", { name: "Their time zone" }).selectOption(timeZone);
   await page.getByRole("button", { name: "Next" }).click();

@@ -41,15 +41,13 @@ const STILL_FAILING = new Set([
   "/dashboard/kanban",
   "/dashboard/*",
   "/auth/reset-password",
-  // Not reached by the last run:
+  // Seen failing at the merge: links in sentences under 44 px on the sign-in pages, the footer's
+  // language labels too wide at 200 %, and the 404/500 pages' own status logged as a console error.
   "/invitations/:token",
   "/registered-texts",
-  "/auth/register",
   "/auth/verify",
   "/auth/login",
-  "/contact-us",
-  "/",
-  "/:page",
+  "/*",
   "/404",
   "/500",
 ]);

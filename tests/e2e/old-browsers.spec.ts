@@ -112,7 +112,7 @@ test("the same browser is still refused on a signed-in form, which needs our Ori
   try {
     const user = await signInAsNewUser(db, context, gateway.base, "Farah");
     const { storytellerId } = await sentQuestion(db, user.id);
-    await createNotifications(db, { userId: user.id, type: "new", storytellerId, createdAt: [new Date()] });
+    await createNotifications(db, { userId: user.id, type: "uploaded", storytellerId, createdAt: [new Date()] });
     await page.goto(`${gateway.base}/dashboard/notifications`);
     await page.getByRole("button", { name: "Mark all as read" }).click();
     await expect(page.getByText("This form was sent from another website, so it was not accepted.")).toBeVisible();

@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { createStoryteller, createUser } from "../factories";
 import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
+import { chooseDeliveryMethod } from "./storyteller-form";
 
 // Steps with mistakes are answered with 400 when JavaScript is off, which the browser logs.
 test.use({ allowedConsoleErrors: [/status of 400/] });
@@ -88,11 +89,13 @@ test("add a Storyteller reached by text message; a UK number is refused", async 
   await page.goto("/dashboard/onboarding");
   await page.getByLabel("Nickname").fill("Dadaji");
   await page.getByLabel("First name").fill("Ramesh");
-  await page.getByLabel("Text message").check();
-  await page.getByLabel("Their phone number").fill("+44 7700 900123");
+  await chooseDeliveryMethod(page, "Text message");
+  await page.getByLabel("Their phone number").fill("+44 7400 123456");
   await page.getByRole("combobox", { name: "Their language" }).selectOption("hi");
   await next(page);
-  await expect(page.getByText("Text messages can only go to US or Canadian numbers")).toBeVisible();
+  // The refusal says what the number can get instead (a UK mobile: WhatsApp).
+  await expect(page.getByText("Text messages go only to US and Canadian mobile numbers.")).toBeVisible();
+  await expect(page.getByText("This number can get WhatsApp messages.")).toBeVisible();
   await page.getByLabel("Their phone number").fill("(416) 555-0199");
   await next(page);
   await expect(page).toHaveURL(/step=2/);
@@ -124,13 +127,17 @@ test("add a Storyteller reached by phone call: a US or Canadian number and their
   await page.goto("/dashboard/onboarding");
   await page.getByLabel("Nickname").fill("Nanaji");
   await page.getByLabel("First name").fill("Mohan");
-  await page.getByLabel("Phone call").check();
+  await chooseDeliveryMethod(page, "Phone call");
   await page.getByLabel("Their phone number").fill("+91 98765 43210");
   await next(page);
   await expect(page.getByText("Please confirm that they agreed to be called")).toBeVisible();
   await page.getByLabel(/They agreed to be called by Heirloom/).check();
   await next(page);
-  await expect(page.getByText("Heirloom can only call US or Canadian numbers")).toBeVisible();
+  // No answer-by-phone line in India here (TWILIO_VOICE_NUMBERS names none): the form says what it can get.
+  await expect(
+    page.getByText("Heirloom has no phone line in this number's country yet, so it cannot call it."),
+  ).toBeVisible();
+  await expect(page.getByText("This number can get WhatsApp messages.")).toBeVisible();
   await expect(page.getByLabel(/They agreed to be called by Heirloom/)).toBeChecked();
   await page.getByLabel("Their phone number").fill("(416) 555-0142");
   await next(page);

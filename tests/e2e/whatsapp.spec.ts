@@ -5,6 +5,7 @@ import type { Page } from "@playwright/test";
 import { DateTime } from "luxon";
 import { makeVoiceNote } from "../audio-fixtures";
 import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
+import { chooseDeliveryMethod } from "./storyteller-form";
 
 // Steps with mistakes are answered with 400 when JavaScript is off, which the browser logs.
 test.use({ allowedConsoleErrors: [/status of 400/] });
@@ -31,7 +32,7 @@ async function addDadi(page: Page, phone: string, timeZone: string) {
   await page.goto("/dashboard/onboarding");
   await page.getByLabel("Nickname").fill("Dadi");
   await page.getByLabel("First name").fill("Savitri");
-  await page.getByLabel("WhatsApp", { exact: true }).check();
+  await chooseDeliveryMethod(page, "WhatsApp");
   await page.getByLabel("Their phone number").fill(phone);
   await page.getByRole("combobox", { name: "Their language" }).selectOption("hi");
   await page.getByRole("combobox", { name: "Their time zone" }).selectOption(timeZone);
