@@ -128,7 +128,7 @@ describe("Add Group, step by step without JavaScript", () => {
     });
     expect(refused.status).toBe(400);
     expect(replyErrorsOf(refused.data)).toEqual({
-      phone: ["storytellers:errors.smsOnlyUsCaMobile", "storytellers:errors.numberCan.none"],
+      phone: ["storytellers:errors.smsOnlyUsCaMobile", "storytellers:errors.numberCan.whatsapp"],
     });
     const past = await submit(user, 2, { ...newStoryteller, firstPromptDate: "2020-01-01" });
     expect(replyErrorsOf(past.data)).toEqual({ firstPromptDate: ["storytellers:errors.dateInPast"] });
