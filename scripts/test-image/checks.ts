@@ -147,11 +147,17 @@ async function printBook() {
     );
     if (!answers.length) continue;
     const positions = Object.fromEntries(answers.map((answer, i) => [`position-${answer}`, String(i + 1)]));
+    // The book's language as the page offers it (the Storyteller's, checked).
+    const language = [...keep.matchAll(/<input[^>]*name="language"[^>]*>/g)]
+      .map((m) => m[0])
+      .find((input) => /\bchecked\b/.test(input));
+    must(language !== undefined, "the keep page offers no book language");
     const queued = await post(`/dashboard/recipient/${id}/keep`, {
       intent: "book",
       title: "Image check",
       paper: "a4",
       cover: "none",
+      language: /value="([a-z]{2})"/.exec(language!)![1],
       include: answers,
       ...positions,
     });
