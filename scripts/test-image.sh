@@ -35,7 +35,9 @@ fi
 
 port=${IMAGE_TEST_PORT:-4101}
 export alone_port=$port pg_port=$((port + 1)) web_port=$((port + 2)) proxy_port=$((port + 3)) tls_port=$((port + 4))
-export compose_port=$((port + 5)) image=localhost/heirloom:test run_dir="$IMAGE_CACHE/run-$port"
+# This run's files (logs, a PostgreSQL cluster that runs as the postgres user, nginx) stay in the
+# clone: the machine's cache sits in a home folder that user cannot enter.
+export compose_port=$((port + 5)) image=localhost/heirloom:test run_dir="$(pwd)/.cache/test-image-run-$port"
 rm -rf "$run_dir" && mkdir -p "$run_dir"
 cleanup() {
   set +e
