@@ -228,7 +228,12 @@ function StorytellerStep({
           className="grid grid-cols-1 gap-5 min-[700px]:grid-cols-2"
         >
           <FieldErrors id={createForm.errorId} errors={createForm.errors} />
-          <StorytellerFields fields={createFields} timeZones={timeZones} phoneCountries={phoneCountries} />
+          <StorytellerFields
+            fields={createFields}
+            timeZones={timeZones}
+            phoneCountries={phoneCountries}
+            enterSubmits={{ name: "intent", value: Intent.create }}
+          />
           <ScheduleFields fields={createFields} minDate={today} />
           <div className="flex gap-3 min-[700px]:col-span-2">
             <BackButton />

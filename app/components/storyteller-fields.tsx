@@ -1,5 +1,5 @@
 import { type FieldMetadata, getInputProps, getSelectProps } from "@conform-to/react";
-import { type Ref, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Field, FieldErrors, LanguageOptions, SelectField } from "~/components/forms";
 import { TimeZoneChooser } from "~/components/time-zone-chooser";
@@ -41,13 +41,17 @@ export function StorytellerFields({
   fields,
   timeZones,
   phoneCountries,
-  timeZoneRef,
+  enterSubmits,
 }: {
   fields: StorytellerFieldsMeta;
   timeZones: ZoneChoice[];
   /** The countries a number may be from, named in the reader's language. */
   phoneCountries: { code: string; name: string }[];
-  timeZoneRef?: Ref<HTMLSelectElement>;
+  /**
+   * The page's own submit (its intent), which Enter must press without JavaScript: otherwise the
+   * first submit in the form, "Show what this choice needs", would take it and keep nothing.
+   */
+  enterSubmits: { name: string; value: string };
 }) {
   const { t } = useTranslation("storytellers");
   const hydrated = useHydrated();
@@ -72,6 +76,17 @@ export function StorytellerFields({
   });
   return (
     <>
+      {hydrated ? null : (
+        // Enter's button: the first submit in the form, out of sight and out of the tab order.
+        <button
+          type="submit"
+          name={enterSubmits.name}
+          value={enterSubmits.value}
+          tabIndex={-1}
+          aria-hidden="true"
+          className="sr-only"
+        />
+      )}
       <Field
         label={t("fields.nickname")}
         hint={t("fields.nicknameHint")}
@@ -117,15 +132,18 @@ export function StorytellerFields({
           </button>
         )}
       </fieldset>
-      <div hidden={method !== "email"} className="min-[700px]:col-span-2">
+      {/* Another method's address and consent are hidden and disabled: not posted, so never refused
+          unseen. The number and its country stay posted: the country is the form's reading of the
+          number across the no-JS post-back, and the model ignores a number email does not use. */}
+      <fieldset hidden={method !== "email"} disabled={method !== "email"} className="min-[700px]:col-span-2">
         <Field
           label={t("fields.email")}
           hint={t("fields.emailHint")}
           inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "off" }}
           errors={fields.email.errors}
         />
-      </div>
-      <div hidden={!byPhone} className="grid gap-5 min-[700px]:col-span-2 min-[700px]:grid-cols-2">
+      </fieldset>
+      <fieldset hidden={!byPhone} className="grid gap-5 min-[700px]:col-span-2 min-[700px]:grid-cols-2">
         <div className="flex flex-col gap-1">
           <label htmlFor={fields.phoneCountry.id} className="font-medium">
             {t("fields.phoneCountry")}
@@ -155,23 +173,31 @@ export function StorytellerFields({
           inputProps={{ ...getInputProps(fields.phone, { type: "tel" }), autoComplete: "off" }}
           errors={fields.phone.errors}
         />
-      </div>
-      <div hidden={method !== "call"} className="flex flex-col gap-1 min-[700px]:col-span-2">
+      </fieldset>
+      <fieldset
+        hidden={method !== "call"}
+        disabled={method !== "call"}
+        className="flex flex-col gap-1 min-[700px]:col-span-2"
+      >
         <label className="flex items-start gap-2">
           <input key={consentKey} {...consentProps} className="mt-1" />
           <span>{t("fields.callConsent")}</span>
         </label>
         <p className="text-sm text-muted">{t("fields.callConsentHint")}</p>
         <FieldErrors id={fields.callConsent.errorId} errors={fields.callConsent.errors} />
-      </div>
-      <div hidden={method !== "whatsapp"} className="flex flex-col gap-1 min-[700px]:col-span-2">
+      </fieldset>
+      <fieldset
+        hidden={method !== "whatsapp"}
+        disabled={method !== "whatsapp"}
+        className="flex flex-col gap-1 min-[700px]:col-span-2"
+      >
         <label className="flex items-start gap-2">
           <input key={whatsappKey} {...whatsappProps} className="mt-1" />
           <span>{t("fields.whatsappConsent")}</span>
         </label>
         <p className="text-sm text-muted">{t("fields.whatsappConsentHint")}</p>
         <FieldErrors id={fields.whatsappConsent.errorId} errors={fields.whatsappConsent.errors} />
-      </div>
+      </fieldset>
       <TimeZoneChooser
         field={fields.timeZone}
         zones={timeZones}
@@ -180,7 +206,6 @@ export function StorytellerFields({
         onQuery={setQuery}
         zone={zone}
         onZone={setZone}
-        selectRef={timeZoneRef}
       />
       <SelectField
         label={t("fields.language")}

@@ -1,5 +1,5 @@
 import { type FieldMetadata } from "@conform-to/react";
-import { type Ref, useMemo } from "react";
+import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { FieldErrors } from "~/components/forms";
 import { searchZones, type ZoneChoice } from "~/utils/time-zones";
@@ -34,7 +34,6 @@ export function TimeZoneChooser({
   onQuery,
   zone,
   onZone,
-  selectRef,
 }: {
   field: FieldMetadata<unknown>;
   zones: ZoneChoice[];
@@ -44,7 +43,6 @@ export function TimeZoneChooser({
   onQuery: (query: string) => void;
   zone: string;
   onZone: (zone: string) => void;
-  selectRef?: Ref<HTMLSelectElement>;
 }) {
   const { t, i18n } = useTranslation("storytellers");
   const hydrated = useHydrated();
@@ -91,7 +89,6 @@ export function TimeZoneChooser({
       <select
         id={field.id}
         name={field.name}
-        ref={selectRef}
         className="input"
         value={zone}
         onChange={(event) => onZone(event.target.value)}

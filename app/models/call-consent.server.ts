@@ -11,6 +11,18 @@ import { type DbOrTx, inTransaction } from "../../db/client";
  * again, or another account adding the number, never does.
  */
 
+/** The very sentence an owner ticked on the Storyteller form, in the language they saw it in. */
+export async function statementTheOwnerTicked(
+  tx: DbOrTx,
+  config: Config,
+  ownerId: string,
+  key: "fields.callConsent" | "fields.whatsappConsent",
+) {
+  const owner = await tx.selectFrom("users").select("language").where("id", "=", ownerId).executeTakeFirstOrThrow();
+  const t = await getServerT(owner.language, { config }, "storytellers");
+  return t(key);
+}
+
 /** The owner confirmed, on the Storyteller form, that the Storyteller agreed to be called. */
 export async function grantCallConsent(
   tx: DbOrTx,
@@ -18,12 +30,7 @@ export async function grantCallConsent(
   input: { storytellerId: string; phoneE164: string; givenBy: string },
   now = new Date(),
 ) {
-  const owner = await tx
-    .selectFrom("users")
-    .select("language")
-    .where("id", "=", input.givenBy)
-    .executeTakeFirstOrThrow();
-  const t = await getServerT(owner.language, { config }, "storytellers");
+  const statement = await statementTheOwnerTicked(tx, config, input.givenBy, "fields.callConsent");
   await tx
     .insertInto("call_consents")
     .values({
@@ -31,8 +38,7 @@ export async function grantCallConsent(
       phone_e164: input.phoneE164,
       status: "granted",
       source: "owner",
-      // The very sentence the owner ticked, in the language they saw it in.
-      statement: t("fields.callConsent"),
+      statement,
       given_by: input.givenBy,
       created_at: now,
     })

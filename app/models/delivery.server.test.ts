@@ -177,6 +177,34 @@ describe("sending a delivery", () => {
     expect(await database.db.selectFrom("outbox_messages").select("id").execute()).toEqual([]);
   });
 
+  it("cancels a WhatsApp question, sending nothing, on a site whose Twilio has no WhatsApp sender", async () => {
+    const owner = await createUser(database.db);
+    const storyteller = await createStoryteller(database.db, {
+      ownerId: owner.id,
+      deliveryMethod: "whatsapp",
+      phone: "+919812345678",
+      smsConsent: "granted",
+    });
+    const { id } = await createDelivery(database.db, {
+      promptId: storyteller.prompts[0].id,
+      channel: "whatsapp",
+      scheduledFor: new Date("2026-04-03T06:00:00Z"),
+    });
+    const twilioWithoutWhatsApp = makeTestContext(database, {
+      TWILIO_ACCOUNT_SID: "AC" + "1".repeat(32),
+      TWILIO_AUTH_TOKEN: "x".repeat(20),
+      TWILIO_FROM_NUMBER: "+15555550100",
+    });
+    expect(twilioWithoutWhatsApp.config.whatsappOn).toBe(false);
+    const now = new Date("2026-04-03T06:00:30Z"); // 11:30 in Kolkata
+    expect(await sendDelivery(twilioWithoutWhatsApp, id, { now })).toBe("cancelled");
+    expect(await deliveryOf(storyteller.prompts[0].id)).toMatchObject({
+      status: "cancelled",
+      error: "WhatsApp not available",
+    });
+    expect(await outboxTo("+919812345678")).toEqual([]);
+  });
+
   it("after five hours with the worker down, sends late only inside 08:00–21:00 local and moves the rest to the window", async () => {
     const owner = await createUser(database.db);
     const down = new Date("2026-10-05T12:00:00Z");

@@ -239,7 +239,20 @@ type Review =
   | { outcome: "send" };
 
 /** What the send job does with one locked ledger row: every re-check of decision 008, in one place. */
-function review(row: LedgerRow, sendNow: boolean, now: Date, callsOn: boolean, lateSend = lateSendDecision): Review {
+/** Whether this site can send on a channel now: calls need a voice line, WhatsApp its sender (or the outbox). */
+function channelOn(config: Pick<Config, "voiceNumber" | "whatsappOn">, channel: LedgerRow["channel"]) {
+  if (channel === "call") return Boolean(config.voiceNumber);
+  if (channel === "whatsapp") return config.whatsappOn;
+  return true;
+}
+
+function review(
+  row: LedgerRow,
+  sendNow: boolean,
+  now: Date,
+  config: Pick<Config, "voiceNumber" | "whatsappOn">,
+  lateSend = lateSendDecision,
+): Review {
   if (row.status === "sending" && row.outbox_message_id) {
     // An attempt that died, retried hours later (a worker's backoff): a text or call it had not
     // placed must not go out at night. It waits for 08:00 there; the outbox still asks the provider
@@ -257,9 +270,10 @@ function review(row: LedgerRow, sendNow: boolean, now: Date, callsOn: boolean, l
   if (row.channel !== row.delivery_method) return cancel("delivery method changed");
   if (row.channel === "email" && row.unsubscribed_at) return cancel("unsubscribed");
   if (row.channel === "email" && row.email_undeliverable_at) return cancel("email undeliverable");
+  if (!channelOn(config, row.channel))
+    return cancel(row.channel === "call" ? "calls not available" : "WhatsApp not available");
   if ((row.channel === "sms" || row.channel === "whatsapp") && row.sms_consent !== "granted")
     return cancel(row.sms_consent === "revoked" ? "opted out" : "waiting for consent");
-  if (row.channel === "call" && !callsOn) return cancel("calls not available");
   if (row.channel === "call" && row.call_consent !== "granted")
     return cancel(row.call_consent === "revoked" ? "opted out of calls" : "waiting for consent");
   if (!sendNow && row.paused_at) return cancel("paused");
@@ -358,7 +372,7 @@ async function prepareDeliveries(
     return decision;
   };
   for (const row of rows) {
-    const verdict = review(row, sendNow, now, Boolean(deps.config.voiceNumber), lateSend);
+    const verdict = review(row, sendNow, now, deps.config, lateSend);
     if (verdict.outcome === "nothing-to-do") result.set(row.id, "nothing-to-do");
     else if (verdict.outcome === "resume") result.set(row.id, { outboxMessageId: verdict.outboxMessageId });
     else if (verdict.outcome === "cancel") cancels.push({ id: row.id, reason: verdict.reason });

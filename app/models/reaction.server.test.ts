@@ -98,6 +98,18 @@ describe("families answering back", () => {
     expect(await sendReactionDigest(database.db, config, st.id, EVENING)).toBe("nothing-to-do");
   });
 
+  it("never sends, once turned on again, what came while it was off (no run in between)", async () => {
+    const { owner, aman, st, farm } = await family();
+    await setReactionDigest(database.db, owner.id, st.id, false);
+    await react(database.db, owner.id, farm.id, { kind: "heart" }, EVENING);
+    await setReactionDigest(database.db, owner.id, st.id, true);
+    await react(database.db, aman.id, farm.id, { kind: "heart" }, EVENING);
+    expect(await sendReactionDigest(database.db, config, st.id, EVENING)).toBe("sent");
+    const [message] = await messagesTo(st.email!);
+    expect(message.text_body).toContain("Aman loved your story");
+    expect(message.text_body).not.toContain(owner.first_name);
+  });
+
   it("lets only those who may hear an answer react to it, and never to a private one", async () => {
     const { owner, stranger, farm, secret } = await family();
     expect(await react(database.db, stranger.id, farm.id, { kind: "heart" })).toEqual({ kind: "not-found" });

@@ -4,7 +4,6 @@ import { getServerT } from "~/i18n/i18next.server";
 import { enqueueJob } from "~/services/jobs.server";
 import { queueEmail, queueSms } from "~/services/outbox.server";
 import { isUuid } from "~/utils/ids";
-import { MAX_NOTE } from "~/utils/reaction-intents";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import { ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
 import { isInsideSendingWindow, nextWindowOpening } from "./schedule";
@@ -69,7 +68,9 @@ export async function react(
         answer_id: answer.id,
         user_id: userId,
         kind: reaction.kind,
-        note: reaction.kind === "note" ? reaction.note.slice(0, MAX_NOTE) : null,
+        note: reaction.kind === "note" ? reaction.note : null,
+        // With her message off, it is never hers to hear: not later either, when it is turned on.
+        digested_at: answer.reaction_digest_on ? null : now,
       })
       .onConflict((oc) => oc.columns(["answer_id", "user_id"]).where("kind", "=", "heart").doNothing())
       .returning("id")

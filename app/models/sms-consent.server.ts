@@ -4,7 +4,7 @@ import { numberHasSentStop, queueSms } from "~/services/outbox.server";
 import { composeConsentRequest } from "~/services/prompt-messages.server";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import type { Language } from "../../db/schema";
-import { restoreCallConsent, revokeCallConsent } from "./call-consent.server";
+import { restoreCallConsent, revokeCallConsent, statementTheOwnerTicked } from "./call-consent.server";
 import { nextWindowOpening } from "./schedule";
 
 /**
@@ -88,18 +88,13 @@ export async function grantWhatsAppConsent(
   input: { storytellerId: string; phoneE164: string; givenBy: string },
   now = new Date(),
 ) {
-  const owner = await tx
-    .selectFrom("users")
-    .select("language")
-    .where("id", "=", input.givenBy)
-    .executeTakeFirstOrThrow();
-  const t = await getServerT(owner.language, { config }, "storytellers");
+  const statement = await statementTheOwnerTicked(tx, config, input.givenBy, "fields.whatsappConsent");
   await tx
     .insertInto("sms_consents")
     .values({
       storyteller_id: input.storytellerId,
       phone_e164: input.phoneE164,
-      text_shown: t("fields.whatsappConsent"),
+      text_shown: statement,
       status: "granted",
       created_at: now,
     })

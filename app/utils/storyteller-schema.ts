@@ -23,12 +23,10 @@ export const storytellerShape = {
   email: z.preprocess((value) => (value === "" ? undefined : value), email().optional()),
   phone: optionalText(30),
   /** The country a number written without "+" is read in (ISO 3166, as libphonenumber names them). */
+  // A country not offered is no country (the number must then carry its +code): the select shows no error.
   phoneCountry: z.preprocess(
-    (value) => (value === "" ? undefined : value),
-    z
-      .string()
-      .regex(/^[A-Z]{2}$/)
-      .optional(),
+    (value) => (typeof value === "string" && /^[A-Z]{2}$/.test(value) ? value : undefined),
+    z.string().optional(),
   ),
   /** "Phone call": the owner confirms the Storyteller agreed to be called (decision 027). */
   callConsent: z.preprocess(
@@ -42,7 +40,17 @@ export const storytellerShape = {
   ),
   timeZone: z.string({ error: "validation.required" }).min(1, "validation.required"),
   /** What the time-zone chooser was searched for (kept so a plain post shows the same list again). */
-  zoneQuery: optionalText(60),
+  // A search, never refused: cut to 60 characters and cleaned of control characters (it shows no error).
+  zoneQuery: z.preprocess(
+    (value) =>
+      typeof value === "string"
+        ? value
+            .replace(/\p{Cc}/gu, "")
+            .trim()
+            .slice(0, 60) || undefined
+        : undefined,
+    z.string().optional(),
+  ),
   language: choice(supportedLanguages),
 };
 

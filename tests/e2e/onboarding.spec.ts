@@ -84,6 +84,24 @@ test("add a Storyteller reached by email, with library and custom questions", as
   expect(schedule.frequency).toBe("monthly");
 });
 
+test("Enter in a field goes on to the next step, and an email typed before choosing a text is not held against her", async ({
+  page,
+  context,
+  db,
+  baseURL,
+}) => {
+  await signInAsNewUser(db, context, baseURL!, "Meera");
+  await page.goto("/dashboard/onboarding");
+  await page.getByLabel("Nickname").fill("Nani");
+  await page.getByLabel("First name").fill("Kamla");
+  await page.getByLabel("Their email").fill("nani@"); // half an address, then she chooses texts
+  await chooseDeliveryMethod(page, "Text message");
+  await page.getByLabel("Their phone number").fill("(416) 555-0177");
+  await page.getByLabel("Their phone number").press("Enter");
+  await expect(page).toHaveURL(/step=2/);
+  await expect(page.getByLabel("Your own questions")).toBeVisible();
+});
+
 test("add a Storyteller reached by text message; a UK number is refused", async ({ page, context, db, baseURL }) => {
   const user = await signInAsNewUser(db, context, baseURL!, "Arjun");
   await page.goto("/dashboard/onboarding");

@@ -65,10 +65,15 @@ test("Dadi in India on WhatsApp: Send now, she replies with voice notes (OGG, M4
     .executeTakeFirstOrThrow();
   expect(storyteller).toMatchObject({ delivery_method: "whatsapp", phone_e164: phone, sms_consent: "granted" });
 
-  // Send now, twice (the schedule's first date is a month away, so only these send).
-  for (let sent = 0; sent < 2; sent++) {
+  // Send now, for each question (the schedule's first date is a month away, so only these send). Each
+  // by its words: until its job has run, the first question is still first in the queue.
+  for (const question of ["What was your wedding day like?", "Who taught you to cook?"]) {
     await page.goto(`/dashboard/recipient/${storyteller.id}`);
-    await page.getByTestId("queued-prompt").first().getByRole("button", { name: "Send now" }).click();
+    await page
+      .getByTestId("queued-prompt")
+      .filter({ hasText: question })
+      .getByRole("button", { name: "Send now" })
+      .click();
     await expect(page.getByRole("status").filter({ hasText: "The question will be sent shortly" })).toBeVisible();
   }
 

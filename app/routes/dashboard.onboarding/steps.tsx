@@ -64,7 +64,12 @@ export function WhoStepForm({
       className="grid grid-cols-1 gap-5 min-[700px]:grid-cols-2"
     >
       <FieldErrors id={form.errorId} errors={form.errors} />
-      <StorytellerFields fields={fields} timeZones={timeZones} phoneCountries={phoneCountries} />
+      <StorytellerFields
+        fields={fields}
+        timeZones={timeZones}
+        phoneCountries={phoneCountries}
+        enterSubmits={{ name: "intent", value: Intent.next }}
+      />
       <div className="min-[700px]:col-span-2">
         <StepButtons back={false} />
       </div>

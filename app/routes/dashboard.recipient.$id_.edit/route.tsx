@@ -119,7 +119,12 @@ export default function EditStoryteller() {
         className="grid grid-cols-1 gap-5 rounded-xl border border-line bg-panel p-6 max-sm:p-4 min-[700px]:grid-cols-2"
       >
         <FieldErrors id={form.errorId} errors={form.errors} />
-        <StorytellerFields fields={fields} timeZones={timeZones} phoneCountries={phoneCountries} />
+        <StorytellerFields
+          fields={fields}
+          timeZones={timeZones}
+          phoneCountries={phoneCountries}
+          enterSubmits={{ name: "intent", value: Intent.update }}
+        />
         <ScheduleFields fields={fields} />
         <div className="flex gap-3 min-[700px]:col-span-2">
           <button type="submit" name="intent" value={Intent.update} className="btn-primary">

@@ -259,14 +259,14 @@ describe("keepsake book", () => {
     }
 
     // The cover photo: a plain multipart post of the keep page; a file that is no image is refused there.
-    const upload = (bytes: Uint8Array, name: string) => {
+    const upload = (bytes: Uint8Array, name: string, jar = owner.jar) => {
       const body = new FormData();
       body.set("photo", new File([bytes as Uint8Array<ArrayBuffer>], name));
       return outcome(() =>
         action({
           request: new Request(`http://localhost:3000/dashboard/recipient/${st.id}/keep`, {
             method: "POST",
-            headers: { Cookie: owner.jar.header(), "Sec-Fetch-Site": "same-origin" },
+            headers: { Cookie: jar.header(), "Sec-Fetch-Site": "same-origin" },
             body,
           }),
           context: makeTestContext(database),
@@ -275,6 +275,21 @@ describe("keepsake book", () => {
         }),
       );
     };
+    // Someone who may not keep her books is turned away before the photo is read or stored.
+    const stranger = await signedInUser(database);
+    const keysBefore = await database.db
+      .selectFrom("storytellers")
+      .select("book_cover_key")
+      .where("id", "=", st.id)
+      .executeTakeFirstOrThrow();
+    expect(await upload(await pngPhoto(), "cover.png", stranger.jar)).toMatchObject({ status: 404 });
+    expect(
+      await database.db
+        .selectFrom("storytellers")
+        .select("book_cover_key")
+        .where("id", "=", st.id)
+        .executeTakeFirstOrThrow(),
+    ).toEqual(keysBefore);
     const refused = await upload(new TextEncoder().encode("not a photo"), "cover.jpg");
     expect(refused).toMatchObject({ status: 400, data: { coverError: "keep:cover.notImage" } });
     expect(await upload(await pngPhoto(), "cover.png")).toMatchObject({ status: 302 });

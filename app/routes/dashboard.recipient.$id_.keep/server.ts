@@ -80,6 +80,8 @@ export async function saveCover(
   storytellerId: string,
 ): Promise<SaveCoverResult> {
   const refuse = (error: string) => ({ kind: "refused", error }) as const;
+  // Who may keep her books is known before a photo is read, re-encoded and stored.
+  if (!(await keepStoryteller(context.db, userId, storytellerId))) return { kind: "not-found" };
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_PHOTO_BYTES + 64 * 1024)
     return refuse("keep:cover.tooLarge");
   const body = await readMultipart(request, {

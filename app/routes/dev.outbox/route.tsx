@@ -17,8 +17,8 @@ import { replySchema } from "./schema";
 import { phoneAction, type PhoneResult, whatsappAction } from "./server";
 import { WhatsAppReply, WhatsAppSimulator } from "./whatsapp-simulator";
 
-/** WhatsApp goes to the outbox (and its simulator) while Twilio is not configured. */
-const whatsappSimulated = (config: LoaderArgs["context"]["config"]) => config.smsUsesOutbox && config.whatsappOn;
+/** WhatsApp goes to the outbox (and its simulator) while Twilio is not configured, as texts do. */
+const whatsappSimulated = (config: LoaderArgs["context"]["config"]) => config.smsUsesOutbox;
 
 export const handle = { i18n: ["common", "phone", "whatsapp"] };
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { voiceStepSchema } from "~/models/phone-call.server";
-import { choice, unknownIntent } from "~/utils/validation";
+import { choice, plainText, unknownIntent } from "~/utils/validation";
 import { PhoneIntent } from "./intents";
 
 // Messages are translation keys (common:validation.*); hidden fields from a stale page are "out of date".
@@ -45,7 +45,7 @@ export const phoneSchema = z.discriminatedUnion(
 /** What the WhatsApp simulator sends: from her number, a text (may be empty beside a voice note), the message replied to. */
 export const whatsappSchema = z.object({
   from: e164,
-  body: z.string().max(1000, "validation.tooLong").default(""),
+  body: plainText(1000).default(""),
   repliedTo: z
     .string()
     .regex(/^[A-Za-z0-9-]{1,64}$/, "validation.outOfDate")
