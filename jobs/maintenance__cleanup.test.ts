@@ -69,7 +69,7 @@ it("removes the files of exports and books past their 7 days, and keeps live one
   );
 });
 
-it("forgets inbound texts' MessageSids after 30 days and wrong answer codes after a day, and keeps newer ones", async () => {
+it("forgets inbound texts' MessageSids and WhatsApp voice notes after 30 days and wrong answer codes after a day, and keeps newer ones", async () => {
   const { db } = database;
   const day = 86_400_000;
   const sid = (n: number) => `SM${String(n).padStart(32, "0")}`;
@@ -78,6 +78,23 @@ it("forgets inbound texts' MessageSids after 30 days and wrong answer codes afte
     .values([
       { message_sid: sid(1), received_at: new Date(Date.now() - 31 * day) },
       { message_sid: sid(2), received_at: new Date(Date.now() - 29 * day) },
+    ])
+    .execute();
+  await db
+    .insertInto("whatsapp_voice_notes")
+    .values([
+      {
+        message_sid: sid(3),
+        media_sid: "ME1",
+        phone_e164: "+919810000001",
+        created_at: new Date(Date.now() - 31 * day),
+      },
+      {
+        message_sid: sid(4),
+        media_sid: "ME2",
+        phone_e164: "+919810000001",
+        created_at: new Date(Date.now() - 29 * day),
+      },
     ])
     .execute();
   await db
@@ -103,6 +120,9 @@ it("forgets inbound texts' MessageSids after 30 days and wrong answer codes afte
   expect((await db.selectFrom("inbound_messages").select("message_sid").execute()).map((r) => r.message_sid)).toEqual([
     sid(2),
   ]);
+  expect(
+    (await db.selectFrom("whatsapp_voice_notes").select("message_sid").execute()).map((r) => r.message_sid),
+  ).toEqual([sid(4)]);
   expect((await db.selectFrom("phone_code_failures").select("code_hmac").execute()).map((r) => r.code_hmac)).toEqual([
     "new",
   ]);

@@ -2,13 +2,16 @@ import { sql } from "kysely";
 import type { DbOrTx } from "../../db/client";
 
 const IDLE_SESSION_DAYS = 14;
-/** Twilio retries a webhook within hours; a month of MessageSids is ample to answer each text once. */
+/**
+ * Twilio retries a webhook within hours; a month of MessageSids is ample to answer each text or voice
+ * note once (a voice note's media is deleted at Twilio once fetched, and gone there after a month anyway).
+ */
 const INBOUND_MESSAGE_DAYS = 30;
 
 /**
  * Deletes rows that have expired and are never read again: finished or abandoned sign-ins,
  * sessions past their idle or absolute limit, unconfirmed email changes, old rate-limit counters,
- * inbound texts' MessageSids past a month.
+ * inbound texts' MessageSids and WhatsApp voice notes (her number, the media's ids) past a month.
  */
 export async function deleteExpiredRows(db: DbOrTx, now: Date) {
   await db.deleteFrom("auth_flows").where("expires_at", "<", now).execute();
@@ -26,8 +29,7 @@ export async function deleteExpiredRows(db: DbOrTx, now: Date) {
     .deleteFrom("rate_limits")
     .where("expire", "<", sql<string>`${now.getTime()}::bigint`)
     .execute();
-  await db
-    .deleteFrom("inbound_messages")
-    .where("received_at", "<", new Date(now.getTime() - INBOUND_MESSAGE_DAYS * 86_400_000))
-    .execute();
+  const aMonthAgo = new Date(now.getTime() - INBOUND_MESSAGE_DAYS * 86_400_000);
+  await db.deleteFrom("inbound_messages").where("received_at", "<", aMonthAgo).execute();
+  await db.deleteFrom("whatsapp_voice_notes").where("created_at", "<", aMonthAgo).execute();
 }
