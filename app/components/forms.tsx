@@ -150,15 +150,3 @@ export function LanguageOptions() {
     </>
   );
 }
-
-export function TimeZoneOptions({ zones }: { zones: string[] }) {
-  return (
-    <>
-      {zones.map((zone) => (
-        <option key={zone} value={zone}>
-          {zone.replaceAll("_", " ")}
-        </option>
-      ))}
-    </>
-  );
-}

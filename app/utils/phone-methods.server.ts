@@ -1,5 +1,5 @@
 import type { Config } from "~/config.server";
-import { type PhoneNumber, TEXT_COUNTRIES } from "~/utils/phone.server";
+import { type PhoneNumber, takesTexts } from "~/utils/phone.server";
 import { voiceLineFor } from "~/utils/voice-lines.server";
 
 /** The ways a question can reach a phone number. */
@@ -12,7 +12,7 @@ export type PhoneMethod = "sms" | "call" | "whatsapp";
  */
 export function phoneMethods(phone: PhoneNumber, config: Pick<Config, "voiceLines" | "whatsappOn">): PhoneMethod[] {
   const methods: PhoneMethod[] = [];
-  if (TEXT_COUNTRIES.includes(phone.country) && !phone.landline) methods.push("sms");
+  if (takesTexts(phone)) methods.push("sms");
   if (voiceLineFor(config, phone.country)) methods.push("call");
   if (config.whatsappOn && !phone.landline) methods.push("whatsapp");
   return methods;

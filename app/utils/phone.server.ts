@@ -19,7 +19,7 @@ export type PhoneNumber = {
 };
 
 /** The countries Heirloom texts (the spec's SMS rule). */
-export const TEXT_COUNTRIES: readonly CountryCode[] = ["US", "CA"];
+const TEXT_COUNTRIES: readonly CountryCode[] = ["US", "CA"];
 
 export const isCountryCode = (value: string | undefined): value is CountryCode =>
   Boolean(value && /^[A-Z]{2}$/.test(value) && isSupportedCountry(value));
@@ -84,13 +84,11 @@ export function callerE164(from: string, calledLine: string | undefined): string
   return parsed?.isPossible() ? parsed.number : null;
 }
 
-/** A US or Canadian number in E.164 (the only places Heirloom texts), or null if it is not one. */
-export function usOrCanadianE164(input: string, country?: CountryCode): string | null {
-  const parsed = parsePhone(input, country);
-  return parsed && TEXT_COUNTRIES.includes(parsed.country) && !parsed.landline ? parsed.e164 : null;
-}
+/** Whether Heirloom texts this number: US and Canadian numbers that are not landlines (the spec's rule). */
+export const takesTexts = (phone: PhoneNumber) => TEXT_COUNTRIES.includes(phone.country) && !phone.landline;
 
-/** A valid number of any country in E.164 (WhatsApp reaches them all), or null; read nationally in `country`. */
-export function anyCountryE164(input: string, country?: CountryCode): string | null {
-  return parsePhone(input, country)?.e164 ?? null;
+/** A number Heirloom texts (takesTexts), in E.164, or null if it is not one. */
+export function usOrCanadianE164(input: string): string | null {
+  const parsed = parsePhone(input);
+  return parsed && takesTexts(parsed) ? parsed.e164 : null;
 }

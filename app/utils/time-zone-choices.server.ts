@@ -1,6 +1,5 @@
-import { type CountryCode, isCountryCode } from "~/utils/phone.server";
 import { timeZoneNames, type ZoneChoice } from "~/utils/time-zones";
-import { countryOfZone, zonesOfCountry } from "~/utils/zone-countries.server";
+import { countryOfZone } from "~/utils/zone-countries.server";
 
 // The time-zone chooser's list: each zone as "city, country" in the reader's language, with the
 // names it is found by in both languages (Intl names the countries; the cities' Hindi names are ours,
@@ -106,16 +105,6 @@ export function zoneChoices(language: string): ZoneChoice[] {
     .sort((a, b) => collator.compare(a.label, b.label));
   cache.set(language, choices);
   return choices;
-}
-
-/**
- * The zone a country's number suggests: its only zone (chosen), or its several (the list narrowed);
- * none for a country Intl knows no zone of.
- */
-export function suggestedZones(country: string | undefined): { country: CountryCode; zones: string[] } | null {
-  if (!isCountryCode(country)) return null;
-  const zones = zonesOfCountry(country);
-  return zones.length ? { country, zones } : null;
 }
 
 /** The countries a number may be read in, named in `language`, sorted for it. */
