@@ -40,11 +40,9 @@ export async function loader({ request, context, params }: LoaderArgs) {
   if (!storyteller) throw notFound();
   return {
     title: await pageTitle(request, context, "view.editStoryteller", "storytellers"),
-    storyteller: {
-      ...storyteller,
-      // Shown as people in her country write it, beside that country.
-      phone_e164: storyteller.phone_e164 ? nationalFormat(storyteller.phone_e164) : null,
-    },
+    storyteller,
+    // Her number as people in her country write it, shown beside that country.
+    phone: storyteller.phone_e164 ? nationalFormat(storyteller.phone_e164) : "",
     ...storytellerFormLists(request, user.language, storyteller.phone_e164),
     constraint: formConstraints.storytellerWithSchedule,
   };
@@ -85,7 +83,7 @@ export async function action({ request, context, params }: ActionArgs) {
 
 export default function EditStoryteller() {
   const { t } = useTranslation("storytellers");
-  const { storyteller, timeZones, phoneCountries, phoneCountry, constraint } = useLoaderData<typeof loader>();
+  const { storyteller, phone, timeZones, phoneCountries, phoneCountry, constraint } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [form, fields] = useForm<z.input<typeof storytellerWithScheduleSchema>>({
     lastResult: actionData?.form === Intent.update ? actionData.result : undefined,
@@ -96,7 +94,7 @@ export default function EditStoryteller() {
       relationship: storyteller.relationship,
       deliveryMethod: storyteller.delivery_method,
       email: storyteller.email ?? "",
-      phone: storyteller.phone_e164 ?? "",
+      phone,
       phoneCountry,
       // The owner's word stands until the Storyteller opts out; then it must be given again.
       // The owner's word stands through an opt-out (only the number lifts that): the box stays ticked.
