@@ -5,9 +5,14 @@
 //      prompt through the outbox: the time from the due minute until the last is sent, and that
 //      each Storyteller got exactly one message;
 //   3. peak RSS of this process;
-// and prints the plan of the tick's due-schedule query (it must use schedules_due_idx).
+// and prints the plan of the tick's due-schedule query (it must use schedules_due_idx) and how many
+// jobs failed on a deadlock (there must be none).
+// BENCH_PROFILE=1 also says where the CPU went: this process's hottest functions (V8's profiler,
+// the .cpuprofile kept in BENCH_CPU_PROFILE when set) and PostgreSQL's costliest statements
+// (pg_stat_statements). Both add their own cost: compare CPU seconds of runs without it.
 // The zones are picked so the current minute is daytime there: every send is inside 08:00–21:00.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { Logger, run } from "graphile-worker";
@@ -22,9 +27,11 @@ import { createDb, createPool } from "../db/client";
 import { migrateToLatest } from "../db/migrator";
 import { createTaskList, WORKER_CONCURRENCY } from "../jobs/task-list";
 import { startEmbeddedPostgres } from "../server/embedded-postgres";
+import { type CpuProfile, topFrames, topModules } from "./cpu-profile";
 
 const COUNT = Number(process.env.BENCH_STORYTELLERS ?? 100_000);
 const ZONES = 40;
+const PROFILE = process.env.BENCH_PROFILE === "1";
 
 let peakRss = 0;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
@@ -36,6 +43,7 @@ const pg = await startEmbeddedPostgres({
   dataDir,
   port: Number(process.env.BENCH_PG_PORT ?? 25443),
   password: "bench",
+  settings: PROFILE ? { shared_preload_libraries: "pg_stat_statements", "pg_stat_statements.track": "all" } : {},
 });
 // The CPU PostgreSQL's backends used: the postmaster's reaped children (connections closed).
 const postmasterPid = () =>
@@ -82,6 +90,7 @@ try {
   const planText = plan.rows.map((r: Record<string, string>) => r["QUERY PLAN"]).join("\n");
   console.log(`\ntick query plan:\n${planText}\n`);
 
+  if (PROFILE) await sql`create extension if not exists pg_stat_statements`.execute(db);
   // A fresh pool for the run, so the backends' CPU is counted from here.
   await db.destroy();
   await new Promise((resolve) => setTimeout(resolve, 500));
@@ -89,6 +98,13 @@ try {
   const nodeCpuBefore = process.cpuUsage();
   pool = createPool(pg.url, 12);
   db = createDb(pool);
+  const profiler = PROFILE ? new Session() : null;
+  if (profiler) {
+    profiler.connect();
+    await sql`select pg_stat_statements_reset()`.execute(db);
+    await profiler.post("Profiler.enable");
+    await profiler.post("Profiler.start");
+  }
 
   const config = completeConfig(parseEnv({ NODE_ENV: "production", APP_URL: "https://heirloom.example" }), {
     SESSION_SECRET: "bench-secret-bench-secret-bench-secret-0123",
@@ -112,26 +128,32 @@ try {
     logger: new Logger(() => () => {}),
     noPreparedStatements: false,
   });
-  runner.events.on("job:error", ({ error }) => console.error("job failed:", (error as Error).message));
+  let deadlocks = 0;
+  runner.events.on("job:error", ({ error }) => {
+    if (/deadlock detected/.test((error as Error).message)) deadlocks++;
+    console.error("job failed:", (error as Error).message);
+  });
   const start = performance.now();
   const tick = await runSchedulerTick(deps, new Date());
   const enqueueMs = performance.now() - start;
   console.log(
     `tick: ${tick.schedules} schedules, ${tick.deliveries} deliveries enqueued in ${seconds(enqueueMs)} (${Math.round(tick.deliveries / (enqueueMs / 1000))}/s)`,
   );
+  // Done when no send job is left to run; the ledger is read once then (counting 100,000 rows four
+  // times a second cost PostgreSQL seconds of the CPU this measures).
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, 250));
-    const { rows } = await sql<{ sent: string; other: string }>`
-      select count(*) filter (where status = 'sent') as sent, count(*) filter (where status not in ('sent', 'pending', 'sending')) as other from deliveries`.execute(
-      db,
-    );
-    if (Number(rows[0].sent) + Number(rows[0].other) >= tick.deliveries) {
-      if (rows[0].other !== "0") console.log(`${rows[0].other} deliveries did not end as sent`);
-      break;
-    }
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from graphile_worker.jobs where attempts < max_attempts`.execute(db);
+    if (rows[0].n === 0) break;
   }
   const totalMs = performance.now() - start;
+  const profile = profiler ? ((await profiler.post("Profiler.stop")) as { profile: CpuProfile }).profile : null;
   await runner.stop();
+  const { rows: ended } = await sql<{ status: string; n: number }>`
+    select status, count(*)::int as n from deliveries group by status order by status`.execute(db);
+  const notSent = ended.filter((r) => r.status !== "sent");
+  if (notSent.length) console.log(`deliveries not sent: ${notSent.map((r) => `${r.n} ${r.status}`).join(", ")}`);
   const check = await sql<{ sent: string; prompts: string; messages: string; jobs: string }>`
     select (select count(*) from outbox_messages where status = 'sent') as sent,
            (select count(distinct prompt_id) from deliveries where status = 'sent') as prompts,
@@ -145,12 +167,18 @@ try {
     `total from due to all sent: ${seconds(totalMs)} (${Math.round(Number(sent) / (totalMs / 1000))}/s); peak RSS of this process: ${mb(peakRss)}`,
   );
   const nodeCpu = process.cpuUsage(nodeCpuBefore);
+  console.log(`jobs that failed on a deadlock: ${deadlocks}`);
+  if (deadlocks) process.exitCode = 1;
   await db.destroy();
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const pgCpu = backendCpuSeconds() - pgCpuBefore;
   console.log(
     `CPU used from due to all sent: this process ${((nodeCpu.user + nodeCpu.system) / 1e6).toFixed(1)} s, PostgreSQL backends ${pgCpu.toFixed(1)} s (${cpus().length} cores; load average ${loadavg()[0].toFixed(1)} from other work counts against the wall time)`,
   );
+  if (profile) {
+    db = createDb((pool = createPool(pg.url, 1)));
+    await printProfile(profile);
+  }
   if (sent !== String(COUNT) || prompts !== sent || messages !== sent) {
     console.log("NOT every Storyteller got exactly one message");
     process.exitCode = 1;
@@ -163,4 +191,24 @@ try {
   await db.destroy().catch(() => {});
   await pg.stop();
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Where the CPU went: this process's hottest frames and packages, PostgreSQL's costliest statements. */
+async function printProfile(profile: CpuProfile) {
+  if (process.env.BENCH_CPU_PROFILE) writeFileSync(process.env.BENCH_CPU_PROFILE, JSON.stringify(profile));
+  console.log(
+    `\nthis process, self time:\n${topFrames(profile, 15).join("\n")}\n\nby package:\n${topModules(profile, 10).join("\n")}`,
+  );
+  const { rows } = await sql<{ ms: number; calls: number; rows: number; query: string }>`
+    select round(total_exec_time)::int as ms, calls::int, rows::int, left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 220) as query
+    from pg_stat_statements where query not like '%pg_stat_statements%' order by total_exec_time desc limit 20`.execute(
+    db,
+  );
+  const total = await sql<{ ms: number; calls: number }>`
+    select round(sum(total_exec_time))::int as ms, sum(calls)::int as calls from pg_stat_statements`.execute(db);
+  console.log(`\nPostgreSQL statements: ${total.rows[0].calls} in ${total.rows[0].ms} ms of execution; the costliest:`);
+  for (const r of rows)
+    console.log(
+      `${String(r.ms).padStart(7)} ms ${String(r.calls).padStart(7)} calls ${String(r.rows).padStart(8)} rows  ${r.query}`,
+    );
 }

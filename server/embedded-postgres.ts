@@ -16,6 +16,8 @@ export async function startEmbeddedPostgres(options: {
   log?: (line: string) => void;
   /** Tests only: no fsync (a crash may lose the cluster, which a test run rebuilds anyway). */
   throwaway?: boolean;
+  /** More server settings, as `-c name=value` pairs (benchmarks: pg_stat_statements). */
+  settings?: Record<string, string>;
 }): Promise<EmbeddedDatabase> {
   const databaseDir = path.resolve(options.dataDir, "postgres");
   // PostgreSQL's last lines are kept even when not printed: they say why it stopped (the library doesn't).
@@ -47,6 +49,7 @@ export async function startEmbeddedPostgres(options: {
     postgresFlags: [
       ...["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
       ...(options.throwaway ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : []),
+      ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
     ],
     onLog: (message) => log(String(message).trim()),
     onError: (message) => log(String(message instanceof Error ? message.message : message).trim()),

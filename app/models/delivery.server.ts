@@ -194,6 +194,26 @@ async function mintCodesAhead(deps: DeliveryDeps, deliveryIds: string[]) {
   });
 }
 
+/**
+ * The schedules whose empty-queue note this send may clear, locked before the ledger rows: the
+ * tick takes schedules first and then writes ledger rows, so a send taking them the other way
+ * round waited on a tick that waited on it (decision 054). Only these are cleared afterwards.
+ */
+async function lockEmptyQueueNotes(tx: DbOrTx, deliveryIds: string[]) {
+  const rows = await tx
+    .selectFrom("schedules as sc")
+    .innerJoin("prompts as p", "p.storyteller_id", "sc.storyteller_id")
+    .innerJoin("deliveries as d", "d.prompt_id", "p.id")
+    .select("sc.storyteller_id")
+    .where("d.id", "in", deliveryIds)
+    .where("d.purpose", "=", "prompt")
+    .where("sc.empty_queue_notified_at", "is not", null)
+    .orderBy("sc.storyteller_id")
+    .forUpdate("sc")
+    .execute();
+  return new Set(rows.map((row) => row.storyteller_id));
+}
+
 type LedgerRow = Awaited<ReturnType<typeof lockLedgerRows>>[number];
 
 function lockLedgerRows(tx: DbOrTx, deliveryIds: string[]) {
@@ -359,6 +379,7 @@ async function prepareDeliveries(
   { claimant }: { claimant?: string } = {},
 ): Promise<Map<string, Prepared>> {
   const result = new Map<string, Prepared>();
+  const noted = await lockEmptyQueueNotes(tx, deliveryIds);
   const rows = await lockLedgerRows(tx, deliveryIds);
   const cancels: { id: string; reason: string }[] = [];
   const defers: { row: LedgerRow; retryAt: Date }[] = [];
@@ -437,16 +458,13 @@ async function prepareDeliveries(
       tx,
       prompts.map((row) => ({ storytellerId: row.storyteller_id, promptId: row.prompt_id })),
     );
-    await tx
-      .updateTable("schedules")
-      .set({ empty_queue_notified_at: null })
-      .where(
-        "storyteller_id",
-        "in",
-        prompts.map((row) => row.storyteller_id),
-      )
-      .where("empty_queue_notified_at", "is not", null)
-      .execute();
+    const cleared = [...new Set(prompts.map((row) => row.storyteller_id))].filter((id) => noted.has(id));
+    if (cleared.length)
+      await tx
+        .updateTable("schedules")
+        .set({ empty_queue_notified_at: null })
+        .where("storyteller_id", "in", cleared)
+        .execute();
   }
   stored.forEach((message, i) =>
     result.set(sends[i].id, {
