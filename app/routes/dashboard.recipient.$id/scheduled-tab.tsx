@@ -42,7 +42,7 @@ export function PromptQueue({
             key={prompt.id}
             id={queuedAnchor(prompt.id)}
             tabIndex={-1}
-            className="scroll-mt-24 rounded-lg border border-line bg-panel p-3 data-[dragging=true]:opacity-50"
+            className="scroll-mt-24 rounded-lg border border-line bg-panel p-3 data-[dragging=true]:opacity-50 data-[drop-target=true]:border-primary data-[drop-target=true]:ring-2 data-[drop-target=true]:ring-primary"
             data-testid="queued-prompt"
             draggable={draggable && prompt.editable}
             {...dragProps(prompt)}
