@@ -20,6 +20,12 @@ const routes = await builtRoutes();
 // outbox is a developer's tool on loopback only, not a screen anyone else sees.
 const listed = pagesFromManifest(routes, () => "_").filter(({ id }) => !id.startsWith("routes/dev."));
 
+// Screens a page shows besides its first: the Sent tab, a picker search (its categories open).
+const alsoAt: Record<string, string[]> = {
+  "routes/dashboard.recipient.$id": ["?sent=true"],
+  "routes/dashboard.recipient.$id_.prompts.new": ["?q=home"],
+};
+
 for (const { id, pattern } of listed) {
   const status = expectedStatus[id] ?? 200;
   test.describe(pattern, () => {
@@ -40,10 +46,12 @@ for (const { id, pattern } of listed) {
       for (const { name, textScale } of screens) {
         await scaleText(page, textScale);
         for (const language of languages) {
-          const url = `${found.path}${query[id] ?? ""}`;
-          const response = await page.goto(`${url}${url.includes("?") ? "&" : "?"}lng=${language}`);
-          expect(response?.status(), `${url} answered`).toBe(status);
-          problems.push(...(await layoutProblems(page, "body")).map((problem) => `${name}, ${language}: ${problem}`));
+          for (const url of [`${found.path}${query[id] ?? ""}`, ...(alsoAt[id] ?? []).map((q) => found.path + q)]) {
+            const response = await page.goto(`${url}${url.includes("?") ? "&" : "?"}lng=${language}`);
+            expect(response?.status(), `${url} answered`).toBe(status);
+            const where = `${name}, ${language}${url === found.path ? "" : `, ${url.slice(found.path.length)}`}`;
+            problems.push(...(await layoutProblems(page, "body")).map((problem) => `${where}: ${problem}`));
+          }
         }
       }
       expect(problems).toEqual([]);
