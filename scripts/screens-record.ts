@@ -1,12 +1,36 @@
-// `npm run screens`: the record page in each state at 360 and 1280 px, English and Hindi, with
-// JavaScript on and off, into docs/screens/record/ (PNG, palette). The shots are taken by
-// tests/e2e/screens-record.spec.ts with the e2e server, database and fake microphone; this script
-// only asks Playwright to run it (the ordinary suite skips it). Run `npm run build` first.
+// `npm run screens`: issue 22's screenshots at 360 and 1280 px, English and Hindi, into docs/screens/
+// (PNG, small enough to keep in git):
+//   record/     the record page in each state, JavaScript on and off (screens-record.spec.ts)
+//   queue/      the overview, the queue and the queue mid-drag, the picker, the Sent tab and the
+//               board (screens-queue.spec.ts)
+//   reactions/  an answer's hearts and notes; book/ the keepsake book's first pages, English and
+//               Hindi, drawn by pdftoppm (reactions-and-book.spec.ts)
+// The shots are taken by those Playwright specs with the e2e server, database and fake microphone;
+// this script only asks Playwright to run them (the ordinary suite skips the shots). Run
+// `npm run build` first (`npm run screens` does).
 import { spawnSync } from "node:child_process";
+import path from "node:path";
+
+const specs = ["screens-record.spec.ts", "screens-queue.spec.ts", "reactions-and-book.spec.ts"];
+const pdftoppm = spawnSync("pdftoppm", ["-v"]);
+if (pdftoppm.error) console.warn("pdftoppm (poppler-utils) is not installed: the book's pages will not be drawn.");
 
 const result = spawnSync(
   "npx",
-  ["playwright", "test", "tests/e2e/screens-record.spec.ts", "--project", "js", "--trace", "off", "--workers", "1"],
-  { stdio: "inherit", env: { ...process.env, SCREENS: "1" } },
+  [
+    "playwright",
+    "test",
+    ...specs.map((spec) => `tests/e2e/${spec}`),
+    "--project",
+    "js",
+    "--trace",
+    "off",
+    "--workers",
+    "1",
+  ],
+  {
+    stdio: "inherit",
+    env: { ...process.env, SCREENS: "1", SCREENS_DIR: path.resolve("docs/screens") },
+  },
 );
 process.exitCode = result.status ?? 1;

@@ -7,11 +7,13 @@ import type { DbOrTx } from "../db/client";
 import {
   createAnswer,
   createGroup,
+  createGroupInvitation,
   createListenLink,
   createPrompt,
   createSelfStoryteller,
   createShareLink,
   createStoryteller,
+  createUser,
 } from "./factories";
 
 export type ServerRoute = { path?: string; index?: boolean; parentId?: string; module: Record<string, unknown> };
@@ -77,8 +79,8 @@ export function filler(values: Record<string, string>, what: string) {
 
 /**
  * One of everything a page shows, for `user`: a Storyteller with a queued and a sent prompt and an
- * answer, a group around them, the user's own stories with a prompt to record, and links to the
- * answer. Returns the parameter table for `filler` and the query strings pages need besides.
+ * answer, a group around them (another member, an invitation), the user's own stories with a prompt
+ * to record, and links to the answer. Returns the parameter table for `filler` and the query strings pages need besides.
  */
 export async function oneOfEverything(
   db: DbOrTx,
@@ -88,7 +90,10 @@ export async function oneOfEverything(
   const storyteller = await createStoryteller(db, { ownerId: user.id, nickname: "Nani" });
   const sent = await createPrompt(db, { storytellerId: storyteller.id, sentAt: new Date() });
   const answer = await createAnswer(db, { storytellerId: storyteller.id });
-  const group = await createGroup(db, { ownerId: user.id, storytellerId: storyteller.id });
+  // A member besides the owner and a pending invitation: the group page's Remove, Resend and Revoke.
+  const member = await createUser(db, { first_name: "Ravi" });
+  const group = await createGroup(db, { ownerId: user.id, storytellerId: storyteller.id, collaborators: [member.id] });
+  await createGroupInvitation(db, { groupId: group.id, invitedBy: user.id });
   const self = await createSelfStoryteller(db, user);
   const ownPrompt = await createPrompt(db, { storytellerId: self.id, createdBy: user.id, sentAt: new Date() });
   const share = await createShareLink(db, { answerId: answer.id, createdBy: user.id });

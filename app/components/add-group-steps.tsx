@@ -134,7 +134,7 @@ function DetailsStepForm({
     <Form method="post" action={actionFor(1)} {...getFormProps(form)} className="flex flex-col gap-5">
       <FieldErrors id={form.errorId} errors={form.errors} />
       <GroupDetailsFields fields={fields} />
-      <div className="flex gap-3">
+      <div className="flex flex-wrap gap-3">
         <button type="submit" name="intent" value={Intent.next} className="btn-primary">
           {t("new.next")}
         </button>
@@ -208,7 +208,7 @@ function StorytellerStep({
                 </option>
               ))}
             </SelectField>
-            <div className="flex gap-3">
+            <div className="flex flex-wrap gap-3">
               <BackButton />
               <button type="submit" name="intent" value={Intent.pick} className="btn-primary">
                 {t("new.pick")}

@@ -13,9 +13,11 @@ export function DashboardTopbar({ user, unread }: { user: TopbarUser; unread: nu
   const { t } = useTranslation();
   const scrolled = useScrolledPast(100);
   return (
+    // Sticky only where the screen is at least 20em wide: at 200% text a phone is 11em wide, and
+    // the top bar's rows (a third of the screen) would stay over the page.
     <header
       data-scrolled={scrolled}
-      className="sticky top-0 z-30 flex flex-wrap items-center justify-end gap-x-3 gap-y-1 border-b border-line bg-surface px-4 py-2 transition-all data-[scrolled=true]:bg-panel/95 data-[scrolled=true]:shadow-md"
+      className="relative top-0 z-30 min-[20em]:sticky flex flex-wrap items-center justify-end gap-x-3 gap-y-1 border-b border-line bg-surface px-4 py-2 transition-all data-[scrolled=true]:bg-panel/95 data-[scrolled=true]:shadow-md"
     >
       <LanguageSwitch />
       <ThemeSettingsPanel />

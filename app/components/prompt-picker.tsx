@@ -2,7 +2,11 @@ import { useTranslation } from "react-i18next";
 
 export type LibraryCategory = { id: string; name: string; prompts: { id: number; text: string }[] };
 /** The add button stays in sight however long the list: a bar stuck to the bottom of the page or dialog. */
-export const addBarClass = "sticky bottom-0 z-10 flex gap-3 border-t border-line bg-surface py-3";
+export const addBarClass = "sticky bottom-0 z-10 flex flex-wrap gap-3 border-t border-line bg-surface py-3";
+/** A category's heading: the whole row opens it, 44 px tall (the card's padding is the summary's). */
+export const summaryClass = "min-h-11 cursor-pointer px-4 py-2.5 font-semibold";
+/** A question to tick: the row is the target, 44 px tall. */
+export const pickClass = "flex min-h-11 items-start gap-3 py-2.5";
 
 /** The Add questions page's library (getPickerLibrary): each category's size, queued questions marked. */
 type PickerPrompt = { id: number; text: string; queued?: boolean };
@@ -30,15 +34,15 @@ export function PromptPicker({
   const { t } = useTranslation("storytellers");
   const item = (prompt: PickerPrompt, where: string) => (
     <li key={prompt.id}>
-      <label className="flex items-start gap-2">
+      <label className={pickClass}>
         {choose === "one" ? (
-          <input type="radio" name="libraryPromptId" value={prompt.id} className="mt-1" />
+          <input type="radio" name="libraryPromptId" value={prompt.id} className="mt-0.5 size-5 shrink-0" />
         ) : (
           <input
             type="checkbox"
             name="libraryPromptIds"
             value={prompt.id}
-            className="mt-1"
+            className="mt-0.5 size-5 shrink-0"
             // Already waiting in the queue: shown, not addable again (the server refuses it too).
             disabled={prompt.queued}
             aria-describedby={prompt.queued ? `${idPrefix}${where}-queued-${prompt.id}` : undefined}
@@ -62,15 +66,15 @@ export function PromptPicker({
   return (
     <>
       {starter.length ? (
-        <details open className="rounded-lg border border-line bg-panel p-4" data-testid="starter-set">
-          <summary className="cursor-pointer font-semibold">{t("add.starter")}</summary>
-          <p className="mt-1 text-sm text-muted">{t("add.starterHint")}</p>
-          <ul className="mt-3 flex flex-col gap-2">{starter.map((prompt) => item(prompt, "starter"))}</ul>
+        <details open className="rounded-lg border border-line bg-panel" data-testid="starter-set">
+          <summary className={summaryClass}>{t("add.starter")}</summary>
+          <p className="px-4 text-sm text-muted">{t("add.starterHint")}</p>
+          <ul className="flex flex-col px-4 pt-1 pb-2">{starter.map((prompt) => item(prompt, "starter"))}</ul>
         </details>
       ) : null}
       {shown.map((category) => (
-        <details key={category.id} open={searching} className="rounded-lg border border-line bg-panel p-4">
-          <summary className="cursor-pointer font-semibold">
+        <details key={category.id} open={searching} className="rounded-lg border border-line bg-panel">
+          <summary className={summaryClass}>
             {category.name}
             {category.total !== undefined ? (
               <span className="ms-2 text-sm font-normal text-muted">
@@ -80,7 +84,7 @@ export function PromptPicker({
               </span>
             ) : null}
           </summary>
-          <ul className="mt-3 flex flex-col gap-2">{category.prompts.map((prompt) => item(prompt, category.id))}</ul>
+          <ul className="flex flex-col px-4 pb-2">{category.prompts.map((prompt) => item(prompt, category.id))}</ul>
         </details>
       ))}
       {choose === "many" ? (

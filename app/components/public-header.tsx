@@ -11,9 +11,11 @@ export function PublicHeader() {
   const signedIn = Boolean(useRootData()?.user);
   const scrolled = useScrolledPast(100);
   return (
+    // Sticky only where the screen is at least 20em wide: at 200% text a phone is 11em wide, and
+    // the top bar's rows (a third of the screen) would stay over the page.
     <header
       data-scrolled={scrolled}
-      className="sticky top-0 z-30 border-b border-transparent bg-surface transition-all data-[scrolled=true]:border-line data-[scrolled=true]:bg-panel/95 data-[scrolled=true]:shadow-md"
+      className="relative top-0 z-30 min-[20em]:sticky border-b border-transparent bg-surface transition-all data-[scrolled=true]:border-line data-[scrolled=true]:bg-panel/95 data-[scrolled=true]:shadow-md"
     >
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-4 max-[830px]:py-2">
         <Logo />

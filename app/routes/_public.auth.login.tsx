@@ -75,7 +75,7 @@ export default function Login() {
         </Link>
       </p>
       <p className="mt-2 text-sm">
-        <Link to="/auth/reset-password" className="link">
+        <Link to="/auth/reset-password" className="link-target">
           {t("login.cantSignIn")}
         </Link>
       </p>

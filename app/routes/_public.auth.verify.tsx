@@ -83,11 +83,11 @@ export default function Verify() {
           {t("verify.submit")}
         </button>
       </Form>
-      <p className="mt-6 flex flex-wrap gap-4 text-sm">
-        <Link to="/auth/reset-password" className="link">
+      <p className="mt-6 flex flex-wrap gap-x-4 text-sm">
+        <Link to="/auth/reset-password" className="link-target">
           {t("verify.resend")}
         </Link>
-        <Link to="/auth/login" className="link">
+        <Link to="/auth/login" className="link-target">
           {t("verify.differentEmail")}
         </Link>
       </p>

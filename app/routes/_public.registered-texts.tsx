@@ -33,7 +33,7 @@ export default function RegisteredTexts() {
         </ul>
       </section>
       <p>
-        <Link to="/privacy-policy" className="link">
+        <Link to="/privacy-policy" className="link-target">
           {t("privacyLink")}
         </Link>
       </p>

@@ -56,7 +56,7 @@ export default function StorytellersOverview() {
       <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold">{t("dashboard.storytellers.title")}</h1>
         {storytellers.length ? (
-          <div className="flex gap-2">
+          <div className="flex flex-wrap gap-2">
             <Link to="/dashboard/kanban" className="btn-secondary">
               {t("storytellers:board.title")}
             </Link>
@@ -72,7 +72,7 @@ export default function StorytellersOverview() {
             <h2 id="newest-heading" className="text-xl font-bold">
               {t("storytellers:overview.newest")}
             </h2>
-            <Link to="/dashboard/timeline" className="link">
+            <Link to="/dashboard/timeline" className="link-target">
               {t("storytellers:overview.allAnswers")}
             </Link>
           </div>
@@ -108,7 +108,7 @@ export default function StorytellersOverview() {
                 </span>
                 <div>
                   <h2 className="text-lg font-semibold">
-                    <Link to={`/dashboard/recipient/${s.id}`} className="link">
+                    <Link to={`/dashboard/recipient/${s.id}`} className="link-target">
                       {s.nickname}
                     </Link>
                   </h2>
@@ -156,7 +156,7 @@ export default function StorytellersOverview() {
               >
                 <div>
                   <h3 className="text-lg font-semibold">
-                    <Link to={`/dashboard/groups/${g.id}`} className="link">
+                    <Link to={`/dashboard/groups/${g.id}`} className="link-target">
                       {g.name}
                     </Link>
                   </h3>

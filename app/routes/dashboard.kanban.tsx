@@ -46,7 +46,7 @@ export default function Board() {
             data-testid="board-column"
           >
             <h2 id={`column-${column.id}`} className="mb-3 font-semibold">
-              <Link to={`/dashboard/recipient/${column.id}`} className="link">
+              <Link to={`/dashboard/recipient/${column.id}`} className="link-target">
                 {column.nickname}
               </Link>
             </h2>
@@ -80,7 +80,7 @@ export default function Board() {
             </ul>
             {column.more > 0 ? (
               <p className="mt-2 text-sm">
-                <Link to={`/dashboard/recipient/${column.id}`} className="link">
+                <Link to={`/dashboard/recipient/${column.id}`} className="link-target">
                   {t("board.more", { count: column.more, name: column.nickname })}
                 </Link>
               </p>

@@ -83,10 +83,10 @@ export default function TestPage() {
         <fieldset className="flex flex-col gap-2" aria-describedby={errors?.channel ? "test-channel-error" : undefined}>
           <legend className="font-medium">{t("testPage.channel")}</legend>
           <FieldErrors id="test-channel-error" errors={errors?.channel ?? undefined} />
-          <label className="flex items-center gap-2">
+          <label className="flex min-h-11 items-center gap-2 [overflow-wrap:anywhere]">
             <input type="radio" name="channel" value="email" defaultChecked /> {t("testPage.email", { address: email })}
           </label>
-          <label className="flex items-center gap-2">
+          <label className="flex min-h-11 items-center gap-2">
             <input type="radio" name="channel" value="sms" /> {t("testPage.sms")}
           </label>
         </fieldset>
@@ -111,7 +111,7 @@ export default function TestPage() {
         </button>
       </Form>
       <p>
-        <Link to="/record/sample" className="underline">
+        <Link to="/record/sample" className="link-target">
           {t("testPage.samplePage")}
         </Link>
       </p>
@@ -120,7 +120,7 @@ export default function TestPage() {
         <p>{t(`testPage.speech.${speech.state}`, speech)}</p>
         {"command" in speech ? (
           <>
-            <pre className="overflow-x-auto rounded bg-surface p-2">
+            <pre className="rounded bg-surface p-2 whitespace-pre-wrap [overflow-wrap:anywhere]">
               <code>{speech.command}</code>
             </pre>
             <p className="text-sm text-muted">{t("testPage.speech.waiting")}</p>

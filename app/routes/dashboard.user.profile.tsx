@@ -37,7 +37,7 @@ export default function Profile() {
             {account.first_name.slice(0, 1).toUpperCase()}
           </span>
         )}
-        <div>
+        <div className="min-w-0 [overflow-wrap:anywhere]">
           <p className="text-xl font-semibold">
             {account.first_name} {account.last_name}
           </p>
@@ -46,7 +46,7 @@ export default function Profile() {
           </p>
         </div>
       </div>
-      <dl className="grid grid-cols-3 gap-4">
+      <dl className="grid grid-cols-[repeat(auto-fit,minmax(5.5rem,1fr))] gap-4">
         {(["storytellers", "groups", "answers"] as const).map((name) => (
           <div key={name} className="rounded-xl border border-line bg-panel p-4 text-center">
             <dt className="text-sm text-muted">{t(`profile.${name}`)}</dt>

@@ -53,7 +53,7 @@ export default function Unsubscribe() {
   if (!page.found || result?.ok === false) {
     return (
       <main id="main" className="mx-auto flex max-w-xl flex-col gap-4 px-4 py-8 text-lg">
-        <h1 className="text-3xl font-bold">{t("unsubscribe.failed")}</h1>
+        <h1 className="text-2xl font-bold min-[24em]:text-3xl">{t("unsubscribe.failed")}</h1>
         <p>{t("unsubscribe.failedDetail")}</p>
       </main>
     );
@@ -64,13 +64,15 @@ export default function Unsubscribe() {
       {result?.ok || page.already ? (
         <>
           <div role="status">
-            <h1 className="text-3xl font-bold">{result?.ok ? t("unsubscribe.success") : t("unsubscribe.already")}</h1>
+            <h1 className="text-2xl font-bold min-[24em]:text-3xl">
+              {result?.ok ? t("unsubscribe.success") : t("unsubscribe.already")}
+            </h1>
             <p>{t("unsubscribe.successDetail", vars)}</p>
           </div>
         </>
       ) : (
         <>
-          <h1 className="text-3xl font-bold">{t("unsubscribe.title")}</h1>
+          <h1 className="text-2xl font-bold min-[24em]:text-3xl">{t("unsubscribe.title")}</h1>
           <p>{t("unsubscribe.lead", vars)}</p>
           <p className="text-muted">{t("unsubscribe.whatStops")}</p>
           <Form method="post">

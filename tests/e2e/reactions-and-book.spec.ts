@@ -140,6 +140,10 @@ test("upload a cover photo and make the book with it", async ({ page, context, d
     await file.saveAs(pdf);
     const dir = path.join(screensDir()!, "book");
     await mkdir(dir, { recursive: true });
-    await run("pdftoppm", ["-r", "60", "-png", "-l", "3", pdf, path.join(dir, language)]);
+    // Without poppler-utils the book is made and checked, and its pages are not drawn (said in the report).
+    await run("pdftoppm", ["-r", "60", "-png", "-l", "3", pdf, path.join(dir, language)]).catch((error) => {
+      if (error.code !== "ENOENT") throw error;
+      test.info().annotations.push({ type: "skipped", description: "pdftoppm is not installed: no book pages drawn" });
+    });
   }
 });

@@ -3,11 +3,11 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { createAnswer, createPrompt, createStoryteller } from "../factories";
-import { signInAsNewUser, test } from "./fixtures";
+import { expect, signInAsNewUser, test } from "./fixtures";
 
-// Screenshots of the overview (answers first), the queue, the picker, the Sent tab and the board
-// (issue 22 items 2–4), at 360 and 1280 px, English and Hindi, into docs/screens/queue/. Run with
-// SCREENS=1 (as `npm run screens` runs screens-record.spec.ts); skipped in the ordinary suite.
+// Screenshots of the overview (answers first), the queue (and mid-drag), the picker, the Sent tab and
+// the board (issue 22 items 2–4), at 360 and 1280 px, English and Hindi, into docs/screens/queue/.
+// Made by `npm run screens` (SCREENS=1); skipped in the ordinary suite.
 
 const OUT = path.resolve("docs/screens/queue");
 const widths = [
@@ -18,8 +18,9 @@ const widths = [
 test.skip(!process.env.SCREENS, "made with SCREENS=1");
 test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "screenshots with JavaScript");
 
-async function shot(page: Page, name: string) {
-  const png = await page.screenshot({ fullPage: true, animations: "disabled", caret: "hide" });
+/** The whole page, or what is on the screen (a dialog, a drag under way). */
+async function shot(page: Page, name: string, fullPage = true) {
+  const png = await page.screenshot({ fullPage, animations: "disabled", caret: "hide" });
   await sharp(png)
     .png({ palette: true, quality: 80, compressionLevel: 9 })
     .toFile(path.join(OUT, `${name}.png`));
@@ -65,6 +66,11 @@ for (const language of ["en", "hi"] as const) {
       await shot(page, name("overview"));
       await page.goto(`/dashboard/recipient/${st.id}`);
       await shot(page, name("queue"));
+      await dragMidway(page);
+      await shot(page, name("queue-drag"), false);
+      await page.mouse.up();
+      await pickerOpen(page);
+      await shot(page, name("picker"), false);
       await page.goto(`/dashboard/recipient/${st.id}?sent=true`);
       await shot(page, name("sent"));
       await page.goto(`/dashboard/recipient/${st.id}/prompts/new?q=${language === "hi" ? "गीत" : "song"}`);
@@ -74,4 +80,26 @@ for (const language of ["en", "hi"] as const) {
       await context.close();
     });
   }
+}
+
+/** The first queued question picked up and held over the third, which is marked as where it will land. */
+async function dragMidway(page: Page) {
+  const rows = page.getByTestId("queued-prompt");
+  await expect(rows.first()).toHaveAttribute("draggable", "true"); // hydrated
+  await rows.first().evaluate((row) => row.scrollIntoView({ block: "start" }));
+  const from = (await rows.nth(0).boundingBox())!;
+  const to = (await rows.nth(2).boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + 16);
+  await page.mouse.down();
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 10 });
+  // One more move over the target: Chromium's first dragover there can come before React listens.
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2 + 4, { steps: 2 });
+  await expect(rows.nth(2)).toHaveAttribute("data-drop-target", "true");
+}
+
+/** The picker as the queue page opens it: a dialog over the page, its add button in view. */
+async function pickerOpen(page: Page) {
+  await page.locator('a[href$="/prompts/new"]').first().click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.locator("details").first()).toBeVisible();
 }

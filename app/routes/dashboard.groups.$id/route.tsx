@@ -78,7 +78,7 @@ function ConfirmPanel({
       <h2 id="confirm-heading" className="text-lg font-semibold">
         {t(`page.confirm.${confirm.intent}`, { name: confirm.label })}
       </h2>
-      <Form method="post" className="flex gap-3">
+      <Form method="post" className="flex flex-wrap gap-3">
         <input type="hidden" name="confirm" value="yes" />
         {confirm.intent === Intent.remove ? <input type="hidden" name="memberId" value={confirm.targetId} /> : null}
         {confirm.intent === Intent.revoke ? <input type="hidden" name="invitationId" value={confirm.targetId} /> : null}
@@ -133,7 +133,7 @@ export default function GroupPage() {
         <p className="text-muted">{page.description}</p>
         <p>
           {t("page.storyteller")}{" "}
-          <Link to={`/dashboard/recipient/${page.storyteller_id}`} className="underline">
+          <Link to={`/dashboard/recipient/${page.storyteller_id}`} className="link">
             {page.storyteller}
           </Link>
         </p>
@@ -147,12 +147,12 @@ export default function GroupPage() {
         <ul className="flex flex-col gap-2">
           {page.members.map((member) => (
             <li key={member.id} className="flex flex-wrap items-center gap-3">
-              <span>
+              <span className="min-w-0 [overflow-wrap:anywhere]">
                 {`${member.first_name} ${member.last_name}`.trim()} · {member.email}
               </span>
               <span className="text-sm text-muted">{t(`page.role.${member.role}`)}</span>
               {owner && member.role !== "owner" ? (
-                <Link to={ask(Intent.remove, member.id)} className="text-sm text-danger underline">
+                <Link to={ask(Intent.remove, member.id)} className="btn-quiet text-danger underline">
                   {t("page.remove")}
                   <span className="sr-only"> {member.first_name}</span>
                 </Link>
@@ -170,18 +170,18 @@ export default function GroupPage() {
             <ul className="flex flex-col gap-2">
               {page.invitations.map((invitation) => (
                 <li key={invitation.id} className="flex flex-wrap items-center gap-3">
-                  <span>{invitation.email}</span>
+                  <span className="min-w-0 [overflow-wrap:anywhere]">{invitation.email}</span>
                   <span className="text-sm text-muted">
                     {invitation.expired ? t("page.expired") : t("page.pending")}
                   </span>
                   <Form method="post">
                     <input type="hidden" name="invitationId" value={invitation.id} />
-                    <button type="submit" name="intent" value={Intent.resend} className="text-sm underline">
+                    <button type="submit" name="intent" value={Intent.resend} className="btn-quiet underline">
                       {t("page.resend")}
                       <span className="sr-only"> {invitation.email}</span>
                     </button>
                   </Form>
-                  <Link to={ask(Intent.revoke, invitation.id)} className="text-sm text-danger underline">
+                  <Link to={ask(Intent.revoke, invitation.id)} className="btn-quiet text-danger underline">
                     {t("page.revoke")}
                     <span className="sr-only"> {invitation.email}</span>
                   </Link>

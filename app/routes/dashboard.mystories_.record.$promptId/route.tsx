@@ -92,7 +92,7 @@ export default function RecordMyStory() {
         <AnswerRecorder error={result?.error} recorderText={recorderText} />
       )}
       <p>
-        <a href="/dashboard/mystories" className="underline" data-leave-check>
+        <a href="/dashboard/mystories" className="link-target" data-leave-check>
           {t("recordPage.back")}
         </a>
       </p>

@@ -54,7 +54,7 @@ export default function Onboarding() {
   return (
     <section className="mx-auto flex max-w-3xl flex-col gap-6">
       <h1 className="text-2xl font-bold">{t("onboarding.title")}</h1>
-      <ol className="flex gap-2 text-sm" aria-label={t("onboarding.progress")}>
+      <ol className="flex flex-wrap gap-2 text-sm" aria-label={t("onboarding.progress")}>
         {[1, 2, 3].map((n) => (
           <li
             key={n}

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import type { z } from "zod";
 import { FieldErrors, TextareaField } from "~/components/forms";
-import type { LibraryCategory } from "~/components/prompt-picker";
+import { type LibraryCategory, pickClass, summaryClass } from "~/components/prompt-picker";
 import { ScheduleFields, StorytellerFields } from "~/components/storyteller-fields";
 import type { FormConstraint } from "~/utils/form-constraint";
 import type { PromptsInput, promptsSchema } from "~/utils/prompt-schema";
@@ -20,7 +20,7 @@ type Draft = { who?: StorytellerInput; prompts?: PromptsInput; schedule?: Schedu
 function StepButtons({ back, last }: { back: boolean; last?: boolean }) {
   const { t } = useTranslation("storytellers");
   return (
-    <div className="flex gap-3">
+    <div className="flex flex-wrap gap-3">
       {back ? (
         // formNoValidate: going back never needs the current step to be valid.
         <button type="submit" name="intent" value={Intent.back} formNoValidate className="btn-secondary">
@@ -118,20 +118,20 @@ export function PromptsStepForm({
       {library.map((category) => (
         <details
           key={category.id}
-          className="rounded-lg border border-line bg-panel p-4"
+          className="rounded-lg border border-line bg-panel"
           open={category.prompts.some((p) => picked.has(p.id))}
         >
-          <summary className="cursor-pointer font-semibold">{category.name}</summary>
-          <ul className="mt-3 flex flex-col gap-2">
+          <summary className={summaryClass}>{category.name}</summary>
+          <ul className="flex flex-col px-4 pb-2">
             {category.prompts.map((prompt) => (
               <li key={prompt.id}>
-                <label className="flex items-start gap-2">
+                <label className={pickClass}>
                   <input
                     type="checkbox"
                     name="libraryPromptIds"
                     value={prompt.id}
                     defaultChecked={picked.has(prompt.id)}
-                    className="mt-1"
+                    className="mt-0.5 size-5 shrink-0"
                   />
                   <span>{prompt.text}</span>
                 </label>

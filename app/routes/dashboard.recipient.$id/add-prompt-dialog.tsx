@@ -42,7 +42,7 @@ export function AddPromptButton({ storytellerId }: { storytellerId: string }) {
         ref={dialog}
         onClose={() => setOpen(false)}
         aria-labelledby="add-prompt-title"
-        className="m-auto w-[min(40rem,95vw)] rounded-xl border border-line bg-surface p-6 text-ink backdrop:bg-black/40"
+        className="m-auto w-[min(40rem,95vw)] rounded-xl border border-line bg-surface p-4 pb-0 text-ink backdrop:bg-black/40 sm:p-6 sm:pb-0"
       >
         <h2 id="add-prompt-title" className="mb-4 text-xl font-bold">
           {t("add.title")}

@@ -6,7 +6,7 @@ import { Intent, queuedAnchor } from "./intents";
 import type { EditRefusal } from "./schema";
 import { type QueuedPrompt, useQueueOrder } from "./use-queue-order";
 
-const actionClass = "rounded px-2 py-1 text-sm hover:bg-line/60 disabled:opacity-40";
+const actionClass = "btn-quiet";
 
 /**
  * The Scheduled tab: the queue in sending order. Every action is a plain form post; editing and
@@ -42,7 +42,7 @@ export function PromptQueue({
             key={prompt.id}
             id={queuedAnchor(prompt.id)}
             tabIndex={-1}
-            className="scroll-mt-24 rounded-lg border border-line bg-panel p-3 data-[dragging=true]:opacity-50"
+            className="scroll-mt-24 rounded-lg border border-line bg-panel p-3 data-[dragging=true]:opacity-50 data-[drop-target=true]:border-primary data-[drop-target=true]:ring-2 data-[drop-target=true]:ring-primary"
             data-testid="queued-prompt"
             draggable={draggable && prompt.editable}
             {...dragProps(prompt)}
@@ -72,7 +72,7 @@ export function PromptQueue({
                   id={`edit-${prompt.id}-error`}
                   errors={refused?.promptId === prompt.id ? (refused.result.error?.text ?? undefined) : undefined}
                 />
-                <div className="flex gap-2">
+                <div className="flex flex-wrap gap-2">
                   <button type="submit" name="intent" value={Intent.edit} className="btn-primary">
                     {t("view.save")}
                   </button>

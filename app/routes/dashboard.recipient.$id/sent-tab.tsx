@@ -246,12 +246,7 @@ function ShareControl({ answerId, shareUrl }: { answerId: string; shareUrl: stri
           />
           <Form method="post">
             <input type="hidden" name="answerId" value={answerId} />
-            <button
-              type="submit"
-              name="intent"
-              value={Intent.answerUnshare}
-              className="rounded px-2 py-1 text-sm underline hover:bg-line/60"
-            >
+            <button type="submit" name="intent" value={Intent.answerUnshare} className="btn-quiet underline">
               {t("answers.stopSharing")}
             </button>
           </Form>

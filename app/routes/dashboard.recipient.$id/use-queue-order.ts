@@ -36,6 +36,8 @@ export function useQueueOrder(saved: QueuedPrompt[]) {
   const submit = useSubmit();
   const hydrated = useHydrated();
   const [dragging, setDragging] = useState<string | null>(null);
+  // The row a dragged question would be dropped on, marked so a person sees where it will land.
+  const [dropTarget, setDropTarget] = useState<string | null>(null);
   const focusAfterMove = useRef<Move | null>(null);
 
   const fetchers = useFetchers();
@@ -78,16 +80,24 @@ export function useQueueOrder(saved: QueuedPrompt[]) {
   // Any prompt is a place to drop on; only one the user may move can be picked up.
   const dragProps = ({ id, editable }: QueuedPrompt) => ({
     "data-dragging": dragging === id,
+    "data-drop-target": Boolean(dragging) && dragging !== id && dropTarget === id,
     onDragStart: (event: React.DragEvent) => {
       if (!editable) return event.preventDefault();
       event.dataTransfer.effectAllowed = "move";
       focusAfterMove.current = null;
       setDragging(id);
     },
-    onDragEnd: () => setDragging(null),
-    onDragOver: (event: React.DragEvent) => event.preventDefault(),
+    onDragEnd: () => {
+      setDragging(null);
+      setDropTarget(null);
+    },
+    onDragOver: (event: React.DragEvent) => {
+      event.preventDefault();
+      if (dropTarget !== id) setDropTarget(id);
+    },
     onDrop: (event: React.DragEvent) => {
       event.preventDefault();
+      setDropTarget(null);
       if (!dragging || dragging === id) return;
       const from = prompts.findIndex((p) => p.id === dragging);
       const to = prompts.findIndex((p) => p.id === id);

@@ -124,7 +124,7 @@ export default function EditStoryteller() {
           enterSubmits={{ name: "intent", value: Intent.update }}
         />
         <ScheduleFields fields={fields} />
-        <div className="flex gap-3 min-[700px]:col-span-2">
+        <div className="flex flex-wrap gap-3 min-[700px]:col-span-2">
           <button type="submit" name="intent" value={Intent.update} className="btn-primary">
             {t("view.save")}
           </button>

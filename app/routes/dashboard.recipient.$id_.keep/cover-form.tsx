@@ -32,6 +32,7 @@ export function CoverForm({
         type="file"
         accept="image/jpeg,image/png,image/gif,image/webp,image/heic"
         required
+        className="input"
         aria-describedby={error ? "cover-photo-hint cover-photo-error" : "cover-photo-hint"}
         aria-invalid={error ? true : undefined}
       />

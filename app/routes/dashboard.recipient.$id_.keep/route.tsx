@@ -143,7 +143,7 @@ export default function KeepStoryteller() {
               <legend className="font-medium">{t("book.paperLabel")}</legend>
               <FieldErrors id="book-paper-error" errors={errors("paper")} />
               {(["a4", "letter"] as const).map((paper) => (
-                <label key={paper} className="flex items-center gap-2">
+                <label key={paper} className="flex min-h-11 min-w-11 items-center gap-2">
                   <input type="radio" name="paper" value={paper} defaultChecked={paper === "a4"} />
                   {t(`book.paper.${paper}`)}
                 </label>
@@ -153,7 +153,7 @@ export default function KeepStoryteller() {
               <legend className="font-medium">{t("book.coverLabel")}</legend>
               <FieldErrors id="book-cover-error" errors={errors("cover")} />
               {covers.map((cover) => (
-                <label key={cover} className="flex items-center gap-2">
+                <label key={cover} className="flex min-h-11 items-center gap-2">
                   <input type="radio" name="cover" value={cover} defaultChecked={cover === covers[0]} />
                   {t(`book.cover.${cover}`, { name: storyteller.name })}
                 </label>
@@ -166,7 +166,7 @@ export default function KeepStoryteller() {
               </p>
               <FieldErrors id="book-language-error" errors={errors("language")} />
               {(["en", "hi"] as const).map((language) => (
-                <label key={language} className="flex items-center gap-2" lang={language}>
+                <label key={language} className="flex min-h-11 items-center gap-2" lang={language}>
                   <input
                     type="radio"
                     name="language"
@@ -199,7 +199,7 @@ export default function KeepStoryteller() {
                       className="input w-20"
                       aria-label={t("book.order", { question: answer.question })}
                     />
-                    <label className="flex items-center gap-2">
+                    <label className="flex min-h-11 items-center gap-2">
                       <input
                         type="checkbox"
                         name="include"

@@ -41,7 +41,7 @@ export default function Timeline() {
       <SearchBox />
       {storytellers.length ? (
         <Form method="get" className="flex flex-wrap items-end gap-2" role="search" aria-label={t("filter.label")}>
-          <div className="flex flex-col gap-1">
+          <div className="flex max-w-full min-w-0 flex-col gap-1">
             <label htmlFor={filterId} className="text-sm font-medium">
               {t("filter.storyteller")}
             </label>
