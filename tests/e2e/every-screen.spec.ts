@@ -103,7 +103,7 @@ test.describe("the top bar at 360 px", () => {
 
     const userMenu = page.locator("header details").filter({ has: page.getByRole("button", { name: /log ?out/i }) });
     await userMenu.locator("summary").click();
-    await expect(userMenu.getByRole("button", { name: "Logout" })).toBeVisible();
+    await expect(userMenu.getByRole("button", { name: "Sign out" })).toBeVisible();
     expect(await layoutProblems(page, "body")).toEqual([]);
   });
 });
