@@ -87,7 +87,7 @@ describe("sign-in with an emailed code", () => {
     expect(taken.status).toBe(fresh.status);
     expect(taken.headers.get("Location")).toBe(fresh.headers.get("Location"));
     expect((await latestEmailTo("Taken@Example.com")).text_body).toContain(
-      "This email address is already registered. We have sent you a login link.",
+      "This email address is already registered. We have sent you a sign-in link.",
     );
     expect((await latestEmailTo("fresh@example.com")).text_body).toContain("Welcome to Heirloom, Other!");
     const user = await database.db

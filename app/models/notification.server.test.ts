@@ -92,7 +92,7 @@ describe("notifyStorytellerEvent", () => {
     expect(english.text_body).toContain(link);
 
     const [hindi] = await emailsTo(collaborator.email);
-    expect(hindi.subject).toBe("Nani ने उत्तर दिया: “Tell me about your first home.”");
+    expect(hindi.subject).toBe("Nani ने जवाब दिया: “Tell me about your first home.”");
     expect(hindi.text_body).toContain("नमस्ते Meera,");
     expect(hindi.text_body).toContain(link);
 

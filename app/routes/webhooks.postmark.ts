@@ -46,7 +46,7 @@ export async function action({ request, context }: ActionArgs) {
   if (event.MessageID) {
     const reason =
       event.RecordType === "SpamComplaint"
-        ? "Marked as spam by the recipient"
+        ? "Marked as spam by the Storyteller"
         : `Bounced: ${event.Description ?? event.Type}`;
     await applyProviderStatus(context.db, {
       outboxId: null,

@@ -184,14 +184,14 @@ test("an answer on the Sent tab: listen (seeking), transcript, download, share, 
 
   // Delete: nothing happens until the box is ticked.
   await item.getByRole("link", { name: "Delete", exact: true }).click();
-  await expect(item.getByText("Delete this response?")).toBeVisible();
-  await item.getByRole("button", { name: "Delete response" }).click();
+  await expect(item.getByText("Delete this answer?")).toBeVisible();
+  await item.getByRole("button", { name: "Delete answer" }).click();
   await expect(item.locator("audio")).toHaveCount(1);
-  await item.getByLabel("Yes, delete this response").check();
-  await item.getByRole("button", { name: "Delete response" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "response successfully deleted" })).toBeVisible();
+  await item.getByLabel("Yes, delete this answer").check();
+  await item.getByRole("button", { name: "Delete answer" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Answer deleted" })).toBeVisible();
   await expect(item.locator("audio")).toHaveCount(0);
-  await expect(item).toContainText("Not Answered");
+  await expect(item).toContainText("Not answered yet");
   expect(
     await db.selectFrom("answers").select("id").where("id", "=", seeded.answerId).executeTakeFirst(),
   ).toBeUndefined();

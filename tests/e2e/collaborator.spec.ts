@@ -89,7 +89,7 @@ test("a collaborator adds and edits their own question, cannot touch the owner's
   await mine.getByRole("link", { name: "Edit" }).click();
   await page.getByLabel("Edit this question").fill("What lullabies did your mother sing?");
   await page.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Prompt edited successfully" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Question edited successfully" })).toBeVisible();
   await expect(page.getByTestId("queued-prompt").nth(1)).toContainText("What lullabies did your mother sing?");
   expect(
     await db
@@ -129,7 +129,7 @@ test("a collaborator adds and edits their own question, cannot touch the owner's
   if (javaScriptOn()) await expectAudioPlays(answered.locator("audio"));
   await expect(answered.getByText("Delete", { exact: true })).toHaveCount(0);
   await expect(answered.getByText("Re-record", { exact: true })).toHaveCount(0);
-  await expect(answered.getByRole("button", { name: "Delete response" })).toHaveCount(0);
+  await expect(answered.getByRole("button", { name: "Delete answer" })).toHaveCount(0);
   // Download and Share are theirs too.
   await expect(answered.getByRole("link", { name: "Download" })).toBeVisible();
   await expect(answered.getByRole("button", { name: "Share" })).toBeVisible();

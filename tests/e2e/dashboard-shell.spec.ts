@@ -3,7 +3,7 @@ import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures
 test("signed-out visitors are sent to log in @same-without-js", async ({ page }) => {
   await page.goto("/dashboard/notifications");
   await expect(page).toHaveURL(/\/auth\/login\?redirectTo=%2Fdashboard%2Fnotifications/);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Log in");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sign in");
 });
 
 test("the dashboard shell: sidebar, top bar, avatar menu and logout", async ({ page, context, db, baseURL }) => {
@@ -13,13 +13,13 @@ test("the dashboard shell: sidebar, top bar, avatar menu and logout", async ({ p
   const sidebar = page.getByRole("navigation", { name: "Dashboard" }).first();
   for (const name of [
     "Storytellers",
-    "My Stories",
+    "My stories",
     "Timeline",
-    "Privacy Policy",
-    "Terms of Use",
+    "Privacy policy",
+    "Terms of use",
     "About",
     "Add Storyteller",
-    "Add Group",
+    "Add group",
   ]) {
     await expect(sidebar.getByRole("link", { name: new RegExp(`^${name}`) })).toBeVisible();
   }
@@ -41,9 +41,9 @@ test("the dashboard shell: sidebar, top bar, avatar menu and logout", async ({ p
 
   const cookiesBefore = await context.cookies();
   await page.getByLabel("Account menu").click();
-  await page.getByRole("button", { name: "Logout" }).click();
+  await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByRole("link", { name: "Login" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
   const sessions = await db.selectFrom("sessions").select("id_hash").where("user_id", "=", user.id).execute();
   expect(sessions).toEqual([]);
 
@@ -67,8 +67,8 @@ test("My Stories and Check your setup open from the sidebar", async ({ page, con
   await signInAsNewUser(db, context, baseURL!, "Meera");
   await page.goto("/dashboard");
   const sidebar = page.getByRole("navigation", { name: "Dashboard" }).first();
-  await sidebar.getByRole("link", { name: /^My Stories/ }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "My Stories" })).toBeVisible();
+  await sidebar.getByRole("link", { name: /^My stories/ }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "My stories" })).toBeVisible();
   await expect(
     page.getByText("No stories yet. Record one above, or answer a question someone sent you."),
   ).toBeVisible();

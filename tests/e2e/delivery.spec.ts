@@ -257,7 +257,7 @@ test("a texted Storyteller's consent: the request, YES through the outbox, then 
   await expect(page).toHaveURL(/step=3/);
   await page.getByLabel("Date of the first question").fill(farFirstPromptDate());
   await page.getByRole("button", { name: "Add Storyteller" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "New Storyteller Added" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "New Storyteller added" })).toBeVisible();
   const storyteller = await db
     .selectFrom("storytellers")
     .select(["id", "phone_e164", "time_zone", "sms_consent"])

@@ -98,7 +98,7 @@ test.describe("the top bar at 360 px", () => {
     // The avatar's menu (its summary is named by aria-label; what is inside a closed menu has no role).
     const userMenu = page.locator("header details").filter({ has: page.locator("summary[aria-label]") });
     await userMenu.locator("summary").click();
-    await expect(userMenu.getByRole("button", { name: /log ?out/i })).toBeVisible();
+    await expect(userMenu.getByRole("button", { name: "Sign out" })).toBeVisible();
     expect(await layoutProblems(page, "body")).toEqual([]);
   });
 });

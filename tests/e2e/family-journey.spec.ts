@@ -160,7 +160,7 @@ test("the family: a group, an invitee who asks, an answer they hear and cannot d
   const notices = javaScriptOn()
     ? ravi.page.getByRole("region", { name: "Notifications" })
     : ravi.page.getByTestId("notification-list");
-  const answered = notices.getByRole("link", { name: /Dadi answered a prompt/ });
+  const answered = notices.getByRole("link", { name: /Dadi answered a question/ });
   await expect(answered).toBeVisible();
   await axe(ravi.page);
   await answered.click();

@@ -48,7 +48,7 @@ export async function newBrowser(browser: Browser) {
  */
 export async function openAddGroup(page: Page) {
   await page.goto("/dashboard");
-  await page.getByRole("link", { name: "Add Group" }).first().click();
+  await page.getByRole("link", { name: "Add group" }).first().click();
   const steps: Locator = javaScriptOn() ? page.getByRole("dialog", { name: "Add a group" }) : page.getByRole("main");
   const onStep = async (step: string) => {
     await expect(steps.locator('[aria-current="step"]')).toHaveText(step);
@@ -101,12 +101,12 @@ export async function addOwnQuestion(
   question: string,
   check: (page: Page) => Promise<void> = async () => {},
 ) {
-  await page.getByRole("link", { name: "Add New Prompt" }).click();
-  const form = javaScriptOn() ? page.getByRole("dialog", { name: "Add New Prompt" }) : page.locator("main");
+  await page.getByRole("link", { name: "Add questions" }).click();
+  const form = javaScriptOn() ? page.getByRole("dialog", { name: "Add questions" }) : page.locator("main");
   await form.getByLabel("Your own questions").fill(question);
   await check(page);
   await form.getByRole("button", { name: "Add to the queue" }).click();
-  await expect(toast(page, "Prompt added successfully")).toBeVisible();
+  await expect(toast(page, "Questions added successfully")).toBeVisible();
 }
 
 /** In a page with JavaScript: the audio element really plays (muted, so no gesture is needed). */

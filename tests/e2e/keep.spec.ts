@@ -85,7 +85,7 @@ test("export a Storyteller, make and download a book, stop a listen link, export
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Keep Kamla's stories forever");
   const exportCard = page.getByRole("region", { name: "Export", exact: true });
   await expect(exportCard).toContainText("1 answer: the original recording and a copy that plays everywhere");
-  await expect(exportCard).toContainText("1 transcript, as a text file");
+  await expect(exportCard).toContainText("The words of 1 answer, as a text file");
   await expect(exportCard).toContainText("index.html: a page that plays every answer from the folder");
   await expect(exportCard).toContainText("Private answers are not in this export");
   await expectNoAxeViolations(page);
@@ -105,7 +105,7 @@ test("export a Storyteller, make and download a book, stop a listen link, export
 
   // A book: a plain form post, then the list shows it being made until it is ready.
   await page.getByLabel("Title").fill("Nani's stories");
-  await page.getByRole("radio", { name: "US Letter" }).check();
+  await page.getByRole("radio", { name: "US letter" }).check();
   await page.getByRole("button", { name: "Make the book" }).click();
   await expect(page.getByText("Your book is being made.")).toBeVisible();
   const list = page.getByRole("region", { name: "Your exports and books" });

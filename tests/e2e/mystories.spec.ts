@@ -62,14 +62,14 @@ test("record a story of my own with the microphone: stored, listed, made private
   test.slow(); // a real recording, three pages checked with axe
   const me = await signInAsNewUser(db, context, baseURL!, "Asha");
   await page.goto("/dashboard/mystories");
-  await expect(page.getByRole("heading", { level: 1, name: "My Stories" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "My stories" })).toBeVisible();
   await expect(page.getByText("No stories yet.")).toBeVisible();
   await expectNoAxeViolations(page);
 
   // A title too short is refused beside its field.
   await page.getByLabel("Title of your story").fill("Me");
   await page.getByRole("button", { name: "Record my story" }).click();
-  await expect(page.getByText("Too Short!")).toBeVisible();
+  await expect(page.getByText("Too short")).toBeVisible();
   await expect(page.getByLabel("Title of your story")).toHaveAttribute("aria-invalid", "true");
 
   const scripts = collectScriptRequests(page);
@@ -111,7 +111,7 @@ test("record a story of my own with the microphone: stored, listed, made private
   await ui.submitButton.click();
   await expect(page).toHaveURL(/[?&]submitted=1$/);
   await expect(ui.result).toHaveText("Sent. Thank you.");
-  await expect(page.getByText("It is saved in My Stories.")).toBeVisible();
+  await expect(page.getByText("It is saved in My stories.")).toBeVisible();
   const [answer] = await answersFor(db, promptId);
   expect(answer).toMatchObject({ content_type: "audio/webm", is_private: false });
   expect(answer.upload_id).not.toBeNull(); // through tus, as on the record page
@@ -123,7 +123,7 @@ test("record a story of my own with the microphone: stored, listed, made private
   expect(await notificationTypes(db, me.id, promptId)).toEqual([]); // nobody to tell
 
   // Back on My Stories: listed with its player and counted in the sidebar.
-  await page.getByRole("link", { name: "Back to My Stories" }).click();
+  await page.getByRole("link", { name: "Back to my stories" }).click();
   await expect(page).toHaveURL(/\/dashboard\/mystories$/);
   const story = page.getByTestId("story").filter({ hasText: TITLE });
   await expect(story.getByRole("heading", { level: 3 })).toHaveText(TITLE);
@@ -131,7 +131,7 @@ test("record a story of my own with the microphone: stored, listed, made private
   await expect(story.locator("audio")).toHaveAttribute("src", `/media/answer/${answer.id}`);
   const played = await page.request.get(`/media/answer/${answer.id}`, { headers: { Range: "bytes=0-99" } });
   expect(played.status()).toBe(206);
-  await expect(page.getByRole("link", { name: /^My Stories\s*1$/ }).first()).toBeVisible();
+  await expect(page.getByRole("link", { name: /^My stories\s*1$/ }).first()).toBeVisible();
   // Never a Storyteller I ask: the overview still has none.
   await expect(page.getByRole("link", { name: /^Storytellers\s*0$/ }).first()).toBeVisible();
 
@@ -186,7 +186,7 @@ test("answer a question sent to my address by uploading a recording, kept privat
   });
   await page.getByRole("button", { name: "Send this recording" }).click();
   await expect(page.getByRole("alert")).toHaveText(
-    "Submission failed: This file is not a voice recording we can use. Please choose the recording your phone, tablet or computer made.",
+    "Not sent yet: This file is not a voice recording we can use. Please choose the recording your phone, tablet or computer made.",
   );
   expect(await answersFor(db, question.promptId)).toEqual([]);
 
@@ -207,7 +207,7 @@ test("answer a question sent to my address by uploading a recording, kept privat
     .toEqual(javaScriptOn() ? ["listened", "uploaded"] : ["uploaded"]);
 
   // On My Stories: no longer waiting, listed as my answer to Ravi, private.
-  await page.getByRole("link", { name: "Back to My Stories" }).click();
+  await page.getByRole("link", { name: "Back to my stories" }).click();
   await expect(page.getByRole("region", { name: "Questions for you" })).toHaveCount(0);
   const story = page.getByTestId("story").filter({ hasText: question.text });
   await expect(story.getByText(/^Asked by Ravi · /)).toBeVisible();

@@ -63,12 +63,12 @@ test("the notifications page lists everything with links, and Mark all as read w
   const list = page.getByTestId("notification-list");
   await expect(list.getByRole("listitem")).toHaveCount(6);
   await expect(list.getByTestId("unread-marker")).toHaveCount(6);
-  await expect(list.getByRole("link", { name: /Dadi answered a prompt/ }).first()).toHaveAttribute(
+  await expect(list.getByRole("link", { name: /Dadi answered a question/ }).first()).toHaveAttribute(
     "href",
     `/dashboard/recipient/${storytellerId}?sent=true`,
   );
-  await expect(list.getByText(/A new prompt was sent to Dadi|Dadi opened a prompt/)).toHaveCount(0);
-  await expect(list.getByRole("link", { name: /Dadi skipped a prompt/ }).first()).toHaveAttribute(
+  await expect(list.getByText(/A new question was sent to Dadi|Dadi opened a question/)).toHaveCount(0);
+  await expect(list.getByRole("link", { name: /Dadi skipped a question/ }).first()).toHaveAttribute(
     "href",
     `/dashboard/recipient/${storytellerId}?sent=true`,
   );
@@ -93,7 +93,7 @@ test("the notifications page lists everything with links, and Mark all as read w
   // The list follows the language.
   await page.goto("/dashboard/notifications?lng=hi");
   await expect(page.getByRole("heading", { level: 1, name: "सूचनाएँ" })).toBeVisible();
-  await expect(list.getByRole("link", { name: /Dadi ने एक प्रश्न का उत्तर दिया/ }).first()).toBeVisible();
+  await expect(list.getByRole("link", { name: /Dadi ने एक सवाल का जवाब दिया/ }).first()).toBeVisible();
 });
 
 test("another user's notifications cannot be marked read @same-without-js", async ({ page, context, db, baseURL }) => {
@@ -151,11 +151,11 @@ test.describe("with JavaScript", () => {
     await expect(popover.getByRole("heading", { name: "Before that" })).toBeVisible();
     await expect(newest).toHaveCount(2);
     await expect(earlier).toHaveCount(3);
-    await expect(newest.nth(0)).toContainText("Dadi answered a prompt");
-    await expect(newest.nth(1)).toContainText("Dadi skipped a prompt");
+    await expect(newest.nth(0)).toContainText("Dadi answered a question");
+    await expect(newest.nth(1)).toContainText("Dadi skipped a question");
     await expect(earlier.nth(0)).toContainText("Dadi has no questions left");
     await expect(earlier.nth(1)).toContainText("You have a new notification");
-    await expect(earlier.nth(2)).toContainText("Dadi skipped a prompt");
+    await expect(earlier.nth(2)).toContainText("Dadi skipped a question");
     // The one not shown is named, the same before and after the server confirms (6 → 1).
     const seeAll = popover.getByRole("link", { name: "See all (1 more unread)" });
     await expect(seeAll).toHaveAttribute("href", "/dashboard/notifications");

@@ -26,7 +26,7 @@ test("add a Storyteller reached by email, with library and custom questions", as
   await page.getByLabel("Nickname").fill("N");
   await page.getByLabel("First name").fill("Kamla");
   await next(page);
-  await expect(page.getByText("Too Short!")).toBeVisible();
+  await expect(page.getByText("Too short")).toBeVisible();
   await expect(page.getByText("Email is required")).toBeVisible();
   await page.getByLabel("Nickname").fill("Nani");
   await page.getByLabel("Their email").fill("nani@example.com");
@@ -42,7 +42,7 @@ test("add a Storyteller reached by email, with library and custom questions", as
   await growingUp.getByRole("checkbox").nth(1).check();
   await page.getByLabel("Your own questions").fill("x".repeat(301));
   await next(page);
-  await expect(page.getByText("Too Long!")).toBeVisible();
+  await expect(page.getByText("Too long")).toBeVisible();
   // The ticked questions are still ticked after the refusal.
   await expect(growingUp.getByRole("checkbox").nth(0)).toBeChecked();
   await expect(growingUp.getByRole("checkbox").nth(1)).toBeChecked();
@@ -56,7 +56,7 @@ test("add a Storyteller reached by email, with library and custom questions", as
   await page.getByLabel("Monthly").check();
   await page.getByRole("button", { name: "Add Storyteller" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
-  await expect(page.getByRole("status").filter({ hasText: "New Storyteller Added" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "New Storyteller added" })).toBeVisible();
   const card = page.getByTestId("storyteller-card").filter({ hasText: "Nani" });
   await expect(card).toBeVisible();
   await expectNoAxeViolations(page);
@@ -126,7 +126,7 @@ test("add a Storyteller reached by text message; a UK number is refused", async 
   await next(page);
   await expect(page).toHaveURL(/step=3/);
   await page.getByRole("button", { name: "Add Storyteller" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "New Storyteller Added" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "New Storyteller added" })).toBeVisible();
   const storyteller = await db
     .selectFrom("storytellers")
     .select(["delivery_method", "phone_e164", "language"])
@@ -164,7 +164,7 @@ test("add a Storyteller reached by phone call: a US or Canadian number and their
   await next(page);
   await expect(page.getByRole("region", { name: "Review" })).toContainText("Phone call");
   await page.getByRole("button", { name: "Add Storyteller" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "New Storyteller Added" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "New Storyteller added" })).toBeVisible();
   await expect(page.getByTestId("storyteller-card").filter({ hasText: "Nanaji" })).toContainText("Phone call");
 
   const storyteller = await db

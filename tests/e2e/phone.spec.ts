@@ -149,7 +149,7 @@ test("a Storyteller answers by phone through the simulator; the owner is told an
   await expect(card.getByTestId("timeline-via-phone")).toContainText("By phone");
 
   await page.goto("/dashboard/notifications");
-  await expect(page.getByTestId("notification-list")).toContainText("Dadi answered a prompt");
+  await expect(page.getByTestId("notification-list")).toContainText("Dadi answered a question");
 });
 
 /** A time zone where it is now between 09:00 and 19:00, so a call may go at once (08:00–21:00). */

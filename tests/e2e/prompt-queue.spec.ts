@@ -52,7 +52,7 @@ test("manage the queue: reorder, edit, delete, add curated and custom prompts, d
   await page.getByTestId("queued-prompt").nth(2).getByRole("link", { name: "Edit" }).click();
   await page.getByLabel("Edit this question").fill("What was your very first job?");
   await page.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Prompt edited successfully" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Question edited successfully" })).toBeVisible();
   await expect(page.getByTestId("queued-prompt").nth(2)).toContainText("What was your very first job?");
 
   // Delete the first, with the confirm step.
@@ -74,17 +74,17 @@ test("manage the queue: reorder, edit, delete, add curated and custom prompts, d
   await musing.check();
   await page.getByLabel("Your own questions").fill("What made you laugh this week?");
   await page.getByRole("button", { name: "Add to the queue" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Prompt added successfully" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Questions added successfully" })).toBeVisible();
   await expect(page.getByTestId("queued-prompt")).toHaveCount(4);
   await expect(page.getByTestId("queued-prompt").nth(3)).toContainText("What made you laugh this week?");
 
   await page.goto(`/dashboard/recipient/${id}/prompts/new`);
   await page.getByLabel("Your own questions").fill("what made you laugh this week?");
   await page.getByRole("button", { name: "Add to the queue" }).click();
-  await expect(page.getByText("Prompt is already scheduled")).toBeVisible();
+  await expect(page.getByText("This question is already in the queue")).toBeVisible();
   await page.getByLabel("Your own questions").fill("");
   await page.getByRole("button", { name: "Add to the queue" }).click();
-  await expect(page.getByText("No prompts selected")).toBeVisible();
+  await expect(page.getByText("No questions selected")).toBeVisible();
 
   // The board shows the queue, unsent first.
   await page.goto("/dashboard/kanban");
@@ -122,7 +122,7 @@ test("edit a Storyteller, then delete them with everything sent", async ({ page,
   await page.getByLabel("Nickname").fill("Nanaji");
   await page.getByLabel("Twice a month").check();
   await page.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "storyteller is updated" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Storyteller updated" })).toBeVisible();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Nanaji");
   expect(
     (await db.selectFrom("schedules").select("frequency").where("storyteller_id", "=", id).executeTakeFirstOrThrow())
@@ -174,14 +174,14 @@ test.describe("with JavaScript", () => {
     const user = await signInAsNewUser(db, context, baseURL!, "Zoya");
     const id = await storytellerWithQueue(db, user.id, ["Only question so far?"]);
     await page.goto(`/dashboard/recipient/${id}`);
-    await page.getByRole("link", { name: "Add New Prompt" }).click();
-    const dialog = page.getByRole("dialog", { name: "Add New Prompt" });
+    await page.getByRole("link", { name: "Add questions" }).click();
+    const dialog = page.getByRole("dialog", { name: "Add questions" });
     await expect(dialog).toBeVisible();
     await expect(page).toHaveURL(new RegExp(`/dashboard/recipient/${id}$`));
     await dialog.getByLabel("Your own questions").fill("What is your earliest memory?");
     await dialog.getByRole("button", { name: "Add to the queue" }).click();
     await expect(dialog).toBeHidden();
-    await expect(page.getByRole("status").filter({ hasText: "Prompt added successfully" })).toBeVisible();
+    await expect(page.getByRole("status").filter({ hasText: "Questions added successfully" })).toBeVisible();
     await expect(page.getByTestId("queued-prompt")).toHaveCount(2);
   });
 });

@@ -3,7 +3,7 @@ import { expect, expectNoAxeViolations, test } from "./fixtures";
 
 const pages = [
   { path: "/", heading: "Hear their stories, in their own voice" },
-  { path: "/privacy-policy", heading: "Privacy Policy" },
+  { path: "/privacy-policy", heading: "Privacy policy" },
   { path: "/terms-and-conditions", heading: "Terms" },
   { path: "/about-us", heading: "About" },
   { path: "/faqs", heading: "" },
@@ -24,9 +24,9 @@ for (const { path, heading } of pages) {
     await expect(page.getByRole("contentinfo")).toContainText(
       "Capturing voice memories and inspiring deep conversations with loved ones.",
     );
-    await expect(page.getByRole("contentinfo").getByRole("link", { name: "Privacy Policy" })).toBeVisible();
-    await expect(page.getByRole("contentinfo").getByRole("link", { name: "Terms of Use" })).toBeVisible();
-    await expect(page.getByRole("link", { name: "Login" })).toBeVisible();
+    await expect(page.getByRole("contentinfo").getByRole("link", { name: "Privacy policy" })).toBeVisible();
+    await expect(page.getByRole("contentinfo").getByRole("link", { name: "Terms of use" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
     await expect(page.getByRole("link", { name: "Register" })).toBeVisible();
     await expectNoAxeViolations(page);
   });
@@ -55,7 +55,7 @@ test.describe("error pages", () => {
 test(`?lng=hi shows the page in Hindi ${SAME_WITHOUT_JS}`, async ({ page }) => {
   await page.goto("/?lng=hi");
   await expect(page.locator("html")).toHaveAttribute("lang", "hi");
-  await expect(page.getByRole("link", { name: "प्रवेश करें" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "साइन इन करें" })).toBeVisible();
   await expect(page.getByRole("contentinfo")).toContainText("अपनों की आवाज़ में यादें");
   await expectNoAxeViolations(page);
 });
@@ -74,7 +74,7 @@ test("the language switch saves the choice for later pages", async ({ page }) =>
   await expect(page.locator("html")).toHaveAttribute("lang", "hi");
   await page.getByRole("button", { name: "English" }).first().click();
   await expect(page.locator("html")).toHaveAttribute("lang", "en");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Privacy Policy");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Privacy policy");
 });
 
 test("theme settings change the page as the server renders it, with a toast", async ({ page }) => {

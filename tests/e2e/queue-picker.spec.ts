@@ -84,7 +84,7 @@ test("the picker: search in English and Hindi, counts, queued questions marked, 
   const song = page.getByRole("checkbox", { name: /Which song always lifts your spirits/ });
   await song.check();
   await page.getByRole("button", { name: "Add to the queue" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Prompt added successfully" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Questions added successfully" })).toBeVisible();
 
   // The same question, found by its Hindi words: already queued, not addable.
   await page.goto(`${picker}?q=${encodeURIComponent("गीत")}`);

@@ -163,7 +163,7 @@ test.describe("recording in the browser", () => {
       const ownerPage = await ownerContext.newPage();
       await ownerPage.goto("/dashboard/notifications");
       await expect(
-        ownerPage.getByTestId("notification-list").getByRole("link", { name: /Nana answered a prompt/ }),
+        ownerPage.getByTestId("notification-list").getByRole("link", { name: /Nana answered a question/ }),
       ).toBeVisible();
     } finally {
       await ownerContext.close();
@@ -223,7 +223,7 @@ test.describe("recording in the browser", () => {
       expect(await storedFiles(question.promptId)).toHaveLength(1);
     });
 
-    test('offline at Submit: "Submission failed" keeps the recording, offers a download, and Try again sends it', async ({
+    test('offline at Send: "Not sent yet" keeps the recording, offers a download, and Try again sends it', async ({
       page,
       context,
       db,
@@ -237,7 +237,7 @@ test.describe("recording in the browser", () => {
       await context.setOffline(true);
       await ui.submitButton.click();
       await expect(ui.failure).toContainText(
-        "Submission failed: Your recording is safe on this phone. Try again when you have a connection, or download it.",
+        "Not sent yet: Your recording is safe on this phone. Try again when you have a connection, or download it.",
       );
       await expect(ui.progress).toBeHidden();
       await expect(ui.reviewPlayer).toHaveAttribute("src", /^blob:/);
@@ -520,7 +520,7 @@ for (const bad of badFiles) {
       page.getByRole("button", { name: "Send this recording" }).click(),
     ]);
     expect(response.status()).toBe(bad.status);
-    await expect(page.getByRole("alert")).toHaveText(`Submission failed: ${bad.message}`);
+    await expect(page.getByRole("alert")).toHaveText(`Not sent yet: ${bad.message}`);
     // The way to try again is still there.
     if (javaScriptEnabled !== false) await expect(form.recordButton).toBeVisible();
     else await expect(form.fileInput).toBeVisible();

@@ -28,7 +28,7 @@ async function latestSignInEmail(db: Db, email: string) {
 async function requestCode(page: Page, email: string) {
   await page.getByLabel("Email").fill(email);
   await page.getByRole("button", { name: "Send me a code" }).click();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Please check your email to login");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Check your email to sign in");
 }
 
 async function createAccount(db: Db, email: string, firstName = "Leela") {
@@ -44,7 +44,7 @@ test("register, then sign in with the code from the email", async ({ page, db })
   await page.getByLabel("Nickname").fill("Ani");
   await page.getByLabel("Email").fill(email);
   await page.getByRole("button", { name: "Register" }).click();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Please check your email to login");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Check your email to sign in");
   await expect(page.getByText("Registration successful, please check your email.")).toBeVisible();
   await expect(page.getByText(`We sent a 6-digit code and a sign-in link to ${email}`)).toBeVisible();
   await expectNoAxeViolations(page);
@@ -87,7 +87,7 @@ test("log in with the code on a second device; the code then no longer works", a
   // The first browser tries the same code: it was used.
   await page.getByLabel("6-digit code").fill(code);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert")).toContainText("Login failed");
+  await expect(page.getByRole("alert")).toContainText("Sign-in failed");
   await expect(page).toHaveURL(/\/auth\/verify$/);
 });
 
@@ -119,7 +119,7 @@ test("the page asked for before signing in is shown after, once; other sites nev
   await expect(page).toHaveURL(/\/dashboard\/notifications$/);
 
   await page.getByLabel("Account menu").click();
-  await page.getByRole("button", { name: "Logout" }).click();
+  await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/$/);
   await page.goto("/auth/login");
   await requestCode(page, email);
@@ -128,7 +128,7 @@ test("the page asked for before signing in is shown after, once; other sites nev
   await expect(page).toHaveURL(/\/dashboard$/); // not notifications again
 
   await page.getByLabel("Account menu").click();
-  await page.getByRole("button", { name: "Logout" }).click();
+  await page.getByRole("button", { name: "Sign out" }).click();
   // Signed out before going on: a navigation started at once would cancel the logout's post.
   await expect(page).toHaveURL(/\/$/);
   await page.goto("/auth/login?redirectTo=%2F%2Fevil.example%2Fsteal");

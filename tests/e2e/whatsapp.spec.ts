@@ -45,7 +45,7 @@ async function addDadi(page: Page, phone: string, timeZone: string) {
   await page.getByRole("button", { name: "Next" }).click();
   await page.getByLabel("Date of the first question").fill(DateTime.now().plus({ days: 30 }).toISODate()!);
   await page.getByRole("button", { name: "Add Storyteller" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "New Storyteller Added" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "New Storyteller added" })).toBeVisible();
 }
 
 test("Dadi in India on WhatsApp: Send now, she replies with voice notes (OGG, M4A) in the simulator, the family hears them", async ({

@@ -81,7 +81,7 @@ describe("HTTP server", () => {
   it("speaks Hindi for ?lng=hi and for a saved choice", async () => {
     const html = await (await fetch(`${base}/?lng=hi`)).text();
     expect(html).toContain('<html lang="hi"');
-    expect(html).toContain("प्रवेश करें");
+    expect(html).toContain("साइन इन करें");
     const saved = await fetch(`${base}/resources/language`, {
       method: "POST",
       redirect: "manual",

@@ -106,7 +106,7 @@ describe("a group's page", () => {
     expect(((await open(collaborator, group.id, "?confirm=leave")).data as Page).confirm).toEqual({ intent: "leave" });
   });
 
-  it('says "group is updated" or "group update failed"', async () => {
+  it('says "Group updated" or "Group couldn\'t be updated"', async () => {
     const { owner, group } = await family();
     const rename = (name: string) =>
       toastKeysOf(
