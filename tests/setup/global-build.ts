@@ -10,6 +10,12 @@ export function setup() {
   const state = buildStaleness(process.cwd()) as { fresh: boolean; reason?: string };
   if (state.fresh) return;
   console.log(`[vitest] building for the "built" project: ${state.reason}`);
-  const run = spawnSync("npm", ["run", "build"], { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+  // vitest runs with NODE_ENV=test, which would make a development build (React's dev bundle: the
+  // browser journeys then fail on hydration warnings); the build is the production one, as `npm test` makes.
+  const run = spawnSync("npm", ["run", "build"], {
+    stdio: ["ignore", "pipe", "inherit"],
+    encoding: "utf8",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
   if (run.status !== 0) throw new Error(`npm run build failed (exit ${run.status}):\n${run.stdout}`);
 }
