@@ -1,11 +1,12 @@
 import { builtRoutes, expectedStatus, filler, oneOfEverything, pagesFromManifest, signedOutPage } from "../route-pages";
-import { expect, signInAsNewUser, test } from "./fixtures";
+import { axeViolations, expect, signInAsNewUser, test } from "./fixtures";
 import { layoutProblems, scaleText } from "./layout-checks";
 import { serverConfig } from "./recording-helpers";
 
 // Issue 22, item 8: every page the build serves (the route manifest, as bench:js walks it), on a
-// 360 px phone at normal and at 200% text, in English and Hindi: nothing scrolls sideways and no
-// control (header, menu, footer and page alike) is under 44 × 44 px or off the screen.
+// 360 px phone at normal and at 200% text, in English and Hindi: nothing scrolls sideways, no
+// control (header, menu, footer and page alike) is under 44 × 44 px or off the screen, and axe
+// finds nothing.
 
 const screens = [
   { name: "360 px", textScale: 1 },
@@ -50,7 +51,8 @@ for (const { id, pattern } of listed) {
       const { values, query } = await oneOfEverything(db, serverConfig(), user);
       const [found] = pagesFromManifest(routes, filler(values, "every-screen.spec.ts")).filter((p) => p.id === id);
       const problems: string[] = [];
-      for (const { name, textScale } of screensOf(test.info().project.use.javaScriptEnabled)) {
+      const { javaScriptEnabled } = test.info().project.use;
+      for (const { name, textScale } of screensOf(javaScriptEnabled)) {
         await scaleText(page, textScale);
         for (const language of languages) {
           for (const url of [`${found.path}${query[id] ?? ""}`, ...(alsoAt[id] ?? []).map((q) => found.path + q)]) {
@@ -58,6 +60,10 @@ for (const { id, pattern } of listed) {
             expect(response?.status(), `${url} answered`).toBe(status);
             const where = `${name}, ${language}${url === found.path ? "" : `, ${url.slice(found.path.length)}`}`;
             problems.push(...(await layoutProblems(page, "body")).map((problem) => `${where}: ${problem}`));
+            // axe once per page and language, on the page as it is with JavaScript (journeys check
+            // their own screens' no-JS markup): at 360 px, normal text.
+            if (textScale === 1 && javaScriptEnabled !== false)
+              problems.push(...(await axeViolations(page)).map((violation) => `${where}: axe ${violation}`));
           }
         }
       }

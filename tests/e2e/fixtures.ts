@@ -80,6 +80,11 @@ export async function expectNoAxeViolations(page: Page) {
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 async function expectNoViolations(page: Page) {
+  expect(await axeViolations(page)).toEqual([]);
+}
+
+/** axe's violations on the page as it is now, one line each ("rule: targets"). */
+export async function axeViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
   const results = await page.evaluate(
     () =>
@@ -88,8 +93,7 @@ async function expectNoViolations(page: Page) {
         { resultTypes: ["violations"] },
       ) as Promise<Pick<AxeResults, "violations">>,
   );
-  const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  expect(summary).toEqual([]);
+  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
 /** Signs a browser context in as a new user, through a real session row (no trip through the UI). */
