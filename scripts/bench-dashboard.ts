@@ -248,13 +248,15 @@ async function pageBytes(url: string, cookie: string) {
 
 /**
  * A page's HTML with what differs between two runs on the same data made equal: the CSP nonce, the
- * build's asset hashes, and ids (each uuid by its order of first appearance), so two builds' pages can
+ * build's asset hashes and version, the seeded times, and ids (each uuid by its order of first appearance), so two builds' pages can
  * be compared byte for byte.
  */
 function comparable(html: string) {
   const ids = new Map<string, string>();
   return html
     .replace(/nonce="[^"]*"/g, 'nonce=""')
+    .replace(/"version": ?"[0-9a-f]+"/g, '"version":""')
+    .replace(/\d{4}-\d\d-\d\dT\d\d(:|%3A)\d\d(:|%3A)\d\d\.\d{3,6}Z/g, "(time)")
     .replace(/-[A-Za-z0-9_-]{8}\.(js|css)/g, ".$1")
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) => {
       if (!ids.has(id)) ids.set(id, `id-${ids.size}`);
