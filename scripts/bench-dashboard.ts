@@ -9,7 +9,8 @@
 // Each page's HTML bytes, and how many of them are the hydration payload (React Router's loader data
 // in inline scripts), show a page that carries its data twice.
 // BENCH_PORT and BENCH_PG_PORT move the server and its PostgreSQL (to run beside another copy).
-// BENCH_CPU_PROF=<dir> profiles the server during each page's load (through its inspector, so the
+// BENCH_HTML_DIR=<dir> saves each page's HTML, nonce, asset hashes and ids normalised, to compare two
+// builds' output (`cmp`). BENCH_CPU_PROF=<dir> profiles the server during each page's load (through its inspector, so the
 // figures then include the profiler's cost): <dir>/<page>.cpuprofile, and the top frames printed.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -28,6 +29,7 @@ const base = `http://127.0.0.1:${PORT}`;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 8;
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
+const HTML_DIR = process.env.BENCH_HTML_DIR;
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "heirloom-bench-dash-"));
 const server = spawn(
@@ -175,6 +177,7 @@ try {
   await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
   const barePort = (bare.address() as AddressInfo).port;
 
+  if (HTML_DIR) mkdirSync(HTML_DIR, { recursive: true });
   const pages = ["/dashboard", `/dashboard/recipient/${firstId}`, "/dashboard/kanban", "/dashboard/timeline"];
   const sizes = await Promise.all(pages.map((page) => pageBytes(`${base}${page}`, cookie)));
 
@@ -232,8 +235,31 @@ try {
  */
 async function pageBytes(url: string, cookie: string) {
   const html = await (await fetch(url, { headers: { Cookie: cookie } })).text();
+  if (HTML_DIR)
+    writeFileSync(
+      path.join(HTML_DIR, `${new URL(url).pathname.replace(/[0-9a-f-]{36}/, "id").replace(/\W+/g, "_")}.html`),
+      comparable(html),
+    );
   const scripts =
     html.match(/<script[^>]*>window\.__reactRouterContext\.streamController\.enqueue\([\s\S]*?<\/script>/g) ?? [];
   const bytes = (text: string) => Buffer.byteLength(text);
   return { html: bytes(html), data: scripts.reduce((sum, script) => sum + bytes(script), 0) };
+}
+
+/**
+ * A page's HTML with what differs between two runs on the same data made equal: the CSP nonce, the
+ * build's asset hashes and version, the seeded times, and ids (each uuid by its order of first appearance), so two builds' pages can
+ * be compared byte for byte.
+ */
+function comparable(html: string) {
+  const ids = new Map<string, string>();
+  return html
+    .replace(/nonce="[^"]*"/g, 'nonce=""')
+    .replace(/"version": ?"[0-9a-f]+"/g, '"version":""')
+    .replace(/\d{4}-\d\d-\d\dT\d\d(:|%3A)\d\d(:|%3A)\d\d\.\d{3,6}Z/g, "(time)")
+    .replace(/-[A-Za-z0-9_-]{8}\.(js|css)/g, ".$1")
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) => {
+      if (!ids.has(id)) ids.set(id, `id-${ids.size}`);
+      return ids.get(id)!;
+    });
 }

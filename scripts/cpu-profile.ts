@@ -108,3 +108,36 @@ export function topModules(profile: CpuProfile, count = 8): string[] {
     .slice(0, count)
     .map(([where, hits]) => `${((hits / busy) * 100).toFixed(1).padStart(5)}%  ${where}`);
 }
+
+/**
+ * The frames whose name or file contains `match`, by inclusive time (their callees included; a
+ * recursive frame counted once per sample), as a share of the busy samples.
+ */
+export function topInclusive(profile: CpuProfile, match: string, count = 5): string[] {
+  const parent = new Map<number, ProfileNode>();
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node);
+  const keyOf = ({ callFrame: { functionName, url, lineNumber } }: ProfileNode) =>
+    `${functionName || "(anonymous)"}  ${url
+      .replace(/^file:\/\//, "")
+      .replace(/^.*\/node_modules\//, "")
+      .replace(`${process.cwd()}/`, "")}:${lineNumber + 1}`;
+  const hitsBy = new Map<string, number>();
+  let busy = 0;
+  for (const node of byId.values()) {
+    const hits = node.hitCount ?? 0;
+    if (!hits || node.callFrame.functionName === "(idle)") continue;
+    busy += hits;
+    const seen = new Set<string>();
+    for (let at: ProfileNode | undefined = node; at; at = parent.get(at.id)) {
+      const key = keyOf(at);
+      if (!key.includes(match) || seen.has(key)) continue;
+      seen.add(key);
+      hitsBy.set(key, (hitsBy.get(key) ?? 0) + hits);
+    }
+  }
+  return [...hitsBy]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([key, hits]) => `${((hits / busy) * 100).toFixed(1).padStart(5)}%  ${key}`);
+}

@@ -4,6 +4,7 @@ import { servesHttps } from "~/config.server";
 import type { AppContext } from "~/context.server";
 import { log } from "~/services/logger.server";
 import type { DbOrTx } from "../../db/client";
+import { preparedQuery } from "../../db/prepared";
 
 const IDLE_TIMEOUT_MS = 14 * 24 * 60 * 60 * 1000;
 const ABSOLUTE_TIMEOUT_MS = 60 * 24 * 60 * 60 * 1000;
@@ -84,30 +85,40 @@ export function getSessionUser(
   return lookup;
 }
 
+// Every page asks it (once per request): compiled once (decision 056).
+const sessionUserQuery = preparedQuery(
+  ["idHash", "now", "idleSince"],
+  (db, { idHash, now, idleSince }: { idHash: string; now: Date; idleSince: Date }) =>
+    db
+      .selectFrom("sessions")
+      .innerJoin("users", "users.id", "sessions.user_id")
+      .select([
+        "users.id",
+        "users.email",
+        "users.first_name",
+        "users.last_name",
+        "users.nickname",
+        "users.profile_pic_key",
+        "users.language",
+        "sessions.last_seen_at",
+        "sessions.id_hash",
+      ])
+      .where("sessions.id_hash", "=", idHash)
+      .where("sessions.expires_at", ">", now)
+      .where("sessions.last_seen_at", ">", idleSince),
+);
+
 async function lookUpSessionUser(
   request: Request,
   context: Pick<AppContext, "config" | "db">,
 ): Promise<SessionUser | null> {
   const id = await sessionCookie(context.config).parse(request.headers.get("Cookie"));
   if (typeof id !== "string" || id.length < 20) return null;
-  const row = await context.db
-    .selectFrom("sessions")
-    .innerJoin("users", "users.id", "sessions.user_id")
-    .select([
-      "users.id",
-      "users.email",
-      "users.first_name",
-      "users.last_name",
-      "users.nickname",
-      "users.profile_pic_key",
-      "users.language",
-      "sessions.last_seen_at",
-      "sessions.id_hash",
-    ])
-    .where("sessions.id_hash", "=", hashOpaqueId(id))
-    .where("sessions.expires_at", ">", new Date())
-    .where("sessions.last_seen_at", ">", new Date(Date.now() - IDLE_TIMEOUT_MS))
-    .executeTakeFirst();
+  const [row] = await sessionUserQuery(context.db, {
+    idHash: hashOpaqueId(id),
+    now: new Date(),
+    idleSince: new Date(Date.now() - IDLE_TIMEOUT_MS),
+  });
   if (!row) return null;
   if (Date.now() - row.last_seen_at.getTime() > TOUCH_INTERVAL_MS) {
     await context.db

@@ -5,6 +5,7 @@ import { queueEmail } from "~/services/outbox.server";
 import { signCapability, verifyCapability } from "~/services/tokens.server";
 import type { GroupDetailsInput, GroupDraft, GroupStorytellerChoice } from "~/utils/group-schema";
 import { type DbOrTx, inTransaction } from "../../db/client";
+import { preparedQuery } from "../../db/prepared";
 import type { Language } from "../../db/schema";
 import { memberGroupIds, ownedGroupIds, ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
 import { forgetStorytellerNotifications } from "./notification.server";
@@ -525,7 +526,12 @@ export async function inviteOneToGroup(services: Services, inviter: GroupInviter
  * `role` is the user's in the group.
  */
 export async function listGroupCards(db: DbOrTx, userId: string) {
-  return db
+  return groupCardsQuery(db, { userId });
+}
+
+// The overview's every load: built and compiled once (decision 056).
+const groupCardsQuery = preparedQuery(["userId"], (db, { userId }: { userId: string }) =>
+  db
     .selectFrom("groups as g")
     .innerJoin("storytellers as s", "s.id", "g.storyteller_id")
     .innerJoin("group_members as me", (join) => join.onRef("me.group_id", "=", "g.id").on("me.user_id", "=", userId))
@@ -552,6 +558,5 @@ export async function listGroupCards(db: DbOrTx, userId: string) {
       lastSentPromptQuery(db, eb.ref("s.id")).as("last_sent_prompt"),
     ])
     .orderBy("g.created_at")
-    .orderBy("g.id")
-    .execute();
-}
+    .orderBy("g.id"),
+);

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/client";
 import { inTransaction } from "../../db/client";
+import { preparedQuery } from "../../db/prepared";
 import { askedStorytellerIds, editablePromptIds, ownedStorytellerIds, type StorytellerRole } from "./access.server";
 import { contactColumns, nameColumns, reachColumns } from "./storyteller-columns.server";
 import { wordsColumnsOf } from "./transcript-edit.server";
@@ -19,32 +20,30 @@ async function findEditablePrompt(db: DbOrTx, userId: string, storytellerId: str
     .executeTakeFirst();
 }
 
-/**
- * Everything the Storyteller view shows, in a fixed number of queries whatever the queue's size;
- * null when the user may not see them. `role` is the user's (see storytellerRole), and each prompt
- * says whether this user may reword, move and delete it (`editable`, as editablePromptIds decides).
- */
-export async function getStorytellerView(db: DbOrTx, userId: string, storytellerId: string) {
-  const storyteller = await db
-    .selectFrom("storytellers as s")
-    .leftJoin("schedules as sc", "sc.storyteller_id", "s.id")
-    .select([
-      "s.id",
-      "s.owner_id",
-      ...nameColumns,
-      ...reachColumns,
-      ...contactColumns,
-      "sc.frequency",
-      "sc.first_prompt_date",
-      "sc.next_send_at",
-      "sc.paused_at",
-    ])
-    .where("s.id", "=", storytellerId)
-    // The user's own stories' row (is_self) has no Storyteller page: they are in My Stories.
-    .where("s.id", "in", askedStorytellerIds(db, userId))
-    .executeTakeFirst();
-  if (!storyteller) return null;
-  const prompts = await db
+// The Storyteller view's two queries, the same shape every load: built and compiled once (decision 056).
+const viewStorytellerQuery = preparedQuery(
+  ["userId", "storytellerId"],
+  (db, { userId, storytellerId }: { userId: string; storytellerId: string }) =>
+    db
+      .selectFrom("storytellers as s")
+      .leftJoin("schedules as sc", "sc.storyteller_id", "s.id")
+      .select([
+        "s.id",
+        "s.owner_id",
+        ...nameColumns,
+        ...reachColumns,
+        ...contactColumns,
+        "sc.frequency",
+        "sc.first_prompt_date",
+        "sc.next_send_at",
+        "sc.paused_at",
+      ])
+      .where("s.id", "=", storytellerId)
+      // The user's own stories' row (is_self) has no Storyteller page: they are in My Stories.
+      .where("s.id", "in", askedStorytellerIds(db, userId)),
+);
+const viewPromptsQuery = preparedQuery(["storytellerId"], (db, { storytellerId }: { storytellerId: string }) =>
+  db
     .selectFrom("prompts as p")
     .leftJoin("answers as a", "a.prompt_id", "p.id")
     // The prompt's latest delivery, so the owner sees a send that failed and why.
@@ -94,9 +93,19 @@ export async function getStorytellerView(db: DbOrTx, userId: string, storyteller
       "d.status as delivery_status",
       "d.error as delivery_error",
     ])
-    .where("p.storyteller_id", "=", storyteller.id)
-    .orderBy("p.queue_position")
-    .execute();
+    .where("p.storyteller_id", "=", storytellerId)
+    .orderBy("p.queue_position"),
+);
+
+/**
+ * Everything the Storyteller view shows, in a fixed number of queries whatever the queue's size;
+ * null when the user may not see them. `role` is the user's (see storytellerRole), and each prompt
+ * says whether this user may reword, move and delete it (`editable`, as editablePromptIds decides).
+ */
+export async function getStorytellerView(db: DbOrTx, userId: string, storytellerId: string) {
+  const [storyteller] = await viewStorytellerQuery(db, { userId, storytellerId });
+  if (!storyteller) return null;
+  const prompts = await viewPromptsQuery(db, { storytellerId: storyteller.id });
   const role: StorytellerRole = storyteller.owner_id === userId ? "owner" : "collaborator";
   // Who added a prompt stays on the server: the page gets only whether this user may change it.
   const withRights = prompts.map(({ created_by, ...prompt }) => ({

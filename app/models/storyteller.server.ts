@@ -6,6 +6,7 @@ import { isCountryCode, parsePhone } from "~/utils/phone.server";
 import { firstPromptDateProblem, type ScheduleInput, type StorytellerInput } from "~/utils/storyteller-schema";
 import type { DbOrTx } from "../../db/client";
 import { inTransaction } from "../../db/client";
+import { preparedQuery } from "../../db/prepared";
 import { askedStorytellerIds, ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
 import { type AnswerServices, deleteWithAnswerFiles } from "./answer.server";
 import { grantCallConsent } from "./call-consent.server";
@@ -19,7 +20,12 @@ import { contactColumns, nameColumns, reachColumns } from "./storyteller-columns
  * query; not the is_self row of their own stories, who is not someone they ask (decision 017).
  */
 export async function listStorytellerCards(db: DbOrTx, userId: string) {
-  return db
+  return storytellerCardsQuery(db, { userId });
+}
+
+// The overview's every load: built and compiled once (decision 056).
+const storytellerCardsQuery = preparedQuery(["userId"], (db, { userId }: { userId: string }) =>
+  db
     .selectFrom("storytellers as s")
     .select((eb) => [
       "s.id",
@@ -35,13 +41,39 @@ export async function listStorytellerCards(db: DbOrTx, userId: string) {
     ])
     .where("s.id", "in", visibleStorytellerIds(db, userId))
     .where("s.is_self", "=", false)
-    .orderBy("s.created_at")
-    .execute();
-}
+    .orderBy("s.created_at"),
+);
 
 export const BOARD_MAX_COLUMNS = 16;
 /** A column shows the next prompts in its queue and the latest sent, this many of each; its page has all. */
 export const BOARD_CARDS_PER_KIND = 10;
+
+// The board's columns and how many there are: fixed shapes, compiled once (decision 056).
+const boardColumnsQuery = preparedQuery(["userId"], (db, { userId }: { userId: string }) =>
+  db
+    .selectFrom("storytellers as s")
+    .leftJoin("schedules as sc", "sc.storyteller_id", "s.id")
+    .select([
+      "s.id",
+      "s.nickname",
+      "s.time_zone",
+      "sc.first_prompt_date",
+      "sc.frequency",
+      "sc.next_send_at",
+      "sc.paused_at",
+    ])
+    .where("s.id", "in", visibleStorytellerIds(db, userId))
+    .where("s.is_self", "=", false)
+    .orderBy("s.created_at")
+    .limit(BOARD_MAX_COLUMNS),
+);
+const boardTotalQuery = preparedQuery(["userId"], (db, { userId }: { userId: string }) =>
+  db
+    .selectFrom("storytellers")
+    .select(sql<number>`count(*)::int`.as("n"))
+    .where("id", "in", visibleStorytellerIds(db, userId))
+    .where("is_self", "=", false),
+);
 
 /**
  * The board: up to 16 Storytellers as columns; in each, the next queued prompts (queue order) then
@@ -49,31 +81,7 @@ export const BOARD_CARDS_PER_KIND = 10;
  * Three queries, whatever the queues' length.
  */
 export async function getBoard(db: DbOrTx, userId: string) {
-  const [columns, total] = await Promise.all([
-    db
-      .selectFrom("storytellers as s")
-      .leftJoin("schedules as sc", "sc.storyteller_id", "s.id")
-      .select([
-        "s.id",
-        "s.nickname",
-        "s.time_zone",
-        "sc.first_prompt_date",
-        "sc.frequency",
-        "sc.next_send_at",
-        "sc.paused_at",
-      ])
-      .where("s.id", "in", visibleStorytellerIds(db, userId))
-      .where("s.is_self", "=", false)
-      .orderBy("s.created_at")
-      .limit(BOARD_MAX_COLUMNS)
-      .execute(),
-    db
-      .selectFrom("storytellers")
-      .select(sql<number>`count(*)::int`.as("n"))
-      .where("id", "in", visibleStorytellerIds(db, userId))
-      .where("is_self", "=", false)
-      .executeTakeFirstOrThrow(),
-  ]);
+  const [columns, [total]] = await Promise.all([boardColumnsQuery(db, { userId }), boardTotalQuery(db, { userId })]);
   // Per column, through the queue and sent indexes (their partial indexes also count them): the
   // first cards of each kind, not a window over every prompt that sorted each column's history.
   const cards = columns.length
@@ -109,9 +117,16 @@ export async function getBoard(db: DbOrTx, userId: string) {
           order by s.id, c.kind, c.queued_order, c.sent_order desc`.execute(db)
       ).rows
     : [];
+  // One pass groups the cards (they come sorted by column), not a filter over all of them per column.
+  const cardsBy = new Map<string, typeof cards>();
+  for (const card of cards) {
+    const own = cardsBy.get(card.storyteller_id);
+    if (own) own.push(card);
+    else cardsBy.set(card.storyteller_id, [card]);
+  }
   return {
     columns: columns.map(({ first_prompt_date, frequency, next_send_at, paused_at, ...column }) => {
-      const own = cards.filter((card) => card.storyteller_id === column.id);
+      const own = cardsBy.get(column.id) ?? [];
       // The queued cards go out one per scheduled send, in queue order, from the next one on.
       const sendTimes = queuedSendTimes(
         paused_at || !first_prompt_date || !frequency ? null : { firstPromptDate: first_prompt_date, frequency },
@@ -122,8 +137,9 @@ export async function getBoard(db: DbOrTx, userId: string) {
       return {
         ...column,
         paused: Boolean(paused_at),
+        // No card id: the board only shows them (a key by position serves), and 320 ids were a
+        // third of the page's loader data.
         cards: own.map((card, index) => ({
-          id: card.id,
           text: card.text,
           state: cardState(card),
           at: card.sent_at ?? sendTimes[index] ?? null,

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { isUuid } from "~/utils/ids";
 import type { WordsStatus } from "~/utils/words";
 import type { DbOrTx } from "../../db/client";
+import { preparedQuery } from "../../db/prepared";
 import { answeredForStorytellerIds, visibleStorytellerIds } from "./access.server";
 import { wordsColumns, type WordsRow } from "./transcript-edit.server";
 
@@ -84,22 +85,21 @@ export type TimelineItem = {
 const utcMicros = (column: string) =>
   sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-/** One page of the Timeline (two index walks and a join, in one statement) and where the next one starts. */
-export async function getTimelinePage(
+/** One page of the Timeline's rows: the newest answers the viewer may hear, past the cursor. */
+function timelineQuery(
   db: DbOrTx,
-  viewer: Viewer,
-  filter: TimelineFilter = {},
-): Promise<{ items: TimelineItem[]; nextCursor: string | null }> {
-  const email = viewer.email.toLowerCase();
-  const storytellerId = filter.storytellerId && isUuid(filter.storytellerId) ? filter.storytellerId : null;
-  const before = filter.before ?? null;
+  viewerId: string,
+  email: string,
+  storytellerId: string | null,
+  before: TimelineCursor | null,
+) {
   const limit = TIMELINE_PAGE_SIZE + 1;
   const olderThanCursor = before
     ? sql<boolean>`(a.created_at, a.id) < (${before.time}::timestamptz, ${before.id}::uuid)`
     : sql<boolean>`true`;
 
   // The family's answers: per visible Storyteller, its newest non-private ones past the cursor.
-  let visible = db.selectFrom(visibleStorytellerIds(db, viewer.id).as("v"));
+  let visible = db.selectFrom(visibleStorytellerIds(db, viewerId).as("v"));
   if (storytellerId) visible = visible.where("v.id", "=", storytellerId);
   const family = visible
     .crossJoinLateral((eb) =>
@@ -134,7 +134,7 @@ export async function getTimelinePage(
     .orderBy("u.id", "desc")
     .limit(limit);
 
-  const rows = await db
+  return db
     .selectFrom(page.as("page"))
     .innerJoin("answers as a", "a.id", "page.id")
     .innerJoin("prompts as p", "p.id", "a.prompt_id")
@@ -160,8 +160,28 @@ export async function getTimelinePage(
       ...wordsColumns,
     ])
     .orderBy("a.created_at", "desc")
-    .orderBy("a.id", "desc")
-    .execute();
+    .orderBy("a.id", "desc");
+}
+
+const firstPageQuery = preparedQuery(
+  ["viewerId", "email"],
+  (db, { viewerId, email }: { viewerId: string; email: string }) => timelineQuery(db, viewerId, email, null, null),
+);
+
+/** One page of the Timeline (two index walks and a join, in one statement) and where the next one starts. */
+export async function getTimelinePage(
+  db: DbOrTx,
+  viewer: Viewer,
+  filter: TimelineFilter = {},
+): Promise<{ items: TimelineItem[]; nextCursor: string | null }> {
+  const email = viewer.email.toLowerCase();
+  const storytellerId = filter.storytellerId && isUuid(filter.storytellerId) ? filter.storytellerId : null;
+  const before = filter.before ?? null;
+  // The first page, unfiltered (the Timeline's and the overview's every load), is compiled once.
+  const rows =
+    storytellerId || before
+      ? await timelineQuery(db, viewer.id, email, storytellerId, before).execute()
+      : await firstPageQuery(db, { viewerId: viewer.id, email });
 
   const shown = rows.slice(0, TIMELINE_PAGE_SIZE);
   const last = shown.at(-1);

@@ -14,6 +14,7 @@ const toastSchema = z.object({
   key: z.string(),
   values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 }) satisfies z.ZodType<Toast>;
+const toastsSchema = z.array(toastSchema).catch([]);
 
 function toastStorage(config: AppContext["config"]) {
   return createCookieSessionStorage({
@@ -59,11 +60,11 @@ export async function redirectWithToast(
 
 /** Reads (and so clears) the pending toasts. */
 export async function takeToasts(request: Request, context: Pick<AppContext, "config">) {
+  // Most pages come without a toast: no cookie to verify, no storage to make.
+  const cookie = request.headers.get("Cookie");
+  if (!cookie?.includes("toast=")) return { toasts: [], setCookie: null };
   const storage = toastStorage(context.config);
-  const session = await storage.getSession(request.headers.get("Cookie"));
-  const toasts = z
-    .array(toastSchema)
-    .catch([])
-    .parse(session.get("toasts") ?? []);
+  const session = await storage.getSession(cookie);
+  const toasts = toastsSchema.parse(session.get("toasts") ?? []);
   return { toasts, setCookie: toasts.length ? await storage.commitSession(session) : null };
 }

@@ -1,6 +1,7 @@
 // Intl's formatters are costly to build (locale data is looked up each time) and cheap to use: a
 // page that built one per row or per translated count spent more on building than on formatting.
-// One per language and options, kept for the process (a handful: two languages, a few styles).
+// One per language and options, kept for the process (two languages, a few styles, the zones the
+// Storytellers live in). The board's component imports it too: only its chunk, no shared one.
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
