@@ -135,8 +135,9 @@ describe("the form's lists", () => {
       context: makeTestContext(database),
       params: { id: st.id },
       ...routeArgs,
-    })) as { storyteller: { phone_e164: string }; phoneCountry: string };
-    expect(page.storyteller.phone_e164).toBe("098765 43210");
+    })) as { storyteller: { phone_e164: string }; phone: string; phoneCountry: string };
+    expect(page.phone).toBe("098765 43210");
+    expect(page.storyteller.phone_e164).toBe("+919876543210");
     expect(page.phoneCountry).toBe("IN");
   });
 });
