@@ -72,9 +72,12 @@ function useStandaloneScripts(): string[] | null {
   return (match.data as { scripts?: string[] } | undefined)?.scripts ?? [];
 }
 
-/** An inline script that adds module scripts once the page has painted (a frame, then a task). */
-const afterFirstPaint = (sources: string[]) =>
-  `requestAnimationFrame(function(){setTimeout(function(){${JSON.stringify(sources).replaceAll("<", "\\u003c")}.forEach(function(src){var s=document.createElement("script");s.type="module";s.src=src;document.body.appendChild(s)})})})`;
+/**
+ * Adds the page's scripts, kept inert in a <template>, once the page has painted (a frame, then a
+ * task): the markup paints first (decision 055). Clones of a template's scripts run when added.
+ */
+const AFTER_FIRST_PAINT =
+  'requestAnimationFrame(function(){setTimeout(function(){var t=document.getElementById("after-paint");document.body.appendChild(document.importNode(t.content,true))})})';
 
 export function Layout({ children }: { children: ReactNode }) {
   const rootData = useRootData();
@@ -111,9 +114,16 @@ export function Layout({ children }: { children: ReactNode }) {
             {children}
             <Toaster toasts={rootData?.toasts ?? []} />
             {standaloneScripts.length ? (
-              // Its script after the first paint: the question and the file form show first (the record
-              // page's LCP); a script in the page ran before first paint and counted against it.
-              <script nonce={nonce} dangerouslySetInnerHTML={{ __html: afterFirstPaint(standaloneScripts) }} />
+              // Its scripts after the first paint: the question and the file form show first (the
+              // record page's LCP); a script in the page ran before first paint and counted against it.
+              <>
+                <template id="after-paint">
+                  {standaloneScripts.map((src) => (
+                    <script key={src} type="module" src={src} nonce={nonce} />
+                  ))}
+                </template>
+                <script nonce={nonce} dangerouslySetInnerHTML={{ __html: AFTER_FIRST_PAINT }} />
+              </>
             ) : null}
           </>
         ) : (
