@@ -49,7 +49,10 @@ test("reorder far down the queue: the page comes back to the item, scroll kept, 
   await page.getByTestId("queued-prompt").nth(11).scrollIntoViewIfNeeded();
   await page.getByTestId("queued-prompt").nth(11).getByRole("button", { name: "Move to top" }).click();
   await expect.poll(async () => (await queueTexts(page))[0]).toContain("Question number 12,");
-  const last = page.getByTestId("queued-prompt").nth(11);
+  // The last item by its words: a late revalidation may still re-render the list, and its place
+  // (nth) would then name another item than the one clicked.
+  const lastText = (await queueTexts(page))[11];
+  const last = page.getByTestId("queued-prompt").filter({ has: page.getByText(lastText, { exact: true }) });
   await last.scrollIntoViewIfNeeded();
   await last.getByRole("link", { name: "Delete" }).click();
   await expect(last.getByText("Delete this question?")).toBeInViewport();
