@@ -44,4 +44,12 @@ describe("preparedQuery", () => {
     const unused = preparedQuery(["id"], (db, _values: { id: string }) => db.selectFrom("storytellers").select("id"));
     await expect(unused(database.db, { id: nani.id })).rejects.toThrow(/id did not become parameters/);
   });
+
+  it("refuses a date built into the query, which every later call would reuse", async () => {
+    const owner = await createUser(database.db);
+    const frozen = preparedQuery(["ownerId"], (db, { ownerId }: { ownerId: string }) =>
+      db.selectFrom("storytellers").select("id").where("owner_id", "=", ownerId).where("created_at", "<", new Date()),
+    );
+    await expect(frozen(database.db, { ownerId: owner.id })).rejects.toThrow(/a date was built into the query/);
+  });
 });

@@ -26,6 +26,9 @@ export function preparedQuery<Values extends Record<string, string | number | bo
     const missing = names.filter((name) => !slots.some((slot) => "name" in slot && slot.name === name));
     if (missing.length) throw new Error(`preparedQuery: ${missing.join(", ")} did not become parameters`);
     if (query.sql.includes("\u0000")) throw new Error("preparedQuery: a value was inlined into the SQL");
+    // A time computed while building (a `new Date()` in a helper) would be kept from the first call on.
+    if (slots.some((slot) => "fixed" in slot && slot.fixed instanceof Date))
+      throw new Error("preparedQuery: a date was built into the query; pass it as a named value");
     return { sql: query.sql, query: query.query, slots };
   };
   /** The rows for these values. */
