@@ -258,7 +258,6 @@ type Review =
   | { outcome: "defer"; retryAt: Date }
   | { outcome: "send" };
 
-/** What the send job does with one locked ledger row: every re-check of decision 008, in one place. */
 /** Whether this site can send on a channel now: calls need a voice line, WhatsApp its sender (or the outbox). */
 function channelOn(config: Pick<Config, "voiceNumber" | "whatsappOn">, channel: LedgerRow["channel"]) {
   if (channel === "call") return Boolean(config.voiceNumber);
@@ -266,6 +265,7 @@ function channelOn(config: Pick<Config, "voiceNumber" | "whatsappOn">, channel: 
   return true;
 }
 
+/** What the send job does with one locked ledger row: every re-check of decision 008, in one place. */
 function review(
   row: LedgerRow,
   sendNow: boolean,
