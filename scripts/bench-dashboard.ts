@@ -10,7 +10,10 @@
 // in inline scripts), show a page that carries its data twice.
 // BENCH_PORT and BENCH_PG_PORT move the server and its PostgreSQL (to run beside another copy).
 // BENCH_HTML_DIR=<dir> saves each page's HTML, nonce, asset hashes and ids normalised, to compare two
-// builds' output (`cmp`). BENCH_CPU_PROF=<dir> profiles the server during each page's load (through its inspector, so the
+// builds' output (`cmp`). BENCH_AGAINST=<another checkout, built> runs that checkout's server beside this
+// one on the same database and loads the two in turns (1 s each, BENCH_ROUNDS rounds per page), so a
+// busy machine's load falls on both alike: it prints each page's CPU ms per request for both and
+// their ratio, the figure to judge a change by on a shared machine. BENCH_CPU_PROF=<dir> profiles the server during each page's load (through its inspector, so the
 // figures then include the profiler's cost): <dir>/<page>.cpuprofile, and the top frames printed.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -30,6 +33,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 8;
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const HTML_DIR = process.env.BENCH_HTML_DIR;
+const AGAINST = process.env.BENCH_AGAINST && path.resolve(process.env.BENCH_AGAINST);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "heirloom-bench-dash-"));
 const server = spawn(
@@ -54,9 +59,9 @@ server.stderr?.pipe(process.stderr);
 const exited = new Promise((resolve) => server.on("exit", resolve));
 
 /** CPU time (user + system) the server process has used so far, in ms; null where /proc is missing. */
-function serverCpuMs(): number | null {
+function serverCpuMs(pid = server.pid): number | null {
   try {
-    const fields = readFileSync(`/proc/${server.pid}/stat`, "utf8").split(") ")[1].split(" ");
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks, USER_HZ = 100
   } catch {
     return null;
@@ -89,18 +94,64 @@ async function run(url: string, headers: Record<string, string> = {}, measureSer
   };
 }
 
-try {
+async function waitForHealth(origin: string) {
   for (let i = 0; ; i++) {
-    if (i > 600) throw new Error("server did not start");
+    if (i > 600) throw new Error(`${origin}: server did not start`);
     if (
-      await fetch(`${base}/healthz`).then(
+      await fetch(`${origin}/healthz`).then(
         (r) => r.ok,
         () => false,
       )
     )
-      break;
+      return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** The other checkout's server, on this run's database and secrets (so the same cookie signs in). */
+let other = null as ReturnType<typeof spawn> | null;
+const otherBase = `http://127.0.0.1:${PORT + 1}`;
+function startOther() {
+  const { EMBEDDED_PG_PASSWORD, SESSION_SECRET } = JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8"));
+  other = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    cwd: AGAINST!,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      ENV_FILE: "off",
+      PORT: String(PORT + 1),
+      DATA_DIR: dataDir,
+      SESSION_SECRET,
+      DATABASE_URL: `postgresql://heirloom:${encodeURIComponent(EMBEDDED_PG_PASSWORD)}@127.0.0.1:${PG_PORT}/heirloom`,
+      APP_URL: `http://localhost:${PORT + 1}`,
+      WORKER: "off",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  return waitForHealth(otherBase);
+}
+
+/** Server CPU ms per request of this checkout and the other, loaded in turns. */
+async function sideBySide(pagePath: string, headers: Record<string, string>) {
+  const totals = [
+    { origin: base, pid: server.pid, cpu: 0, requests: 0 },
+    { origin: otherBase, pid: other!.pid, cpu: 0, requests: 0 },
+  ];
+  for (let round = 0; round < ROUNDS; round++) {
+    // Who goes first alternates too: a load that rises through a round falls on both.
+    for (const side of round % 2 ? [...totals].reverse() : totals) {
+      const before = serverCpuMs(side.pid)!;
+      const result = await autocannon({ url: side.origin + pagePath, connections: CONNECTIONS, duration: 1, headers });
+      if (result.non2xx) throw new Error(`${side.origin}${pagePath}: ${result.non2xx} responses were not 2xx`);
+      side.cpu += serverCpuMs(side.pid)! - before;
+      side.requests += result.requests.total;
+    }
+  }
+  return totals.map(({ cpu, requests }) => cpu / requests);
+}
+
+try {
+  await waitForHealth(base);
   if (profilerAddress) {
     mkdirSync(PROFILE_DIR!, { recursive: true });
     profiler = await connectProfiler(await profilerAddress);
@@ -171,59 +222,84 @@ try {
   const [cookie] = (await createUserSession({ config: { APP_URL: base } as never }, db, user.id)).split(";");
   await db.destroy();
 
-  const html = await (await fetch(`${base}/dashboard`, { headers: { Cookie: cookie } })).text();
-  const bare = createServer((_req, res) => res.writeHead(200, { "Content-Type": "text/html" }).end(html));
-  // Any free port: nothing else needs to find it.
-  await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
-  const barePort = (bare.address() as AddressInfo).port;
-
-  if (HTML_DIR) mkdirSync(HTML_DIR, { recursive: true });
-  const pages = ["/dashboard", `/dashboard/recipient/${firstId}`, "/dashboard/kanban", "/dashboard/timeline"];
-  const sizes = await Promise.all(pages.map((page) => pageBytes(`${base}${page}`, cookie)));
-
-  const rows: [string, Awaited<ReturnType<typeof run>>][] = [];
-  rows.push(["bare node http (same HTML)", await run(`http://127.0.0.1:${barePort}/`, {}, false)]);
-  rows.push(["/healthz (no page: the floor)", await run(`${base}/healthz`)]);
-  for (const page of pages) {
-    rows.push([page.replace(firstId, "{id}"), await run(`${base}${page}`, { Cookie: cookie })]);
-  }
-  bare.close();
-  const bareRps = rows[0][1].rps;
-  console.log(`${CONNECTIONS} connections, ${SECONDS} s each; 16 Storytellers × 100 prompts, ${answers} answers`);
-  console.log(
-    "page".padEnd(30),
-    "req/s".padStart(9),
-    "p90 ms".padStart(8),
-    "p97.5 ms".padStart(9),
-    "p99 ms".padStart(8),
-    "of bare".padStart(9),
-    "server CPU ms/req".padStart(18),
-  );
-  for (const [name, { rps, p90, p97, p99, cpu }] of rows) {
+  if (AGAINST) {
+    await startOther();
+    const pages = [
+      "/healthz",
+      "/dashboard",
+      `/dashboard/recipient/${firstId}`,
+      "/dashboard/kanban",
+      "/dashboard/timeline",
+    ];
     console.log(
-      name.padEnd(30),
-      rps.toFixed(0).padStart(9),
-      String(p90).padStart(8),
-      String(p97).padStart(9),
-      String(p99).padStart(8),
-      `${((rps / bareRps) * 100).toFixed(1)}%`.padStart(9),
-      (cpu === null ? "" : cpu.toFixed(2)).padStart(18),
+      `server CPU ms per request, ${ROUNDS} rounds of 1 s each, ${CONNECTIONS} connections; this checkout against ${AGAINST}`,
     );
-  }
-  console.log("\npage".padEnd(31), "HTML bytes".padStart(11), "loader data".padStart(12), "share".padStart(7));
-  pages.forEach((page, i) => {
-    const { html, data } = sizes[i];
+    console.log("page".padEnd(30), "this".padStart(8), "other".padStart(8), "this/other".padStart(11));
+    for (const page of pages) {
+      const [mine, theirs] = await sideBySide(page, page === "/healthz" ? {} : { Cookie: cookie });
+      console.log(
+        page.replace(firstId, "{id}").padEnd(30),
+        mine.toFixed(2).padStart(8),
+        theirs.toFixed(2).padStart(8),
+        `${((mine / theirs) * 100).toFixed(0)}%`.padStart(11),
+      );
+    }
+  } else {
+    const html = await (await fetch(`${base}/dashboard`, { headers: { Cookie: cookie } })).text();
+    const bare = createServer((_req, res) => res.writeHead(200, { "Content-Type": "text/html" }).end(html));
+    // Any free port: nothing else needs to find it.
+    await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
+    const barePort = (bare.address() as AddressInfo).port;
+
+    if (HTML_DIR) mkdirSync(HTML_DIR, { recursive: true });
+    const pages = ["/dashboard", `/dashboard/recipient/${firstId}`, "/dashboard/kanban", "/dashboard/timeline"];
+    const sizes = await Promise.all(pages.map((page) => pageBytes(`${base}${page}`, cookie)));
+
+    const rows: [string, Awaited<ReturnType<typeof run>>][] = [];
+    rows.push(["bare node http (same HTML)", await run(`http://127.0.0.1:${barePort}/`, {}, false)]);
+    rows.push(["/healthz (no page: the floor)", await run(`${base}/healthz`)]);
+    for (const page of pages) {
+      rows.push([page.replace(firstId, "{id}"), await run(`${base}${page}`, { Cookie: cookie })]);
+    }
+    bare.close();
+    const bareRps = rows[0][1].rps;
+    console.log(`${CONNECTIONS} connections, ${SECONDS} s each; 16 Storytellers × 100 prompts, ${answers} answers`);
     console.log(
-      page.replace(firstId, "{id}").padEnd(30),
-      String(html).padStart(11),
-      String(data).padStart(12),
-      `${((data / html) * 100).toFixed(0)}%`.padStart(7),
+      "page".padEnd(30),
+      "req/s".padStart(9),
+      "p90 ms".padStart(8),
+      "p97.5 ms".padStart(9),
+      "p99 ms".padStart(8),
+      "of bare".padStart(9),
+      "server CPU ms/req".padStart(18),
     );
-  });
-  for (const [page, lines] of profiles)
-    console.log(`\n${page.replace(firstId, "{id}")} (self time of busy samples)\n${lines.join("\n")}`);
+    for (const [name, { rps, p90, p97, p99, cpu }] of rows) {
+      console.log(
+        name.padEnd(30),
+        rps.toFixed(0).padStart(9),
+        String(p90).padStart(8),
+        String(p97).padStart(9),
+        String(p99).padStart(8),
+        `${((rps / bareRps) * 100).toFixed(1)}%`.padStart(9),
+        (cpu === null ? "" : cpu.toFixed(2)).padStart(18),
+      );
+    }
+    console.log("\npage".padEnd(31), "HTML bytes".padStart(11), "loader data".padStart(12), "share".padStart(7));
+    pages.forEach((page, i) => {
+      const { html, data } = sizes[i];
+      console.log(
+        page.replace(firstId, "{id}").padEnd(30),
+        String(html).padStart(11),
+        String(data).padStart(12),
+        `${((data / html) * 100).toFixed(0)}%`.padStart(7),
+      );
+    });
+    for (const [page, lines] of profiles)
+      console.log(`\n${page.replace(firstId, "{id}")} (self time of busy samples)\n${lines.join("\n")}`);
+  }
 } finally {
   profiler?.close();
+  other?.kill("SIGTERM");
   server.kill("SIGTERM");
   await exited;
   rmSync(dataDir, { recursive: true, force: true });

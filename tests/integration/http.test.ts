@@ -70,6 +70,26 @@ describe("HTTP server", () => {
     expect((await headersFor("gzip"))["content-encoding"]).toBe("gzip");
   });
 
+  it("sends a rendered page whole, with its length, not in chunks (decision 059)", async () => {
+    const { statusCode, headers, bytes } = await new Promise<{
+      statusCode?: number;
+      headers: http.IncomingHttpHeaders;
+      bytes: number;
+    }>((resolve, reject) => {
+      http
+        .get(`${base}/dev/outbox`, (response) => {
+          let bytes = 0;
+          response.on("data", (chunk: Buffer) => (bytes += chunk.byteLength));
+          response.on("end", () => resolve({ statusCode: response.statusCode, headers: response.headers, bytes }));
+        })
+        .on("error", reject);
+    });
+    expect(statusCode).toBe(200);
+    expect(headers["transfer-encoding"]).toBeUndefined();
+    expect(Number(headers["content-length"])).toBe(bytes);
+    expect(bytes).toBeGreaterThan(1000);
+  });
+
   it("renders unknown paths as the 404 page with status 404, in place", async () => {
     const response = await fetch(`${base}/no/such/page`, { redirect: "manual" });
     expect(response.status).toBe(404);
