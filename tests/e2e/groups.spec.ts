@@ -1,7 +1,9 @@
+import type { Route } from "@playwright/test";
 import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
 import {
   fillInvitations,
   invitationLink,
+  javaScriptOn,
   newBrowser,
   openAddGroup,
   registerThroughInvitation,
@@ -77,3 +79,78 @@ test("Add Group refuses each step's mistakes beside the field; an accepted invit
   await expect(invitee.page.getByTestId("group-card")).toContainText("Dadi's circle");
   await invitee.context.close();
 });
+
+// Decision 058. A .data answer whose first line has arrived but whose end has not (the server writes
+// the end separately), aborted then, used to leave two unhandled "signal is aborted without reason"
+// rejections in React Router's turbo-stream decoder. Here Next's revalidation is caught in that
+// window: the overview's .data keeps its end back, the dialog's own reload is held, and the next
+// step's post aborts both.
+test("a step posted while the last step's reload is still arriving leaves no error behind", async ({
+  page,
+  context,
+  baseURL,
+  db,
+}) => {
+  test.skip(!javaScriptOn(), "the dialog's fetchers need JavaScript");
+  await signInAsNewUser(db, context, baseURL!, "Meera");
+  await page.addInitScript(holdDataBodyEnds);
+  const pageErrors: string[] = [];
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+
+  const { steps, onStep } = await openAddGroup(page);
+  await onStep("1. The group");
+  await steps.getByLabel("Group name").fill("Dadi's circle");
+  await steps.getByLabel("Description").fill("Everyone who misses Dadi");
+  const heldReloads: Route[] = [];
+  await page.route(/\/dashboard\/groups\/new\.data\?step=1/, (route) =>
+    route.request().method() === "GET" ? void heldReloads.push(route) : route.fallback(),
+  );
+  await page.evaluate(() => ((window as HoldingWindow).holdDataEnds = true));
+  await steps.getByRole("button", { name: "Next" }).click();
+
+  await onStep("2. Storyteller");
+  await expect.poll(() => page.evaluate(() => (window as HoldingWindow).heldEnds)).toBe(1);
+  await expect.poll(() => heldReloads.length).toBe(1);
+  await steps.getByLabel("Nickname").fill("Dadi");
+  await steps.getByLabel("First name").fill("Savitri");
+  await steps.getByLabel("Their email").fill(uniqueEmail("dadi"));
+  await page.evaluate(() => ((window as HoldingWindow).holdDataEnds = false));
+  await steps.getByRole("button", { name: "Add this Storyteller" }).click();
+
+  await onStep("3. Invite");
+  await expect.poll(() => page.evaluate(() => (window as HoldingWindow).abortedEnds)).toBe(1);
+  await Promise.all(heldReloads.map((route) => route.continue().catch(() => {})));
+  // Unhandled rejections are reported a task after they happen.
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)));
+  expect(pageErrors).toEqual([]);
+});
+
+type HoldingWindow = Window & { holdDataEnds?: boolean; heldEnds?: number; abortedEnds?: number };
+
+/**
+ * In the page: while `holdDataEnds` is set, a GET .data answer passes every byte on but keeps its end
+ * back until its request is aborted, which then fails the body as Chromium fails an aborted body.
+ */
+function holdDataBodyEnds() {
+  const held = window as HoldingWindow;
+  const realFetch = window.fetch.bind(window);
+  window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const response = await realFetch(input, init);
+    const url = new URL(input instanceof Request ? input.url : String(input), window.location.href);
+    const signal = init?.signal;
+    const get = (init?.method ?? "GET") === "GET";
+    if (!held.holdDataEnds || !get || !url.pathname.endsWith(".data") || !response.body || !signal) return response;
+    const reader = response.body.getReader();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (!done) return controller.enqueue(value);
+        held.heldEnds = (held.heldEnds ?? 0) + 1;
+        if (!signal.aborted) await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+        held.abortedEnds = (held.abortedEnds ?? 0) + 1;
+        controller.error(signal.reason);
+      },
+    });
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
