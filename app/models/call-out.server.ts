@@ -1,5 +1,5 @@
 import { applyProviderStatus } from "~/services/outbox.server";
-import { unreachedCalls } from "~/utils/call-outcomes";
+import { unreachedCalls } from "~/utils/delivery-reasons";
 import { isUuid } from "~/utils/ids";
 import type { Db, DbOrTx } from "../../db/client";
 

@@ -3,6 +3,7 @@ import type { ActionArgs } from "~/context.server";
 import { markEmailUndeliverable } from "~/models/email-bounces.server";
 import { applyProviderStatus } from "~/services/outbox.server";
 import { verifyPostmarkWebhook } from "~/services/webhooks.server";
+import { spamComplaint } from "~/utils/delivery-reasons";
 import { readJson } from "~/utils/request-body.server";
 import { withoutControlCharacters } from "~/utils/validation";
 
@@ -46,7 +47,7 @@ export async function action({ request, context }: ActionArgs) {
   if (event.MessageID) {
     const reason =
       event.RecordType === "SpamComplaint"
-        ? "Marked as spam by the Storyteller"
+        ? spamComplaint.reason
         : `Bounced: ${event.Description ?? event.Type}`;
     await applyProviderStatus(context.db, {
       outboxId: null,

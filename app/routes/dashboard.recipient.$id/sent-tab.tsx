@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useFetcher, useNavigate, useSearchParams } from "react-router";
 import { AnswerWithWords } from "~/components/answer-words";
-import { callReasonKey } from "~/utils/call-outcomes";
+import { ownReasonKey } from "~/utils/delivery-reasons";
 import type { WordsView } from "~/utils/words";
 import { Intent } from "./intents";
 
@@ -81,9 +81,9 @@ export function SentPrompts({
             {prompt.delivery_status === "failed" ? (
               <p className="mt-1 text-sm text-danger">
                 {t("delivery.statusFailed", {
-                  // A call nobody took, in the owner's language; a provider's own wording as it came.
-                  reason: callReasonKey(prompt.delivery_error)
-                    ? t(`delivery.callReasons.${callReasonKey(prompt.delivery_error)}`)
+                  // Our own reasons in the owner's language; a provider's own wording as it came.
+                  reason: ownReasonKey(prompt.delivery_error)
+                    ? t(`delivery.${ownReasonKey(prompt.delivery_error)}`)
                     : (prompt.delivery_error ?? ""),
                 })}
               </p>
