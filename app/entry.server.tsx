@@ -56,9 +56,9 @@ export default async function handleRequest(
   const nonce = loadContext.cspNonce;
 
   // The whole document, sent in one write with its length. Nothing on our pages is deferred, so the
-  // shell is the page and streaming it sent the same bytes later: as many small chunks through a
-  // Node stream, a web stream and chunked encoding, 7–25 % of a page's CPU (decision 059). A page
-  // that defers data (React Router's Await) would wait here for all of it.
+  // shell is the page: streaming it sent the same bytes as many small chunks through a Node stream,
+  // a web stream and chunked encoding (decision 059). A page that defers data (React Router's Await)
+  // would wait here for all of it.
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     let timer: NodeJS.Timeout | undefined;
