@@ -155,6 +155,8 @@ type Spec = {
   asIs?: true;
   /** Taken without ffmpeg too, else false. */
   noFfmpeg?: true;
+  /** The file of an earlier spec that `make` reads (so a chosen few still get what they need). */
+  from?: string;
   make: (file: string, seconds: number, at: (name: string) => string) => Promise<unknown>;
 };
 
@@ -266,6 +268,7 @@ const SPECS: Spec[] = [
     label: "3GP with AMR-NB",
     contentType: "audio/3gpp",
     extension: "3gp",
+    from: "nb.amr",
     make: (file, _seconds, at) => remux(at("nb.amr"), file, "3gp"),
   },
   {
@@ -273,6 +276,7 @@ const SPECS: Spec[] = [
     label: "3GP with AMR-WB",
     contentType: "audio/3gpp",
     extension: "3gp",
+    from: "wb.awb",
     make: (file, _seconds, at) => remux(at("wb.awb"), file, "3gp"),
   },
   {
@@ -287,6 +291,7 @@ const SPECS: Spec[] = [
     label: "3G2 with AMR-NB",
     contentType: "audio/3gpp2",
     extension: "3g2",
+    from: "nb.amr",
     make: (file, _seconds, at) => remux(at("nb.amr"), file, "3g2"),
   },
   {
@@ -345,12 +350,19 @@ export const AUDIO_FIXTURE_LABELS = SPECS.map((spec) => spec.label);
 /**
  * One small recording (`seconds` long: 1-3 s keeps tests fast) in each format a phone or browser
  * makes, generated into `folder` with ffmpeg (and by hand for AMR, which Debian's ffmpeg cannot
- * encode): nothing downloaded, no binaries committed.
+ * encode): nothing downloaded, no binaries committed. `labels` makes only those (and what they are
+ * made from).
  */
-export async function makeAudioFixtures(folder: string, seconds = 2): Promise<AudioFixture[]> {
+export async function makeAudioFixtures(
+  folder: string,
+  seconds = 2,
+  labels: readonly string[] = AUDIO_FIXTURE_LABELS,
+): Promise<AudioFixture[]> {
   const at = (name: string) => path.join(folder, name);
+  const wanted = SPECS.filter((spec) => labels.includes(spec.label));
+  const sources = new Set(wanted.map((spec) => spec.from));
   const fixtures: AudioFixture[] = [];
-  for (const spec of SPECS) {
+  for (const spec of SPECS.filter((one) => wanted.includes(one) || sources.has(one.name))) {
     await spec.make(at(spec.name), seconds, at);
     fixtures.push({
       label: spec.label,

@@ -3,7 +3,7 @@ import { rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { notifyStorytellerEvent } from "~/models/notification.server";
 import { signCapability, signPhonePlayback } from "~/services/tokens.server";
 import { makeTestContext, routeArgs } from "../../tests/context";
@@ -62,8 +62,8 @@ const inAMonth = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 1
  * The authorization matrix (ENGINEERING.md "A role × action matrix drives the authorization tests";
  * decision 018): every route and action that touches a Storyteller, tried by each role. One entry
  * per route/action in `matrix` below: `may` lists the roles PRODUCT.md allows; every other role gets
- * a 404 and the database (and the stored recordings) stay exactly as they were. Each (entry, role)
- * runs in a world of its own, built by `buildWorld`.
+ * a 404 and the database (and the stored recordings) stay exactly as they were. Each allowed
+ * (entry, role) runs in a world of its own, built by `buildWorld`; an entry's refused roles share one.
  *
  * To add a row (a new page or action): append an entry to `matrix` with
  *   - `name`: what is tried, in words;
@@ -85,11 +85,11 @@ afterAll(async () => {
   await rm(path.join(os.tmpdir(), `heirloom-test-files-${database.name}`), { recursive: true, force: true });
 });
 
-beforeEach(async () => {
-  // Every case builds its own world; an empty database keeps snapshots small and cases independent.
+/** Empties the database: a new world keeps snapshots small and cases independent. */
+async function emptyDatabase() {
   await sql`truncate users, outbox_messages, sms_consents cascade`.execute(database.db);
   await sql`delete from graphile_worker._private_jobs`.execute(database.db);
-});
+}
 
 const ROLES = ["owner", "collaborator", "invited", "removed", "left", "stranger"] as const;
 type Role = (typeof ROLES)[number];
@@ -1343,14 +1343,29 @@ async function snapshot(w: World) {
   return JSON.stringify([rows, stored]);
 }
 
+/** A new world in an empty database, with the row's arrangement made. */
+async function worldFor(row: Row) {
+  await emptyDatabase();
+  const w = await buildWorld();
+  await row.arrange?.(w);
+  return w;
+}
+
 describe("authorization matrix: roles × every route and action on a Storyteller", () => {
   for (const row of matrix) {
     describe(row.name, () => {
+      // The refused roles of a row share one world: each proves by the snapshot that it changed
+      // nothing, so the next refused role meets the same world. An allowed role changes it, so it
+      // gets a world of its own (which empties the database: the shared one is built again after).
+      let shared: World | undefined;
       for (const role of ROLES) {
         const allowed = row.may.includes(role);
         it(`${role}: ${allowed ? "allowed" : "404, nothing changed"}`, async () => {
-          const w = await buildWorld();
-          await row.arrange?.(w);
+          let w: World;
+          if (allowed) {
+            w = await worldFor(row);
+            shared = undefined;
+          } else w = shared ??= await worldFor(row);
           const before = await snapshot(w);
           const actor = w.people[role];
           const status = await row.act(w, actor);
@@ -1370,6 +1385,7 @@ describe("authorization matrix: roles × every route and action on a Storyteller
 // Keeps the matrix honest about its own world: the roles are what they claim to be.
 describe("the matrix's world", () => {
   it("has one membership per family role, a pending invitation, and a prompt added by the one who left", async () => {
+    await emptyDatabase();
     const w = await buildWorld();
     const members = await database.db
       .selectFrom("group_members")

@@ -10,11 +10,13 @@ import { answersFor, newOwner, sentQuestion } from "./recording-helpers";
 // taken, and plays in the browser once the server has made its AAC copy: Chromium plays neither AMR
 // in 3GP (Android's recorder) nor CAF (iPhone apps) as they are.
 
+const labels = ["3GP with AMR-NB", "CAF with AAC (iOS)", "raw AMR-WB"];
 let folder = "";
 let fixtures: AudioFixture[] = [];
+// Only this file's formats: each worker (and, tests being fully parallel, each test) makes them.
 test.beforeAll(async () => {
   folder = await mkdtemp(path.join(os.tmpdir(), "heirloom-e2e-formats-"));
-  fixtures = await makeAudioFixtures(folder);
+  fixtures = await makeAudioFixtures(folder, 2, labels);
 });
 test.afterAll(async () => {
   if (folder) await rm(folder, { recursive: true, force: true });
@@ -42,7 +44,7 @@ async function playerDuration(page: Page) {
   return duration;
 }
 
-for (const label of ["3GP with AMR-NB", "CAF with AAC (iOS)", "raw AMR-WB"])
+for (const label of labels)
   test(`${label}: taken by the file form, then plays in the browser`, async ({ page, db, javaScriptEnabled }) => {
     const fixture = fixtures.find((candidate) => candidate.label === label)!;
     const owner = await newOwner(db);

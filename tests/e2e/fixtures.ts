@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
+import { test as base, expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import type { AxeResults } from "axe-core";
 import { createDb, createPool, type Db } from "../../db/client";
 import { createUser } from "../factories";
@@ -58,18 +58,41 @@ export { expect };
  */
 export async function expectNoAxeViolations(page: Page) {
   if (test.info().project.use.javaScriptEnabled !== false) return expectNoViolations(page);
-  const browser = page.context().browser()!;
+  await inScriptlessPage(page, expectNoViolations);
+}
+
+/**
+ * One scriptless page per worker, kept between checks and tests: opening a browser context and its
+ * renderer for every check cost more than the check (family-journey's 19 checks: no-js 189 worker-s
+ * against js 90). Each use takes the test page's cookies and viewport; nothing else carries over, as
+ * no script of the app runs there. Uses wait their turn (a test may check two browsers at once).
+ */
+const scriptless = new WeakMap<Browser, Promise<Page>>();
+let scriptlessTurn: Promise<unknown> = Promise.resolve();
+
+async function openScriptlessPage(browser: Browser) {
   // The test runner gives new contexts the project's options, so JavaScript is switched back on explicitly.
-  const context = await browser.newContext({ viewport: page.viewportSize(), javaScriptEnabled: true });
-  await context.addCookies(await page.context().cookies());
+  const context = await browser.newContext({ javaScriptEnabled: true });
   await context.route(/\.m?js(\?.*)?$/, (route) => route.abort());
-  const scriptless = await context.newPage();
-  try {
-    await scriptless.goto(page.url());
-    await expectNoViolations(scriptless);
-  } finally {
-    await context.close();
-  }
+  return context.newPage();
+}
+
+async function inScriptlessPage(page: Page, check: (scriptlessPage: Page) => Promise<void>) {
+  const browser = page.context().browser()!;
+  const turn = scriptlessTurn.then(async () => {
+    let copy = await scriptless.get(browser)?.catch(() => undefined);
+    if (!copy || copy.isClosed()) {
+      copy = await openScriptlessPage(browser);
+      scriptless.set(browser, Promise.resolve(copy));
+    }
+    await copy.context().clearCookies();
+    await copy.context().addCookies(await page.context().cookies());
+    await copy.setViewportSize(page.viewportSize()!);
+    await copy.goto(page.url());
+    await check(copy);
+  });
+  scriptlessTurn = turn.catch(() => undefined);
+  return turn;
 }
 
 /**
@@ -85,15 +108,22 @@ async function expectNoViolations(page: Page) {
 
 /** axe's violations on the page as it is now, one line each ("rule: targets"). */
 export async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
-  const results = await page.evaluate(
-    () =>
-      (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResults> } }).axe.run(
-        document,
-        { resultTypes: ["violations"] },
-      ) as Promise<Pick<AxeResults, "violations">>,
+  // A step of its own, so that reports show axe's share of a test's time.
+  return test.step(
+    "axe",
+    async () => {
+      if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
+      const results = await page.evaluate(
+        () =>
+          (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResults> } }).axe.run(
+            document,
+            { resultTypes: ["violations"] },
+          ) as Promise<Pick<AxeResults, "violations">>,
+      );
+      return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    },
+    { box: true },
   );
-  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
 /** Signs a browser context in as a new user, through a real session row (no trip through the UI). */
