@@ -25,6 +25,16 @@ export function useOpenUntilNavigate() {
   const location = useLocation();
   const [openAt, setOpenAt] = useState<string | null>(null);
   const open = openAt === location.key;
-  const setOpen = useCallback((next: boolean) => setOpenAt(next ? location.key : null), [location.key]);
+  const setOpen = useCallback((next: boolean) => setOpenAt(next ? locationKeyNow(location.key) : null), [location.key]);
   return [open, setOpen] as const;
+}
+
+/**
+ * The key of the page the browser is at now. React Router moves the address (and history.state)
+ * before it draws the new page, so a press in between, on a slow phone, would open the popover at
+ * the page being left and it would never show.
+ */
+function locationKeyNow(rendered: string): string {
+  const state = window.history.state as { key?: unknown } | null;
+  return typeof state?.key === "string" ? state.key : rendered;
 }

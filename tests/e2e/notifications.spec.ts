@@ -208,9 +208,13 @@ test.describe("with JavaScript", () => {
     await bellNow.click();
     await newest.nth(1).getByRole("link").click();
     await expect(page).toHaveURL(new RegExp(`/dashboard/recipient/${storytellerId}\\?sent=true$`));
+    // The URL changes before the new page closes the popover: a click in between would toggle the
+    // closing popover, so each next open waits for it to be closed.
+    await expect(popover).toBeHidden();
     await bellNow.click();
     await earlier.nth(0).getByRole("link").click();
     await expect(page).toHaveURL(new RegExp(`/dashboard/recipient/${storytellerId}/prompts/new$`));
+    await expect(popover).toBeHidden();
 
     // Mark all as read, from the popover.
     await bellNow.click();
@@ -219,6 +223,29 @@ test.describe("with JavaScript", () => {
     await expect(popover.getByText("You have no unread messages")).toBeVisible();
     await expect(page.getByTestId("unread-badge")).toHaveCount(0);
     expect(await unreadOf(db, user.id)).toBe(0);
+  });
+
+  test("the bell opens when pressed while the next page is still being drawn", async ({
+    page,
+    context,
+    db,
+    baseURL,
+  }) => {
+    const user = await signInAsNewUser(db, context, baseURL!, "Asha");
+    const { storytellerId } = await seedNotifications(db, user.id);
+    await page.goto("/dashboard");
+    const bell = page.getByRole("button", { name: /^Notifications:/ });
+    const popover = page.getByRole("region", { name: "Notifications" });
+    await bell.click();
+    // A slow phone: the new address is in the bar well before the Sent tab is drawn.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 30 });
+    await popover.getByTestId("notifications-newSection").getByRole("link").first().click();
+    await expect(page).toHaveURL(new RegExp(`/dashboard/recipient/${storytellerId}\\?sent=true$`));
+    await bell.click();
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
+    await expect(popover).toBeVisible();
+    await expect(bell).toHaveAttribute("aria-expanded", "true");
   });
 
   test("See all while the popover's list is still loading: the request is dropped, nothing breaks", async ({
