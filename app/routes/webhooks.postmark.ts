@@ -46,9 +46,7 @@ export async function action({ request, context }: ActionArgs) {
   await markEmailUndeliverable(context.db, address);
   if (event.MessageID) {
     const reason =
-      event.RecordType === "SpamComplaint"
-        ? spamComplaint.reason
-        : `Bounced: ${event.Description ?? event.Type}`;
+      event.RecordType === "SpamComplaint" ? spamComplaint.reason : `Bounced: ${event.Description ?? event.Type}`;
     await applyProviderStatus(context.db, {
       outboxId: null,
       providerMessageId: event.MessageID,
