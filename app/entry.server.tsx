@@ -61,7 +61,6 @@ export default async function handleRequest(
   // would wait here for all of it.
   return new Promise((resolve, reject) => {
     let shellRendered = false;
-    let timer: NodeJS.Timeout | undefined;
     const chunks: Buffer[] = [];
     const document = new Writable({
       write(chunk: Buffer, _encoding, callback) {
@@ -104,7 +103,8 @@ export default async function handleRequest(
         },
       },
     );
-    timer = setTimeout(abort, ABORT_DELAY + 1000);
+    // React renders from the next turn on, so its callbacks above always find the timer set.
+    const timer = setTimeout(abort, ABORT_DELAY + 1000);
   });
 }
 
