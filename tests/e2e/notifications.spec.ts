@@ -208,8 +208,7 @@ test.describe("with JavaScript", () => {
     await bellNow.click();
     await newest.nth(1).getByRole("link").click();
     await expect(page).toHaveURL(new RegExp(`/dashboard/recipient/${storytellerId}\\?sent=true$`));
-    // The URL changes before the new page closes the popover: a click in between would toggle the
-    // closing popover, so each next open waits for it to be closed.
+    // Each link closes the popover as the page moves on; the next press opens it on the new page.
     await expect(popover).toBeHidden();
     await bellNow.click();
     await earlier.nth(0).getByRole("link").click();
