@@ -52,12 +52,13 @@ for (const { id, pattern } of listed) {
       const [found] = pagesFromManifest(routes, filler(values, "every-screen.spec.ts")).filter((p) => p.id === id);
       const problems: string[] = [];
       const { javaScriptEnabled } = test.info().project.use;
-      for (const { name, textScale } of screensOf(javaScriptEnabled)) {
-        await scaleText(page, textScale);
-        for (const language of languages) {
-          for (const url of [`${found.path}${query[id] ?? ""}`, ...(alsoAt[id] ?? []).map((q) => found.path + q)]) {
-            const response = await page.goto(`${url}${url.includes("?") ? "&" : "?"}lng=${language}`);
-            expect(response?.status(), `${url} answered`).toBe(status);
+      for (const language of languages) {
+        for (const url of [`${found.path}${query[id] ?? ""}`, ...(alsoAt[id] ?? []).map((q) => found.path + q)]) {
+          const response = await page.goto(`${url}${url.includes("?") ? "&" : "?"}lng=${language}`);
+          expect(response?.status(), `${url} answered`).toBe(status);
+          // Each text size on the page as loaded (loading it again per size cost a third of the walk).
+          for (const { name, textScale } of screensOf(javaScriptEnabled)) {
+            await scaleText(page, textScale);
             const where = `${name}, ${language}${url === found.path ? "" : `, ${url.slice(found.path.length)}`}`;
             problems.push(...(await layoutProblems(page, "body")).map((problem) => `${where}: ${problem}`));
             // axe once per page and language, on the page as it is with JavaScript (journeys check

@@ -5,10 +5,10 @@ export const MIN_TARGET = 44;
 
 /**
  * "200% text size" as a browser's text size setting sets it: the default font size doubles (16 px to
- * 32 px), and every size given in rem or em with it. Works with or without JavaScript.
+ * 32 px), and every size given in rem or em with it. Works with or without JavaScript, and on the page
+ * already shown too: it lays itself out again at once, as when a reader changes the setting.
  */
 export async function scaleText(page: Page, scale: number) {
-  if (scale === 1) return;
   const devtools = await page.context().newCDPSession(page);
   await devtools.send("Page.setFontSizes", { fontSizes: { standard: 16 * scale, fixed: 13 * scale } });
 }
