@@ -4,7 +4,17 @@
 // image's build stage copies the engine's script alone. HEIRLOOM_CACHE_DIR moves it; `off` keeps each
 // clone to itself.
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -15,8 +25,24 @@ export function machineCacheRoot(env = process.env) {
 }
 
 /** Where the checks keep their caches in a clone (package.json's lint and format scripts, tsconfig.json). */
-export const CHECK_CACHES = ["tsbuildinfo", "eslint", "prettier"];
+export const CHECK_CACHES = ["tsbuildinfo", "eslint-cache", "prettier-cache"];
 const LOCAL = path.join("node_modules", ".cache", "heirloom");
+/**
+ * ESLint's and Prettier's caches name each file by its absolute path (tsc's by a relative one): kept
+ * with the clone's folder as this mark, and given the restoring clone's, they serve a clone anywhere.
+ */
+const ABSOLUTE = new Set(["eslint-cache", "prettier-cache"]);
+const CLONE_MARK = "<clone>";
+
+/** Copies a cache file, with the clone folder `from` written as `to` in its file names. */
+function copyCache(name, source, target, from, to) {
+  if (!ABSOLUTE.has(name)) return cpSync(source, target);
+  const text = readFileSync(source, "utf8");
+  writeFileSync(
+    target,
+    text.replaceAll(JSON.stringify(`${from}/`).slice(0, -1), JSON.stringify(`${to}/`).slice(0, -1)),
+  );
+}
 
 /**
  * What the checks' results depend on besides the files they check, which each tool hashes itself:
@@ -62,7 +88,7 @@ export function restoreCheckCaches(clone, env = process.env) {
     const local = path.join(clone, LOCAL, name);
     if (existsSync(local) || !existsSync(path.join(saved, name))) continue;
     mkdirSync(path.dirname(local), { recursive: true });
-    cpSync(path.join(saved, name), local, { recursive: true });
+    copyCache(name, path.join(saved, name), local, CLONE_MARK, path.resolve(clone));
     restored.push(name);
   }
   return restored;
@@ -80,7 +106,8 @@ export function saveCheckCaches(clone, env = process.env) {
   if (present.length === 0) return [];
   const staging = `${target}.staging-${process.pid}`;
   mkdirSync(staging, { recursive: true });
-  for (const name of present) cpSync(path.join(clone, LOCAL, name), path.join(staging, name), { recursive: true });
+  for (const name of present)
+    copyCache(name, path.join(clone, LOCAL, name), path.join(staging, name), path.resolve(clone), CLONE_MARK);
   const old = `${target}.old-${process.pid}`;
   if (existsSync(target)) renameSync(target, old);
   renameSync(staging, target);

@@ -1,6 +1,6 @@
 // The checks' machine cache (decision 060): a fresh clone starts from the caches of the last clone
 // that passed, under a key of everything besides the checked files that their results depend on.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -15,23 +15,27 @@ function clone(withCaches: boolean) {
     cpSync(file, path.join(dir, file));
   cpSync("lint", path.join(dir, "lint"), { recursive: true });
   if (withCaches) {
-    mkdirSync(path.join(dir, LOCAL, "eslint"), { recursive: true });
+    mkdirSync(path.join(dir, LOCAL), { recursive: true });
     writeFileSync(path.join(dir, LOCAL, "tsbuildinfo"), '{"program":"checked"}');
-    writeFileSync(path.join(dir, LOCAL, "eslint", ".cache_1"), "linted");
+    writeFileSync(path.join(dir, LOCAL, "eslint-cache"), lintedIn(dir));
   }
   return dir;
 }
+
+/** ESLint's cache as it names files: by absolute path. */
+const lintedIn = (clone: string) => JSON.stringify([{ [`${clone}/app/root.tsx`]: "1" }, { size: 1 }]);
 
 describe("the checks' machine cache", () => {
   it("gives a fresh clone the caches the last passing clone saved", () => {
     const env = { HEIRLOOM_CACHE_DIR: mkdtempSync(path.join(os.tmpdir(), "machine-")) };
     const first = clone(true);
-    expect(saveCheckCaches(first, env)).toEqual(["tsbuildinfo", "eslint"]);
+    expect(saveCheckCaches(first, env)).toEqual(["tsbuildinfo", "eslint-cache"]);
 
+    // Another folder: ESLint's entries name this clone's files.
     const fresh = clone(false);
-    expect(restoreCheckCaches(fresh, env)).toEqual(["tsbuildinfo", "eslint"]);
+    expect(restoreCheckCaches(fresh, env)).toEqual(["tsbuildinfo", "eslint-cache"]);
     expect(readFileSync(path.join(fresh, LOCAL, "tsbuildinfo"), "utf8")).toBe('{"program":"checked"}');
-    expect(readFileSync(path.join(fresh, LOCAL, "eslint", ".cache_1"), "utf8")).toBe("linted");
+    expect(readFileSync(path.join(fresh, LOCAL, "eslint-cache"), "utf8")).toBe(lintedIn(fresh));
   });
 
   it("leaves a clone's own caches alone", () => {
@@ -40,7 +44,7 @@ describe("the checks' machine cache", () => {
     const own = clone(false);
     mkdirSync(path.join(own, LOCAL), { recursive: true });
     writeFileSync(path.join(own, LOCAL, "tsbuildinfo"), "mine");
-    expect(restoreCheckCaches(own, env)).toEqual(["eslint"]);
+    expect(restoreCheckCaches(own, env)).toEqual(["eslint-cache"]);
     expect(readFileSync(path.join(own, LOCAL, "tsbuildinfo"), "utf8")).toBe("mine");
   });
 
