@@ -56,7 +56,7 @@ for (const { id, pattern } of listed) {
         for (const url of [`${found.path}${query[id] ?? ""}`, ...(alsoAt[id] ?? []).map((q) => found.path + q)]) {
           const response = await page.goto(`${url}${url.includes("?") ? "&" : "?"}lng=${language}`);
           expect(response?.status(), `${url} answered`).toBe(status);
-          // Each text size on the page as loaded (loading it again per size cost a third of the walk).
+          // Each text size on the page as loaded: the setting lays it out again, as a reader's would.
           for (const { name, textScale } of screensOf(javaScriptEnabled)) {
             await scaleText(page, textScale);
             const where = `${name}, ${language}${url === found.path ? "" : `, ${url.slice(found.path.length)}`}`;
