@@ -62,7 +62,7 @@ export default async function handleRequest(
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const chunks: Buffer[] = [];
-    const document = new Writable({
+    const collected = new Writable({
       write(chunk: Buffer, _encoding, callback) {
         chunks.push(chunk);
         callback();
@@ -80,14 +80,14 @@ export default async function handleRequest(
           shellRendered = true;
         },
         onAllReady() {
-          document.on("finish", () => {
+          collected.on("finish", () => {
             clearTimeout(timer);
             const html = Buffer.concat(chunks);
             responseHeaders.set("Content-Type", "text/html; charset=utf-8");
             responseHeaders.set("Content-Length", String(html.byteLength));
             resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
           });
-          pipe(document);
+          pipe(collected);
         },
         onShellError(error: unknown) {
           clearTimeout(timer);

@@ -58,7 +58,9 @@ export function checkCacheKey(clone) {
     ...KEY_FILES,
     ...KEY_FOLDERS.flatMap((folder) =>
       existsSync(path.join(clone, folder))
-        ? readdirSync(path.join(clone, folder)).map((file) => path.join(folder, file))
+        ? readdirSync(path.join(clone, folder), { recursive: true, withFileTypes: true })
+            .filter((entry) => entry.isFile())
+            .map((entry) => path.relative(clone, path.join(entry.parentPath, entry.name)))
         : [],
     ),
   ].sort();

@@ -61,6 +61,11 @@ describe("the checks' machine cache", () => {
     const added = clone(false);
     writeFileSync(path.join(added, "lint", "new-rule.js"), "export {};\n");
     expect(restoreCheckCaches(added, env)).toEqual([]);
+    // A rule kept in a folder of its own counts too.
+    const nested = clone(false);
+    mkdirSync(path.join(nested, "lint", "rules"));
+    writeFileSync(path.join(nested, "lint", "rules", "another.js"), "export {};\n");
+    expect(restoreCheckCaches(nested, env)).toEqual([]);
   });
 
   it("keeps the newest four keys, and nothing at all when turned off", () => {
