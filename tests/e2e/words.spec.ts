@@ -1,6 +1,8 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import type { BrowserContext } from "@playwright/test";
 import { createLocalStorage } from "../../app/services/storage.server";
+import type { Db } from "../../db/client";
 import { createAnswer, createPrompt, createStoryteller } from "../factories";
 import { E2E_DATA_DIR } from "./environment";
 import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
@@ -19,14 +21,9 @@ const SEGMENTS = [
   { start: 2, end: 3, text: "मेरा बचपन लखनऊ में बीता।" },
 ];
 
-test("correct the words, see who did, search them and play from the words found", async ({
-  page,
-  context,
-  db,
-  baseURL,
-}) => {
-  test.setTimeout(120_000);
-  const user = await signInAsNewUser(db, context, baseURL!, "Priya");
+/** Priya, signed in, and Nani's answer to one question, with its words in three segments. */
+async function signedInWithAnAnswer(db: Db, context: BrowserContext, baseURL: string) {
+  const user = await signInAsNewUser(db, context, baseURL, "Priya");
   const nani = await createStoryteller(db, { ownerId: user.id, nickname: "Nani", firstPromptDate: "2031-01-01" });
   const prompt = await createPrompt(db, {
     storytellerId: nani.id,
@@ -34,7 +31,7 @@ test("correct the words, see who did, search them and play from the words found"
     createdBy: user.id,
     sentAt: new Date(),
   });
-  const answer = await createAnswer(db, {
+  return createAnswer(db, {
     storytellerId: nani.id,
     promptId: prompt.id,
     storage,
@@ -42,6 +39,16 @@ test("correct the words, see who did, search them and play from the words found"
     durationMs: 3000,
     transcriptSegments: SEGMENTS,
   });
+}
+
+test("correct the words, see who did, search them and play from the words found", async ({
+  page,
+  context,
+  db,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const answer = await signedInWithAnAnswer(db, context, baseURL!);
   const shot = (name: string) =>
     page.screenshot({ path: test.info().outputPath(`${name}-${test.info().project.name}.png`), fullPage: true });
 
@@ -77,7 +84,8 @@ test("correct the words, see who did, search them and play from the words found"
   await shot("words-correct-1280");
   await expectNoAxeViolations(page);
   await page.getByRole("button", { name: "Save the words" }).click();
-  await expect(page).toHaveURL(/\/dashboard\/timeline$/);
+  // By its path: the form's own URL ends in ?from=/dashboard/timeline.
+  await expect(page).toHaveURL((url) => url.pathname === "/dashboard/timeline");
   await expect(words).toContainText("I grew up in Lucknow. We walked");
   await expect(card.getByTestId("words-corrected")).toHaveText(/^Corrected by Priya, \d{1,2} [A-Z][a-z]+$/);
 
@@ -107,4 +115,29 @@ test("correct the words, see who did, search them and play from the words found"
   await expect(hit.locator("audio")).toHaveAttribute("src", `/media/answer/${answer.id}#t=2`);
   await page.setViewportSize({ width: 360, height: 800 });
   await shot("words-search-360");
+});
+
+test("words typed while the page's scripts still load are kept, and saved", async ({ page, context, db, baseURL }) => {
+  test.skip(!javaScriptOn(), "nothing hydrates without JavaScript: the plain form posts what was typed (above)");
+  const answer = await signedInWithAnAnswer(db, context, baseURL!);
+  // A slow phone: the page's scripts arrive only after she has typed.
+  let release = () => {};
+  const scriptsHeld = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/.*\.js$/, async (route) => {
+    await scriptsHeld;
+    await route.continue();
+  });
+  // Not waiting for "load" or DOMContentLoaded: both wait for the module scripts.
+  await page.goto(`/dashboard/answers/${answer.id}/words?from=/dashboard/timeline`, { waitUntil: "commit" });
+  const first = page.getByLabel("Words from 0:00 to 0:01");
+  await first.fill("I grew up in Lucknow.");
+  release();
+  // Hydrated: a segment of the words becomes a button that plays from there.
+  await expect(page.locator("[data-start]").first()).toHaveAttribute("role", "button");
+  await expect(first).toHaveValue("I grew up in Lucknow.");
+  await page.getByRole("button", { name: "Save the words" }).click();
+  await expect(page).toHaveURL((url) => url.pathname === "/dashboard/timeline");
+  await expect(page.getByTestId("timeline-answer").getByTestId("transcript")).toContainText(
+    "I grew up in Lucknow. We walked",
+  );
 });
