@@ -677,6 +677,27 @@ describe("Postmark webhook", () => {
     expect(await undeliverableAt(id)).toBeNull();
   });
 
+  it("reads no more than a webhook's worth of an authenticated body: 413, nothing marked", async () => {
+    const address = `oversize-${unique()}@example.com`;
+    const id = await emailStoryteller(address);
+    const big = bounce(address, { Details: "x".repeat(1024 * 1024) });
+    expect(await statusOf(post(big))).toBe(413);
+    // Without a Content-Length (chunked), the reading itself stops at the limit.
+    const body = new Blob([JSON.stringify(big)]).stream();
+    const chunked = new Request("http://localhost:3000/webhooks/postmark", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: basic("postmark", WEBHOOK_SECRET) },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expect(
+      await statusOf(postmarkAction({ request: chunked, context: postmarkContext(), params: {}, ...routeArgs })),
+    ).toBe(413);
+    expect(await undeliverableAt(id)).toBeNull();
+    // Unauthenticated, it is refused before a byte is read.
+    expect(await statusOf(post(big, null))).toBe(401);
+  });
+
   it("marks every Storyteller with a hard-bounced address undeliverable, whatever its letter case", async () => {
     const tag = unique();
     const lower = await emailStoryteller(`ann-${tag}@example.com`);

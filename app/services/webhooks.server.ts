@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import twilio from "twilio";
 import type { Config } from "~/config.server";
-import { bytesAtMost } from "~/utils/request-body.server";
+import { MAX_WEBHOOK_BYTES, readTextAtMost } from "~/utils/request-body.server";
 import { withoutControlCharacters } from "~/utils/validation";
 
 const refuse = (status: number) => new Response(null, { status });
@@ -14,7 +14,7 @@ const refuse = (status: number) => new Response(null, { status });
 export async function verifiedTwilioParams(request: Request, config: Config): Promise<Record<string, string>> {
   if (config.smsUsesOutbox || !config.TWILIO_AUTH_TOKEN) throw refuse(404);
   // Read before the signature can be checked, so only a webhook-sized body is read at all.
-  const body = await readAtMost(request, 64 * 1024);
+  const body = await readTextAtMost(request, MAX_WEBHOOK_BYTES);
   if (body === null) throw refuse(413);
   const params: Record<string, string> = Object.fromEntries(new URLSearchParams(body));
   const signature = request.headers.get("x-twilio-signature");
@@ -44,11 +44,4 @@ export function twiml(message: string | null): Response {
   const escaped = message?.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c]!);
   const body = `<?xml version="1.0" encoding="UTF-8"?><Response>${escaped ? `<Message>${escaped}</Message>` : ""}</Response>`;
   return new Response(body, { headers: { "Content-Type": "text/xml; charset=utf-8" } });
-}
-
-/** The request body as text, or null once it passes `limit` bytes (the rest is never read). */
-async function readAtMost(request: Request, limit: number): Promise<string | null> {
-  if (Number(request.headers.get("content-length") ?? 0) > limit) return null;
-  const bytes = await bytesAtMost(request, limit);
-  return bytes && Buffer.from(bytes).toString("utf8");
 }

@@ -51,9 +51,30 @@ export async function readForm(request: Request): Promise<FormData> {
   }
 }
 
-/** The request's JSON body, or null when it is not JSON; the caller validates its shape. */
-export async function readJson(request: Request): Promise<unknown> {
-  return request.json().catch(() => null);
+/** The most a provider's webhook posts (a status callback, a bounce); a larger body is read no further. */
+export const MAX_WEBHOOK_BYTES = 64 * 1024;
+
+/** The body as text, or null once it passes `limit` bytes (the rest is never read). */
+export async function readTextAtMost(request: Request, limit: number): Promise<string | null> {
+  if (Number(request.headers.get("content-length") ?? 0) > limit) return null;
+  const bytes = await bytesAtMost(request, limit).catch(() => {
+    throw badRequest();
+  });
+  return bytes && Buffer.from(bytes).toString("utf8");
+}
+
+/**
+ * The request's JSON body, or null when it is not JSON; the caller validates its shape. A body past
+ * `limit` bytes is a 413, read no further.
+ */
+export async function readJson(request: Request, limit = MAX_WEBHOOK_BYTES): Promise<unknown> {
+  const text = await readTextAtMost(request, limit);
+  if (text === null) throw tooLarge();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
 }
 
 export type MultipartFile = {
