@@ -3,7 +3,9 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "~/services/logger.server";
+import { resourceRouteBuild } from "../tests/route-build";
 import { lastResort, metricsRoute, requestLog } from "./http";
+import { routePatterns } from "./metrics";
 
 // The request log as an operator reads it: real Express, real HTTP, the JSON lines production writes.
 
@@ -190,15 +192,27 @@ describe("the request log at debug", () => {
 });
 
 describe("the route a request is counted under in /metrics", () => {
-  it("replaces ids and numbers, and folds static files and pages not found into one route each", () => {
-    expect(metricsRoute("/dashboard/recipient/0b6f6a8e-8c1d-4a59-9d7e-2f1e0c7d9a11/edit", 200, false)).toBe(
+  const patternOf = routePatterns(
+    resourceRouteBuild(
+      () => new Response(""),
+      ["dashboard/recipient/:id/edit", "record/:token", "locales/:lng/:ns", "media/answer/:answerId", "*"],
+    ),
+  );
+  const route = (path: string, status: number, staticFile = false) => metricsRoute(path, status, staticFile, patternOf);
+
+  it("is the matched route's pattern, one route for static files, pages not found and each upload", () => {
+    expect(route("/dashboard/recipient/0b6f6a8e-8c1d-4a59-9d7e-2f1e0c7d9a11/edit", 200)).toBe(
       "/dashboard/recipient/:id/edit",
     );
-    expect(metricsRoute("/record/:token", 200, false)).toBe("/record/:token");
-    expect(metricsRoute("/locales/hi/common", 200, false)).toBe("/locales/hi/common");
-    expect(metricsRoute("/media/answer/42", 206, false)).toBe("/media/answer/:id");
-    expect(metricsRoute("/assets/entry.client-abc123.js", 200, true)).toBe("(static)");
-    expect(metricsRoute("/wp-login.php", 404, true)).toBe("(not found)");
-    expect(metricsRoute("/healthz", 200, true)).toBe("/healthz");
+    expect(route("/record/:token", 200)).toBe("/record/:token");
+    expect(route("/locales/hi/common", 200)).toBe("/locales/:lng/:ns");
+    expect(route("/media/answer/42", 206)).toBe("/media/answer/:answerId");
+    expect(route("/assets/entry.client-abc123.js", 200, true)).toBe("(static)");
+    expect(route("/wp-login.php", 404, true)).toBe("(not found)");
+    expect(route("/healthz", 200, true)).toBe("/healthz");
+    expect(route("/uploads/4f1c0a", 204)).toBe("/uploads/:id");
+    expect(route("/uploads/4f1c0a/and/more", 403)).toBe("/uploads/:id");
+    // A refused post to a made-up path is not a series of its own.
+    expect(route("/some/made-up/path-1", 403)).toBe("/*");
   });
 });

@@ -10,9 +10,9 @@ import { servesHttps } from "~/config.server";
 import type { AppContext, AppServices } from "~/context.server";
 import { databaseAnswers } from "~/models/health.server";
 import { log as defaultLog, type Logger, withLogBindings } from "~/services/logger.server";
-import { METRICS_PATH, type Metrics, metricsEndpoint } from "./metrics";
+import { METRICS_PATH, type Metrics, metricsEndpoint, routePatterns } from "./metrics";
 import { plainMessage } from "./plain-messages";
-import { createRequestHandler } from "./request-handler";
+import { createRequestHandler, requestUrl } from "./request-handler";
 import { cspNonce, csrfCheck, securityHeaders } from "./security";
 import { createUploadServer, UPLOADS_PATH } from "./uploads";
 
@@ -51,7 +51,9 @@ export function createHttpApp(options: {
   const production = config.NODE_ENV === "production";
   const app = express();
   app.disable("x-powered-by");
-  app.use(requestLog(log, options.metrics));
+  // Counted only when someone may read them: no token, no series to grow.
+  const metrics = config.METRICS_TOKEN ? options.metrics : undefined;
+  app.use(requestLog(log, metrics && { metrics, patternOf: routePatterns(options.build) }));
   // One proxy in front (the usual TLS terminator): the client is the last address it appended.
   // Trusting every hop would let clients pick their own address with X-Forwarded-For.
   if (config.TRUST_PROXY) app.set("trust proxy", 1);
@@ -63,6 +65,13 @@ export function createHttpApp(options: {
   app.use(compression());
   app.use(cspNonce);
   app.use(securityHeaders({ production, https: servesHttps(config) }));
+
+  // Everything after reads the Host (the CSRF check, uploads, React Router's URL): a request that
+  // names no usable host is the client's fault, answered 400 without a stack.
+  app.use((req, res, next) => {
+    if (requestUrl(req)) return next();
+    res.status(400).type("text/plain").send(plainMessage("badHost", config.APP_NAME));
+  });
 
   if (options.devMiddleware) {
     app.use(options.devMiddleware);
@@ -88,8 +97,7 @@ export function createHttpApp(options: {
   }
 
   // Before maintenance mode: an operator watches the site most closely then.
-  if (options.metrics && config.METRICS_TOKEN)
-    app.get(METRICS_PATH, metricsEndpoint(options.metrics, config.METRICS_TOKEN));
+  if (metrics) app.get(METRICS_PATH, metricsEndpoint(metrics, config.METRICS_TOKEN));
 
   if (config.MAINTENANCE_MODE) {
     // Every page becomes the maintenance page (its loader answers 503); static files still load.
@@ -182,10 +190,13 @@ const DEV_ASSET = /^\/(@vite|@fs|@id|@react-refresh|node_modules|app)\//;
 /**
  * One line per request once the response is done: request id (also sent as X-Request-Id, and bound
  * to every line logged while handling it), method, path, status and duration. Static files,
- * /healthz and /metrics that succeed are logged at debug only. `metrics` counts each request's
- * duration under its route (the logged path with ids replaced too).
+ * /healthz and /metrics that succeed are logged at debug only. `counting` counts each request's
+ * duration under its route (`metricsRoute`).
  */
-export function requestLog(log: Logger, metrics?: Metrics): express.RequestHandler {
+export function requestLog(
+  log: Logger,
+  counting?: { metrics: Metrics; patternOf: (path: string) => string },
+): express.RequestHandler {
   return (req, res, next) => {
     const reqId = randomUUID();
     const started = process.hrtime.bigint();
@@ -215,7 +226,12 @@ export function requestLog(log: Logger, metrics?: Metrics): express.RequestHandl
         ...(res.writableFinished ? {} : { aborted: true }),
       };
       log[level](fields, "request");
-      metrics?.observeRequest(req.method, metricsRoute(path, status, noise), status, seconds);
+      counting?.metrics.observeRequest(
+        req.method,
+        metricsRoute(path, status, noise, counting.patternOf),
+        status,
+        seconds,
+      );
     };
     res.once("finish", done);
     res.once("close", done);
@@ -231,17 +247,22 @@ const SECRET_SEGMENTS: [RegExp, (match: string, route: string) => string][] = [
 ];
 
 /**
- * A route for the latency histogram, few enough to keep Prometheus's series bounded: the logged
- * path with ids and numbers as `:id`, one route for static files and one for every page not found.
+ * A route for the latency histogram, few enough to keep Prometheus's series bounded whoever asks:
+ * one for every page not found, one for static files, the uploads' two, and otherwise the pattern of
+ * the React Router route the path matches (`patternOf`), never the path itself.
  */
-export function metricsRoute(path: string, status: number, staticFile: boolean): string {
+export function metricsRoute(
+  path: string,
+  status: number,
+  staticFile: boolean,
+  patternOf: (path: string) => string,
+): string {
   if (status === 404) return "(not found)";
-  if (staticFile && path !== "/healthz" && path !== METRICS_PATH) return "(static)";
-  return path
-    .split("/")
-    .map((segment) => (/^(?=.*\d)[\w-]{6,}$|^\d+$/.test(segment) ? ":id" : segment))
-    .join("/")
-    .slice(0, 100);
+  if (path === "/healthz" || path === METRICS_PATH) return path;
+  if (staticFile) return "(static)";
+  if (path === UPLOADS_PATH) return UPLOADS_PATH;
+  if (path.startsWith(`${UPLOADS_PATH}/`)) return `${UPLOADS_PATH}/:id`;
+  return patternOf(path);
 }
 
 /** The path without its query string, with tokens replaced, at most 200 characters. */

@@ -177,7 +177,8 @@ async function main() {
   // its own (decision 024): this pool is sized for the uploads one process receives at once.
   const uploadLocker = (started.locker = new PgLocker(createPool(databaseUrl, UPLOAD_LOCK_CONNECTIONS)));
   await uploadLocker.listen();
-  const metrics = createMetrics(db);
+  // Nothing is counted unless someone may read it.
+  const metrics = config.METRICS_TOKEN ? createMetrics(db) : undefined;
 
   const production = config.NODE_ENV === "production";
   const clientDir = path.resolve("build/client");

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type express from "express";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
 import { deliveryCounts, jobQueues, uploadsInProgress } from "~/models/operations.server";
 import { log } from "~/services/logger.server";
 import type { Db } from "../db/client";
@@ -14,7 +15,7 @@ export const METRICS_PATH = "/metrics";
 
 export type Metrics = {
   registry: Registry;
-  /** Counts one finished request: `route` is the path with tokens and ids replaced. */
+  /** Counts one finished request: `route` is its route's pattern (`routePatterns`), never its path. */
   observeRequest(method: string, route: string, status: number, seconds: number): void;
 };
 
@@ -100,6 +101,52 @@ export function createMetrics(db: Db): Metrics {
       requests.inc({ status: `${Math.floor(status / 100)}xx` });
     },
   };
+}
+
+/** The route of a path no route of the build matches. */
+export const UNMATCHED = "(unmatched)";
+
+/**
+ * A path's route pattern in the build ("/record/:token", "/dashboard/recipient/:id/edit", "/*"), or
+ * `UNMATCHED`: the histogram's series are bounded by the routes, whatever paths strangers make up.
+ * A development build (a function) is looked at again on each call; until it has loaded, UNMATCHED.
+ */
+export function routePatterns(build: ServerBuild | (() => Promise<ServerBuild>)): (path: string) => string {
+  if (typeof build !== "function") return patternsOf(build);
+  let current: ((path: string) => string) | undefined;
+  return (path) => {
+    void build().then(
+      (loaded) => (current = patternsOf(loaded)),
+      () => {},
+    );
+    return current?.(path) ?? UNMATCHED;
+  };
+}
+
+const matchers = new WeakMap<ServerBuild, (path: string) => string>();
+
+function patternsOf(build: ServerBuild): (path: string) => string {
+  const known = matchers.get(build);
+  if (known) return known;
+  const routes = Object.values(build.routes);
+  const tree = (parentId: string | undefined): RouteObject[] =>
+    routes
+      .filter((route) => route?.parentId === parentId)
+      .map((route) => {
+        const children = tree(route!.id);
+        return route!.index
+          ? { id: route!.id, path: route!.path, index: true, caseSensitive: route!.caseSensitive }
+          : { id: route!.id, path: route!.path, caseSensitive: route!.caseSensitive, children };
+      });
+  const roots = tree(undefined);
+  const match = (path: string) => {
+    const matches = matchRoutes(roots, path);
+    if (!matches) return UNMATCHED;
+    const pattern = matches.map((m) => m.route.path ?? "").join("/");
+    return `/${pattern}`.replace(/\/{2,}/g, "/").replace(/(.)\/$/, "$1");
+  };
+  matchers.set(build, match);
+  return match;
 }
 
 const digest = (value: string) => createHash("sha256").update(value).digest();

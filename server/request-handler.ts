@@ -43,14 +43,30 @@ function createHeaders(requestHeaders: express.Request["headers"]) {
   return headers;
 }
 
-function createRequest(req: express.Request, res: express.Response) {
+/**
+ * The URL React Router is given for a request, built as the adapter builds it, or null when the
+ * request names no host a URL can hold: no Host at all (HTTP/1.0), an empty one, or one such as
+ * `a b`, `[zz` or `a:99999`. server/http.ts answers those 400 before anything reads the Host.
+ */
+export function requestUrl(req: express.Request): URL | null {
   const [, forwardedPort] = req.app?.enabled("trust proxy") ? (req.get("X-Forwarded-Host")?.split(":") ?? []) : [];
   const [, hostPort] = req.get("host")?.split(":") ?? [];
   const forwarded = Number.parseInt(forwardedPort, 10);
   const own = Number.parseInt(hostPort, 10);
   const port = Number.isSafeInteger(forwarded) ? forwarded : Number.isSafeInteger(own) ? own : "";
+  // Express leaves hostname undefined when there is no Host (or it is empty).
+  if (!req.hostname) return null;
   const hostname = req.hostname.split(/[\\/?#@]/)[0] || "localhost";
-  const url = new URL(`${req.protocol}://${hostname}${port ? `:${port}` : ""}${req.originalUrl}`);
+  try {
+    return new URL(`${req.protocol}://${hostname}${port ? `:${port}` : ""}${req.originalUrl}`);
+  } catch {
+    return null;
+  }
+}
+
+function createRequest(req: express.Request, res: express.Response) {
+  const url = requestUrl(req);
+  if (!url) throw new Error("a request without a usable Host reached React Router");
   let controller: AbortController | null = new AbortController();
   const init: RequestInit & { duplex?: "half" } = {
     method: req.method,

@@ -3,10 +3,10 @@ import type { ServerBuild } from "react-router";
 type Handler = (args: { request: Request }) => Response | Promise<Response>;
 
 /**
- * A React Router server build with one resource route that answers every path and method with
- * `handle`: the request handlers under test run React Router itself, without `npm run build`.
+ * A React Router server build with resource routes (by default one, `*`) that answer every path and
+ * method with `handle`: the request handlers under test run React Router itself, without `npm run build`.
  */
-export function resourceRouteBuild(handle: Handler): ServerBuild {
+export function resourceRouteBuild(handle: Handler, paths = ["*"]): ServerBuild {
   const route = (id: string, parentId: string | undefined, path: string) => ({
     id,
     parentId,
@@ -21,12 +21,15 @@ export function resourceRouteBuild(handle: Handler): ServerBuild {
     module: "",
     imports: [],
   });
-  const routes = { root: route("root", undefined, ""), anything: route("anything", "root", "*") };
+  const children = Object.fromEntries(paths.map((path, i) => [`route-${i}`, route(`route-${i}`, "root", path)]));
+  const routes = { root: route("root", undefined, ""), ...children };
   return {
     entry: { module: { default: () => new Response("no documents here", { status: 500 }) } },
     routes: {
       root: { ...routes.root, module: { default: () => null } },
-      anything: { ...routes.anything, module: { loader: handle, action: handle } },
+      ...Object.fromEntries(
+        Object.entries(children).map(([id, child]) => [id, { ...child, module: { loader: handle, action: handle } }]),
+      ),
     },
     assets: { entry: { imports: [], module: "" }, routes, url: "", version: "test" },
     publicPath: "/",
