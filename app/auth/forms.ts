@@ -1,13 +1,13 @@
 import { z } from "zod";
-import { email, hiddenText, text } from "~/utils/validation";
+import { email, hiddenText, line } from "~/utils/validation";
 
 // One schema per form, used by conform in the browser and by the action on the server.
 export const loginSchema = z.object({ email: email(), redirectTo: hiddenText() });
 
 export const registerSchema = z.object({
-  firstName: text(1, 50),
-  lastName: text(1, 50),
-  nickname: text(2, 30),
+  firstName: line(1, 50),
+  lastName: line(1, 50),
+  nickname: line(2, 30),
   email: email(),
   redirectTo: hiddenText(),
 });

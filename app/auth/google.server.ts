@@ -3,6 +3,7 @@ import { OAuth2Strategy } from "remix-auth-oauth2";
 import { z } from "zod";
 import { servesHttps } from "~/config.server";
 import type { AppContext } from "~/context.server";
+import { oneLine } from "~/utils/validation";
 import { failWith, finishSignIn } from "./sign-in.server";
 
 const STRATEGY = "google";
@@ -28,9 +29,10 @@ const googleProfile = z.object({
   email: z.string().optional(),
   // Anything but a real `true` counts as unverified.
   email_verified: z.unknown().transform((value) => value === true),
-  given_name: z.string().optional(),
-  family_name: z.string().optional(),
-  name: z.string().optional(),
+  // Names become subjects and texts: on one line, whatever Google holds.
+  given_name: z.string().transform(oneLine).optional(),
+  family_name: z.string().transform(oneLine).optional(),
+  name: z.string().transform(oneLine).optional(),
 });
 type GoogleProfile = {
   sub: string;

@@ -64,6 +64,15 @@ describe("contact form action", () => {
     expect(after.n).toBe(before.n);
   });
 
+  it("refuses a name with a line break, which would reach the email's subject", async () => {
+    const result = (await callAction(
+      { ...valid, name: "Meera\r\nBcc: victim@example.com" },
+      "192.0.2.12",
+    )) as unknown as { data: { result: { error: Record<string, string[]> } }; init: { status: number } };
+    expect(result.init.status).toBe(400);
+    expect(result.data.result.error).toEqual({ name: ["validation.singleLine"] });
+  });
+
   it("says email is required when it is missing", async () => {
     const result = (await callAction({ name: "A", message: "Long enough message" }, "192.0.2.12")) as unknown as {
       data: { result: { error: Record<string, string[]> } };

@@ -12,13 +12,13 @@ import { redirectWithToast } from "~/services/toast.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { readForm } from "~/utils/request-body.server";
-import { email, text } from "~/utils/validation";
+import { email, line, text } from "~/utils/validation";
 
 export const handle = { i18n: ["contact"] };
 export const meta = titleFromLoader;
 
 const contactSchema = z.object({
-  name: text(1, 100),
+  name: line(1, 100),
   email: email(),
   message: text(10, 5000),
 });

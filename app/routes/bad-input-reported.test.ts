@@ -98,7 +98,7 @@ describe("a NUL character in a name or a question", () => {
       }),
     );
     expect(answer.status).toBe(400);
-    expect(replyErrorsOf(answer.data)).toEqual({ firstName: ["validation.invalidCharacters"] });
+    expect(replyErrorsOf(answer.data)).toEqual({ firstName: ["validation.singleLine"] });
     expect(await counts()).toEqual(before);
   });
 
@@ -110,7 +110,7 @@ describe("a NUL character in a name or a question", () => {
       nickname: "Na\u0000ni",
     });
     expect(answer.status).toBe(400);
-    expect(replyErrorsOf(answer.data)).toEqual({ nickname: ["validation.invalidCharacters"] });
+    expect(replyErrorsOf(answer.data)).toEqual({ nickname: ["validation.singleLine"] });
     expect(await draftOf(user.id)).toBeNull();
   });
 

@@ -15,7 +15,7 @@ import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { usOrCanadianE164 } from "~/utils/phone.server";
 import { readForm } from "~/utils/request-body.server";
-import { choice, plainText } from "~/utils/validation";
+import { choice, plainLine } from "~/utils/validation";
 
 export const meta = titleFromLoader;
 
@@ -50,7 +50,7 @@ function speechState(config: LoaderArgs["context"]["config"]) {
 export async function action({ request, context }: ActionArgs) {
   const user = await requireUser(request, context);
   // Built here, not at module level, so the browser's copy of this page carries no zod.
-  const formSchema = z.object({ channel: choice(["email", "sms"]), phone: plainText(30).optional() });
+  const formSchema = z.object({ channel: choice(["email", "sms"]), phone: plainLine(30).optional() });
   const submission = parseWithZod(await readForm(request), { schema: formSchema });
   const refuse = (key: string) =>
     data({ result: submission.reply({ fieldErrors: { phone: [key] } }) }, { status: 400 });

@@ -5,6 +5,7 @@ import type { MailBatchResult, MailMessage, MailService } from "~/services/mail.
 import type { SmsService } from "~/services/sms.server";
 import type { WhatsAppService } from "~/services/whatsapp-simulator.server";
 import { isUuid } from "~/utils/ids";
+import { oneLine } from "~/utils/validation";
 import { type Db, type DbOrTx, inTransaction } from "../../db/client";
 import type { OutboxMessage } from "../../db/schema";
 import { enqueueJob, sendQueueOf } from "./jobs.server";
@@ -30,15 +31,27 @@ const whatsAppHeaders = (message: OutgoingWhatsApp): Record<string, string> =>
 /** When to send and whether the outbox__send job is queued for it (a delivery's job sends its own). */
 export type QueueOptions = { runAt?: Date; withJob?: boolean };
 
+/**
+ * An email's subject and header values on one line (`oneLine`), whatever names or questions were
+ * built into them: a line break there would start a header of its own.
+ */
+function headerSafe(email: OutgoingEmail): { subject: string; headers: Record<string, string> } {
+  const headers = Object.fromEntries(
+    Object.entries(email.headers ?? {}).map(([name, value]) => [name, oneLine(value)]),
+  );
+  return { subject: oneLine(email.subject), headers };
+}
+
 /** Stores the email and queues its send job in one transaction (or in the caller's). */
 export async function queueEmail(db: DbOrTx, email: OutgoingEmail, options: QueueOptions = {}): Promise<string> {
+  const { subject, headers } = headerSafe(email);
   const row = {
     channel: "email" as const,
     to_address: email.to,
-    subject: email.subject,
+    subject,
     text_body: email.text,
     html_body: email.html ?? null,
-    headers: JSON.stringify(email.headers ?? {}),
+    headers: JSON.stringify(headers),
   };
   return queueMessage(db, row, options);
 }
@@ -137,6 +150,7 @@ export async function queueMessagesWithoutJobs(
   if (!messages.length) return [];
   const now = new Date();
   const rows = messages.map((m) => {
+    const safe = m.channel === "email" ? headerSafe(m.email) : null;
     const claimed = m.channel === "email" && claimant !== undefined;
     const short =
       m.channel === "sms" ? m.sms : m.channel === "call" ? m.call : m.channel === "whatsapp" ? m.whatsapp : null;
@@ -144,11 +158,10 @@ export async function queueMessagesWithoutJobs(
       id: randomUUID(),
       channel: m.channel,
       to_address: m.channel === "email" ? m.email.to : short!.to,
-      subject: m.channel === "email" ? m.email.subject : null,
+      subject: safe ? safe.subject : null,
       text_body: m.channel === "email" ? m.email.text : short!.text,
       html_body: m.channel === "email" ? (m.email.html ?? null) : null,
-      headers:
-        m.channel === "email" ? (m.email.headers ?? {}) : m.channel === "whatsapp" ? whatsAppHeaders(m.whatsapp) : {},
+      headers: safe ? safe.headers : m.channel === "whatsapp" ? whatsAppHeaders(m.whatsapp) : {},
       status: claimed ? ("sending" as const) : ("queued" as const),
       claimed_at: claimed ? now : null,
       claimed_by: claimed ? claimant : null,

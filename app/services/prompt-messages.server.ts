@@ -1,5 +1,6 @@
 import type { Config } from "~/config.server";
 import { getServerT } from "~/i18n/i18next.server";
+import { oneLine } from "~/utils/validation";
 import type { Frequency, Language } from "../../db/schema";
 import type { OutgoingEmail, OutgoingSms, OutgoingWhatsApp } from "./outbox.server";
 
@@ -89,8 +90,8 @@ export async function composePromptEmail(
   if (!templates) emailTemplates.set(key, (templates = promptEmailTemplates(config, input.language)));
   const { subject, text, html } = await templates;
   const raw = {
-    name: input.storytellerName,
-    asker: input.askerName,
+    name: oneLine(input.storytellerName),
+    asker: oneLine(input.askerName),
     prompt: input.promptText,
     recordUrl: input.recordUrl,
     unsubscribeUrl: input.unsubscribeUrl,
@@ -125,7 +126,11 @@ export async function composePromptSms(
   input: PromptMessageInput & { to: string },
 ): Promise<OutgoingSms> {
   const t = await getServerT(input.language, { config }, "delivery");
-  const text = t("promptSms", { asker: input.askerName, prompt: input.promptText, recordUrl: input.recordUrl });
+  const text = t("promptSms", {
+    asker: oneLine(input.askerName),
+    prompt: input.promptText,
+    recordUrl: input.recordUrl,
+  });
   if (!input.callIn) return { to: input.to, text };
   const callInLine = (await getServerT(input.language, { config }, "phone"))("callIn.sms", input.callIn);
   return { to: input.to, text: text.replace(input.recordUrl, `${input.recordUrl} ${callInLine}`) };
@@ -141,7 +146,8 @@ export async function composePromptWhatsApp(
   input: PromptMessageInput & { to: string },
 ): Promise<OutgoingWhatsApp> {
   const t = await getServerT(input.language, { config }, "whatsapp");
-  const values = { name: input.storytellerName, asker: input.askerName, prompt: input.promptText };
+  // Names on one line: a line break in a text reads as the message's own, and templates refuse it.
+  const values = { name: oneLine(input.storytellerName), asker: oneLine(input.askerName), prompt: input.promptText };
   return {
     to: input.to,
     text: t("question", { ...values, recordUrl: input.recordUrl }),
@@ -157,5 +163,8 @@ export async function composeConsentRequest(
   input: { language: Language; askerName: string; frequency: Frequency },
 ) {
   const t = await getServerT(input.language, { config }, "delivery");
-  return t("consent.request", { asker: input.askerName, frequency: t(`consent.frequency.${input.frequency}`) });
+  return t("consent.request", {
+    asker: oneLine(input.askerName),
+    frequency: t(`consent.frequency.${input.frequency}`),
+  });
 }

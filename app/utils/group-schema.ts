@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { AddGroupIntent, MAX_INVITATIONS_PER_POST } from "~/utils/group-choices";
 import type { ScheduleInput, StorytellerInput } from "~/utils/storyteller-schema";
-import { email, text } from "~/utils/validation";
+import { email, line, text } from "~/utils/validation";
 
 // A group's fields, as Add Group and the group page ask for them: one schema, checked on
 // the server. Messages are translation keys (common:validation.* and groups:errors.*).
 
 /** A group's name (2–50) and description (10–60). */
-export const groupDetailsShape = { name: text(2, 50), description: text(10, 60) };
+export const groupDetailsShape = { name: line(2, 50), description: text(10, 60) };
 export const groupDetailsSchema = z.object(groupDetailsShape);
 export type GroupDetailsInput = z.infer<typeof groupDetailsSchema>;
 

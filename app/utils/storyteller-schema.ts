@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { supportedLanguages } from "~/i18n/config";
 import { deliveryMethods, FIRST_PROMPT_MAX_DAYS_AHEAD, frequencies } from "~/utils/storyteller-choices";
-import { addDays, calendarDate, choice, email, plainText, text } from "~/utils/validation";
+import { addDays, calendarDate, choice, email, line, plainLine } from "~/utils/validation";
 
 // A Storyteller's fields, as adding one (onboarding step 1), editing one and Add Group ask for them:
 // one schema, checked on the server. Two checks only the server makes, in
@@ -10,14 +10,14 @@ import { addDays, calendarDate, choice, email, plainText, text } from "~/utils/v
 // pages) and a time zone the server knows.
 
 const optionalText = (max: number) =>
-  z.preprocess((value) => (value === "" ? undefined : value), plainText(max).optional());
+  z.preprocess((value) => (value === "" ? undefined : value), plainLine(max).optional());
 
 export { deliveryMethods, frequencies };
 
 /** Who the Storyteller is and how questions reach them. */
 export const storytellerShape = {
-  nickname: text(2, 30),
-  firstName: text(1, 50),
+  nickname: line(2, 30),
+  firstName: line(1, 50),
   relationship: optionalText(50),
   deliveryMethod: choice(deliveryMethods),
   email: z.preprocess((value) => (value === "" ? undefined : value), email().optional()),

@@ -25,6 +25,39 @@ export const text = (min: number, max: number) =>
     .max(max, "validation.tooLong")
     .refine(noControlCharacters, "validation.invalidCharacters");
 
+// A single-line value (a name, a nickname, a group's name, a book's title, a number) can reach an
+// email's subject or headers and a text: no line break (CR, LF, U+2028/9), tab or other control
+// character, C0 or C1. A stored header break would add a header to the next email ("Bcc: …").
+const NOT_ONE_LINE = /\p{Cc}|\p{Cs}|[\u2028\u2029]/u;
+
+export const isSingleLine = (value: string) => !NOT_ONE_LINE.test(value);
+
+/** A required single-line field: trimmed, `min` to `max` characters, nothing `isSingleLine` refuses. */
+export const line = (min: number, max: number) =>
+  z
+    .string({ error: "validation.required" })
+    .trim()
+    .min(min, min <= 1 ? "validation.required" : "validation.tooShort")
+    .max(max, "validation.tooLong")
+    .refine(isSingleLine, "validation.singleLine");
+
+/** An optional single-line field's rules (`plainText`'s, on one line). */
+export const plainLine = (max: number) =>
+  z
+    .string({ error: "validation.required" })
+    .trim()
+    .max(max, "validation.tooLong")
+    .refine(isSingleLine, "validation.singleLine");
+
+const LINE_BREAKS = new RegExp(`(?:${NOT_ONE_LINE.source})+`, "gu");
+
+/**
+ * A value on one line, for what is built into a subject, a header or a text: each run of line
+ * breaks and control characters becomes one space. The second guard, behind the forms' `line`,
+ * for values stored before it or from elsewhere (a provider, Google).
+ */
+export const oneLine = (value: string) => value.replace(LINE_BREAKS, " ");
+
 export const email = () =>
   z
     .string({ error: "validation.emailRequired" })

@@ -89,7 +89,7 @@ describe("Add Group, step by step without JavaScript", () => {
     });
     expect(refused.status).toBe(400);
     expect(replyErrorsOf(refused.data)).toEqual({
-      name: ["validation.invalidCharacters"],
+      name: ["validation.singleLine"],
       description: ["validation.invalidCharacters"],
     });
     const huge = await submit(user, 1, {

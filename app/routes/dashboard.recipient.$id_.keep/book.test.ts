@@ -403,7 +403,7 @@ describe("keepsake book", () => {
     });
     expect(refused.status).toBe(400);
     expect((refused.data as { result: { error: Record<string, string[]> } }).result.error).toMatchObject({
-      title: ["validation.invalidCharacters"],
+      title: ["validation.singleLine"],
       paper: ["keep:book.pickPaper"],
       cover: ["keep:book.pickCover"],
       "include[1]": ["keep:book.answerGone"],

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { choice, noControlCharacters } from "~/utils/validation";
+import { choice, isSingleLine } from "~/utils/validation";
 
 import { Intent, MAX_TITLE } from "./intents";
 
@@ -13,7 +13,7 @@ export const keepSchema = z.discriminatedUnion("intent", [
       .trim()
       .min(1, "keep:book.titleTooShort")
       .max(MAX_TITLE, "keep:book.titleTooLong")
-      .refine(noControlCharacters, "validation.invalidCharacters"),
+      .refine(isSingleLine, "validation.singleLine"),
     paper: choice(["a4", "letter"], "keep:book.pickPaper"),
     cover: choice(["none", "storyteller", "uploaded"], "keep:book.pickCover"),
     language: choice(["en", "hi"], "keep:book.pickLanguage"),
