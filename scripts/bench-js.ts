@@ -1,7 +1,7 @@
 // `npm run bench:js`: the JavaScript a first visit downloads, per page, as the server sends it
 // (brotli to browsers on https, gzip otherwise), against the budgets of issue 14 and decision 026:
-// every dashboard page <= 100 KB compressed on a first visit, every public page <= 30 KB (they are
-// served without React). Loads each page in Chromium from the production server, then asks the
+// every dashboard page <= 100 KB compressed on a first visit, every public page and every page a
+// Storyteller or a stranger opens from a message <= 30 KB (they are served without React). Loads each page in Chromium from the production server, then asks the
 // server for every script the page requested with each encoding and counts the bytes sent. The pages
 // are every route of the build's manifest (pagesFromManifest). Exits non-zero when a page is over its
 // budget or does not answer as expected (200, or the 404/500 its route is for).
@@ -83,7 +83,9 @@ try {
     const page = {
       label: pattern,
       path: pagePath + (query[id] ?? ""),
-      budgetKb: standalone ? PUBLIC_KB : DASHBOARD_KB,
+      // A page opened from a message (record, unsubscribe, share, listen, invitation) or by anyone
+      // signed out is held to the public budget, standalone or not.
+      budgetKb: standalone || signedOutPage(id) ? PUBLIC_KB : DASHBOARD_KB,
       signedIn: !signedOutPage(id),
       status: expectedStatus[id],
     };

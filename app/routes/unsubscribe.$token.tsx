@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { Form, useActionData, useLoaderData } from "react-router";
+import { useActionData, useLoaderData } from "react-router";
 import { data, type HeadersFunction } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
@@ -11,7 +11,9 @@ import {
 } from "~/models/capability-links.server";
 import { titleFromLoader } from "~/utils/meta";
 
-export const handle = { i18n: ["delivery"] };
+// Opened from an email by a Storyteller, often on a basic phone: server markup and a plain form, no
+// React in the browser (see app/root.tsx "standalone"), like the record and share pages.
+export const handle = { i18n: ["delivery"], standalone: true };
 export const meta = titleFromLoader;
 export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) =>
   actionHeaders.has("Cache-Control") ? actionHeaders : loaderHeaders;
@@ -75,11 +77,11 @@ export default function Unsubscribe() {
           <h1 className="text-2xl font-bold min-[24em]:text-3xl">{t("unsubscribe.title")}</h1>
           <p>{t("unsubscribe.lead", vars)}</p>
           <p className="text-muted">{t("unsubscribe.whatStops")}</p>
-          <Form method="post">
+          <form method="post">
             <button type="submit" className="btn-primary px-6 py-3 text-lg">
               {t("unsubscribe.button")}
             </button>
-          </Form>
+          </form>
         </>
       )}
     </main>

@@ -4,6 +4,7 @@ import { signCapability } from "~/services/tokens.server";
 import { makeTestContext } from "../context";
 import { useTestDatabase } from "../db";
 import { createSignedInUser, createStoryteller, createUser } from "../factories";
+import { builtRoutes, pagesFromManifest, signedOutPage } from "../route-pages";
 import { serveBuild } from "../serve-build";
 
 // The production build served by the real Express app, on a test database.
@@ -191,6 +192,10 @@ describe("HTTP server", () => {
     expect(shown.status).toBe(200);
     expect(shown.headers.get("referrer-policy")).toBe("no-referrer, strict-origin");
     expect(shown.headers.get("cache-control")).toBe("no-store");
+    // One button: server markup and a plain form, no React sent to her phone.
+    const shownHtml = await shown.text();
+    expect(shownHtml).toContain('<form method="post"');
+    expect(shownHtml).not.toContain("entry.client");
     const viaPage = await fetch(`${base}/unsubscribe/${page.token}`, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin", Origin: "null" },
@@ -198,6 +203,20 @@ describe("HTTP server", () => {
     });
     expect(viaPage.status).toBe(200);
     expect(await unsubscribedAt(page.id)).not.toBeNull();
+  });
+
+  it("serves every page a Storyteller or a stranger opens from a message without React", async () => {
+    const pages = pagesFromManifest(await builtRoutes(), () => "x").filter(({ id }) => signedOutPage(id));
+    expect(pages.map(({ pattern }) => pattern)).toEqual(
+      expect.arrayContaining([
+        "/record/:token",
+        "/unsubscribe/:token",
+        "/s/:token",
+        "/l/:token",
+        "/invitations/:token",
+      ]),
+    );
+    for (const { pattern, standalone } of pages) expect(standalone, pattern).toBe(true);
   });
 
   it("shows /dev/outbox only to direct loopback visitors addressing a loopback name", async () => {
