@@ -7,7 +7,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { NavigationProgress } from "~/components/navigation-progress";
 import { Toaster } from "~/components/toaster";
 import type { LoaderArgs } from "~/context.server";
-import { EmbeddedTranslations } from "~/i18n/embedded-resources";
+import { EmbeddedTranslations, useRouteTranslations } from "~/i18n/embedded-resources";
 import { getServerT, i18nServer } from "~/i18n/i18next.server";
 import { takeToasts } from "~/services/toast.server";
 import stylesheet from "~/tailwind.css?url";
@@ -148,6 +148,7 @@ export default function App() {
   useEffect(() => {
     if (i18n.language !== locale) void i18n.changeLanguage(locale);
   }, [i18n, locale]);
+  useRouteTranslations();
   return <Outlet />;
 }
 
