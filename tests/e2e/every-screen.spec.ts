@@ -9,8 +9,8 @@ import { serverConfig } from "./recording-helpers";
 // 360 px phone at normal and at 200% text, in English and Hindi: nothing scrolls sideways, no
 // control (header, menu, footer and page alike) is under 44 × 44 px or off the screen, and axe
 // finds nothing. No translation key shows raw, on the page as the server sent it or reached by a
-// client-side navigation from the dashboard (or the home page), whose translator has to fetch the
-// page's namespaces.
+// client-side navigation from the notifications page, whose translator has to fetch the page's
+// namespaces.
 
 const screens = [
   { name: "360 px", textScale: 1 },
@@ -78,7 +78,7 @@ for (const { id, pattern } of listed) {
         // Signed out, pages are served whole with no router in the browser (decision 026): nothing
         // is reached by a client-side navigation there.
         if (javaScriptEnabled !== false && status === 200 && !signedOutPage(id))
-          for (const key of await rawKeysAfterClientNavigation(page, "/dashboard", {
+          for (const key of await rawKeysAfterClientNavigation(page, from(id), {
             url: `${found.path}${query[id] ?? ""}`,
             language,
           }))
@@ -89,6 +89,9 @@ for (const { id, pattern } of listed) {
     });
   });
 }
+
+/** Where a client-side navigation starts: a page with the fewest namespaces of its own. */
+const from = (id: string) => (id === "routes/dashboard.notifications" ? "/dashboard" : "/dashboard/notifications");
 
 /** Loads `from` in `language`, then goes to `url` as a link would (the router, no new document). */
 async function rawKeysAfterClientNavigation(
