@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { defineConfig, devices } from "@playwright/test";
-import { E2E_DATA_DIR, E2E_PG_PORT, E2E_PORT, SAME_WITHOUT_JS } from "./tests/e2e/environment";
+import { E2E_DATA_DIR, E2E_PG_PORT, E2E_PORT, SAME_WITHOUT_JS, SITE_ADMIN_EMAIL } from "./tests/e2e/environment";
 
 const baseURL = `http://localhost:${E2E_PORT}`;
 
@@ -60,6 +60,8 @@ export default defineConfig({
       ENV_FILE: "off",
       // No speech model is fetched in the journeys: answers show that their words are coming.
       SPEECH_MODEL_DOWNLOAD: "off",
+      // Whoever runs the site in the journeys (sees setup commands); every other account is family.
+      ADMIN_EMAILS: SITE_ADMIN_EMAIL,
       PORT: String(E2E_PORT),
       APP_URL: baseURL,
       DATA_DIR: E2E_DATA_DIR,

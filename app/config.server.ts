@@ -50,6 +50,18 @@ const envSchema = z
     WORKER: z.enum(["on", "off", "only"]).default("on"),
     METRICS_TOKEN: optional(z.string().min(16, "must be at least 16 characters")),
     MAINTENANCE_MODE: optional(flag),
+    // Who runs the site (sees setup commands): these addresses, else the first account made.
+    ADMIN_EMAILS: optional(
+      z
+        .string()
+        .transform((value) =>
+          value
+            .split(",")
+            .map((email) => email.trim().toLowerCase())
+            .filter(Boolean),
+        )
+        .pipe(z.array(z.email())),
+    ),
     TRUST_PROXY: optional(flag),
     // Read by app/services/logger.server.ts when it loads; listed here so a bad value stops the boot.
     LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),

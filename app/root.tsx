@@ -1,14 +1,14 @@
 import { type ReactNode, useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches } from "react-router";
-import { data, type LinksFunction, type MetaFunction } from "react-router";
+import { data, type LinksFunction, type MetaFunction, redirect } from "react-router";
 import { getSessionUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { NavigationProgress } from "~/components/navigation-progress";
 import { Toaster } from "~/components/toaster";
 import type { LoaderArgs } from "~/context.server";
-import { EmbeddedTranslations } from "~/i18n/embedded-resources";
-import { getServerT, i18nServer } from "~/i18n/i18next.server";
+import { EmbeddedTranslations, useRouteTranslations } from "~/i18n/embedded-resources";
+import { getServerT, i18nServer, serializeLanguage } from "~/i18n/i18next.server";
 import { takeToasts } from "~/services/toast.server";
 import stylesheet from "~/tailwind.css?url";
 import { errorPageTitle } from "~/utils/meta";
@@ -32,6 +32,14 @@ export async function loader({ request, context }: LoaderArgs) {
     i18nServer.getLocale(request),
     takeToasts(request, context),
   ]);
+  // One language per person: a signed-in user's is their account's (emails and exports use it too).
+  // A browser that remembers another (switched on another device, or before signing in) learns it
+  // and asks again, so every loader of the page reads the same one. ?lng= is a link's own choice.
+  const url = new URL(request.url);
+  if (user && user.language !== locale && request.method === "GET" && !url.searchParams.has("lng"))
+    throw redirect(url.pathname + url.search, {
+      headers: { "Set-Cookie": await serializeLanguage(user.language, context.config) },
+    });
   const t = await getServerT(locale, context);
   return data(
     {
@@ -148,6 +156,7 @@ export default function App() {
   useEffect(() => {
     if (i18n.language !== locale) void i18n.changeLanguage(locale);
   }, [i18n, locale]);
+  useRouteTranslations();
   return <Outlet />;
 }
 

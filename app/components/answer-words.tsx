@@ -51,11 +51,11 @@ function Words({ words, correctHref }: { words: WordsView; correctHref: string |
   const text = words.transcript?.trim();
   if (words.status !== "done" || !text) {
     const state = words.status === "done" ? "none" : words.status;
+    // Waiting on the server's setup is nothing a share link's listener can act on, nor needs to know.
+    if (state === "waiting" && !correctHref) return null;
     return (
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-muted" data-testid="transcript">
-        <p data-words-state={state}>
-          {state === "waiting" ? <WordsComing setupLink={Boolean(correctHref)} /> : t(`status.${state}`)}
-        </p>
+        <p data-words-state={state}>{state === "waiting" ? <WordsComing /> : t(`status.${state}`)}</p>
         {correctHref && state !== "pending" ? (
           <a href={correctHref} className="link">
             {t("writeThem")}

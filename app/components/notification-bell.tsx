@@ -8,8 +8,8 @@ import { useHydrated } from "~/utils/use-hydrated";
 
 const KNOWN_TYPES = new Set(["new", "uploaded", "skipped", "listened", "queue_empty", "export_ready", "book_ready"]);
 
-/** Where a notification leads: answers and openings to the Sent tab, a sent prompt to the queue, an empty queue to Add New Prompt; anything else nowhere. */
-function notificationTarget(item: Pick<NotificationView, "type" | "storytellerId">): string | null {
+/** Where a notification leads: an answer (or her skip, or her opening) to that question on the Sent tab, a sent question to the queue, an empty queue to adding questions; anything else nowhere. */
+function notificationTarget(item: Pick<NotificationView, "type" | "storytellerId" | "promptId">): string | null {
   // A finished export or book: the page that lists it (the Storyteller's, or "everything").
   if (item.type === "export_ready" || item.type === "book_ready")
     return item.storytellerId ? `/dashboard/recipient/${item.storytellerId}/keep` : "/dashboard/keep";
@@ -19,7 +19,7 @@ function notificationTarget(item: Pick<NotificationView, "type" | "storytellerId
     case "uploaded":
     case "skipped":
     case "listened":
-      return `${storyteller}?sent=true`;
+      return `${storyteller}?sent=true${item.promptId ? `#prompt-${item.promptId}` : ""}`;
     case "new":
       return storyteller;
     case "queue_empty":
@@ -135,6 +135,8 @@ const failedList = (): ListData => ({ ok: false, items: [], now: new Date().toIS
 function useNotificationList(open: boolean) {
   const [data, setData] = useState<ListData | null>(null);
   const [loading, setLoading] = useState(false);
+  // The ids this opening showed as unread: the server has them read once shown, and the list reloads.
+  const [shownNew, setShownNew] = useState<ReadonlySet<string>>(() => new Set());
   const request = useRef<AbortController | null>(null);
   const load = useCallback(() => {
     request.current?.abort();
@@ -146,16 +148,19 @@ function useNotificationList(open: boolean) {
       .catch(failedList)
       .then((result) => {
         if (controller.signal.aborted) return;
+        const ids = result.items.filter((item) => item.isNew).map((item) => item.id);
+        if (ids.length) setShownNew((before) => new Set([...before, ...ids]));
         setData(result);
         setLoading(false);
       });
   }, []);
+  const forgetShown = useCallback(() => setShownNew(new Set()), []);
   // Closed, or gone: the answer would land on nothing.
   useEffect(() => {
     if (!open) request.current?.abort();
   }, [open]);
   useEffect(() => () => request.current?.abort(), []);
-  return { data, loading, load };
+  return { data, loading, load, shownNew, forgetShown };
 }
 
 /**
@@ -205,7 +210,7 @@ export function NotificationBell({ unread }: { unread: number }) {
   }, [open, setOpen]);
 
   // Marks read, then (answered either way) refreshes the badge and the list from the server.
-  const { load, data, loading } = list;
+  const { load, data, loading, shownNew, forgetShown } = list;
   const { revalidate } = revalidator;
   const markRead = useCallback(
     (form: URLSearchParams) => {
@@ -254,13 +259,15 @@ export function NotificationBell({ unread }: { unread: number }) {
     );
   }
 
-  const items = data?.items ?? [];
-  // Opening marks what it shows read, so the badge drops by that many: the rest are named here,
-  // the same number before and after the server confirms (issue 22: "13 unread, 8 on opening").
+  const items = (data?.items ?? []).slice(0, 5);
+  // Opening marks what it shows read, and the list reloads: what was new when this opening showed it
+  // stays under "New" and counted as unread in the summary, until "Mark all as read" or it closes.
+  const isNew = (item: NotificationView) => item.isNew || shownNew.has(item.id);
+  const newShown = items.filter(isNew).length;
   const moreUnread = Math.max(0, unread - items.filter((item) => item.isNew).length);
   const sections = [
-    { key: "newSection", items: items.slice(0, 2) },
-    { key: "earlierSection", items: items.slice(2, 5) },
+    { key: "newSection", items: items.filter(isNew) },
+    { key: "earlierSection", items: items.filter((item) => !isNew(item)) },
   ].filter((section) => section.items.length);
 
   return (
@@ -282,6 +289,7 @@ export function NotificationBell({ unread }: { unread: number }) {
         onClick={() => {
           if (open) return close();
           setOpen(true);
+          forgetShown();
           load();
         }}
       >
@@ -301,14 +309,17 @@ export function NotificationBell({ unread }: { unread: number }) {
               {t("notifications.title")}
             </h2>
             <p className="text-sm text-muted" data-testid="unread-summary">
-              {t("notifications.unreadSummary", { count: unread })}
+              {t("notifications.unreadSummary", { count: newShown + moreUnread })}
             </p>
           </div>
           <button
             type="button"
             className="link shrink-0 text-sm"
-            disabled={unread === 0 || marking}
-            onClick={() => markRead(new URLSearchParams({ intent: BellIntent.markAll }))}
+            disabled={newShown + moreUnread === 0 || marking}
+            onClick={() => {
+              forgetShown();
+              markRead(new URLSearchParams({ intent: BellIntent.markAll }));
+            }}
           >
             {t("notifications.markAllRead")}
           </button>

@@ -19,6 +19,18 @@ function useRouteNamespaces(): string[] {
   return [...namespaces];
 }
 
+/**
+ * Holds a client-side navigation until every namespace its routes declare is loaded. A component's
+ * own `useTranslation(ns)` loads `ns`, but a key named with another namespace ("keep:keepLink")
+ * only finds it loaded when the route's handle got it here; otherwise the key showed raw.
+ */
+export function useRouteTranslations() {
+  const { i18n } = useTranslation();
+  const missing = useRouteNamespaces().filter((ns) => !i18n.hasLoadedNamespace(ns));
+  // Thrown during the navigation's transition: the previous page stays until the text is here.
+  if (missing.length) throw i18n.loadNamespaces(missing);
+}
+
 type Translator = ReturnType<typeof useTranslation>["i18n"];
 // The server renders with one translator per language that never changes (entry.server.tsx): the
 // JSON for a set of namespaces is the same on every page that uses it, so it is made once. (The

@@ -82,6 +82,8 @@ export async function recordPageState(context: Pick<AppContext, "db" | "config">
     otherOpenQuestions(context, prompt.storyteller_id, prompt.id),
   ]);
   return {
+    /** Hers now: the family may have changed it since the link went out with its ?lng=. */
+    language: prompt.language,
     prompt: prompt.text,
     askerName: prompt.asker_name,
     photoUrl: prompt.asker_photo ? `/record/${token}/photo` : null,

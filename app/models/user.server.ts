@@ -90,6 +90,26 @@ export async function updatePreferences(
 }
 
 /** The language the user reads pages and emails in (the language menu saves it when signed in). */
+/**
+ * Whether this account runs the site: one of ADMIN_EMAILS, or, without that list, the first account
+ * made. Only they are shown what to install on the server; the family is told what they can do.
+ */
+export async function isSiteAdmin(
+  context: Pick<AppContext, "db" | "config">,
+  user: { id: string; email: string },
+): Promise<boolean> {
+  const listed = context.config.ADMIN_EMAILS;
+  if (listed) return listed.includes(user.email.toLowerCase());
+  const first = await context.db
+    .selectFrom("users")
+    .select("id")
+    .orderBy("created_at")
+    .orderBy("id")
+    .limit(1)
+    .executeTakeFirst();
+  return first?.id === user.id;
+}
+
 export async function updateLanguage(db: DbOrTx, userId: string, language: Language) {
   await db.updateTable("users").set({ language, updated_at: new Date() }).where("id", "=", userId).execute();
 }

@@ -26,10 +26,11 @@ function unwrap<T>(result: unknown) {
   return { status: init?.status ?? 200, headers: new Headers(init?.headers), data };
 }
 
-const getRecord = async (token: string) =>
+// Her record links carry her language (a link without it, or with an old one, is sent to hers).
+const getRecord = async (token: string, lng = "en") =>
   unwrap<{ kind: string; title: string; prompt?: string; askerName?: string | null; photoUrl?: string | null }>(
     await recordLoader({
-      request: new Request(`http://localhost:3000/record/${token}`),
+      request: new Request(`http://localhost:3000/record/${token}?lng=${lng}`),
       context: context(),
       params: { token },
       ...routeArgs,
@@ -67,6 +68,29 @@ describe("record page loader", () => {
       >[0]) as HeadersInit,
     );
     expectCapabilityHeaders(passed);
+  });
+
+  it("is in her language now, when the family changed it after the link went out in English", async () => {
+    const owner = await createUser(database.db, { first_name: "Priya" });
+    const { id: storytellerId } = await createStoryteller(database.db, { ownerId: owner.id, language: "en" });
+    const prompt = await createPrompt(database.db, { storytellerId, createdBy: owner.id, sentAt: new Date() });
+    const token = await recordToken(prompt.id);
+    await database.db.updateTable("storytellers").set({ language: "hi" }).where("id", "=", storytellerId).execute();
+
+    // The English link is asked again in Hindi, so the whole page (title, labels, recorder) is hers.
+    const stale = await recordLoader({
+      request: new Request(`http://localhost:3000/record/${token}?lng=en&submitted=1`),
+      context: context(),
+      params: { token },
+      ...routeArgs,
+    }).catch((thrown: unknown) => thrown);
+    expect(stale).toBeInstanceOf(Response);
+    expect((stale as Response).status).toBe(302);
+    expect((stale as Response).headers.get("Location")).toBe(`/record/${token}?lng=hi&submitted=1`);
+    expectCapabilityHeaders((stale as Response).headers);
+    const page = await getRecord(token, "hi");
+    expect(page.status).toBe(200);
+    expect(page.data.title).toContain("आपके लिए एक सवाल");
   });
 
   it("names the collaborator who wrote the prompt, and the owner when no one is recorded", async () => {

@@ -3,15 +3,24 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeTestContext, routeArgs } from "../../tests/context";
+import { CookieJar } from "../../tests/cookie-jar";
 import { get, signedInUser } from "../../tests/dashboard-routes";
 import { useTestDatabase } from "../../tests/db";
+import { signIn } from "../../tests/factories";
 import { loader } from "./dashboard.testpage";
 
 const database = useTestDatabase();
 
-async function speechOn(env: Record<string, string>) {
-  const user = await signedInUser(database);
-  const context = makeTestContext(database, env);
+const emailOf = async (userId: string) =>
+  (await database.db.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirstOrThrow()).email;
+
+/** What the page says about speech to someone who runs the site (one of ADMIN_EMAILS), or to `as`. */
+async function speechOn(env: Record<string, string>, as?: Awaited<ReturnType<typeof signedInUser>>) {
+  const user = as ?? (await signedInUser(database));
+  const admin: Record<string, string> = as
+    ? {}
+    : { ADMIN_EMAILS: `someone@example.com, ${(await emailOf(user.id)).toUpperCase()}` };
+  const context = makeTestContext(database, { ...admin, ...env });
   const result = await loader({ request: get(user.jar, "/dashboard/testpage"), context, params: {}, ...routeArgs });
   return result.speech;
 }
@@ -49,5 +58,31 @@ describe("Check your setup: answers in words", () => {
     expect(await speechOn({ TRANSCRIBE_URL: "https://stt.example/v1", TRANSCRIBE_API_KEY: "k" })).toEqual({
       state: "cloud",
     });
+  });
+
+  it("tells the rest of the family what they can do, never a command; the first account runs the site", async () => {
+    const models = await mkdtemp(path.join(os.tmpdir(), "heirloom-testpage-models-"));
+    const missing = { SPEECH_ENGINE: path.join(models, "missing-cli"), SPEECH_MODEL_DIR: models };
+    await signedInUser(database);
+    const grandson = await signedInUser(database);
+    // The first account made is whoever runs the site, unless ADMIN_EMAILS names others.
+    const { id: firstId } = await database.db
+      .selectFrom("users")
+      .select("id")
+      .orderBy("created_at")
+      .orderBy("id")
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    const jar = new CookieJar();
+    jar.store(
+      new Response(null, { headers: { "Set-Cookie": (await signIn(makeTestContext(database), firstId)).setCookie } }),
+    );
+    const runner = { id: firstId, jar };
+    expect(await speechOn(missing, grandson)).toEqual({ state: "notYet" });
+    expect(await speechOn(missing, runner)).toMatchObject({ command: "npm run speech:install" });
+    expect(await speechOn({ ...missing, ADMIN_EMAILS: await emailOf(grandson.id) }, grandson)).toMatchObject({
+      command: "npm run speech:install",
+    });
+    expect(await speechOn({ ...missing, ADMIN_EMAILS: "someone@example.com" }, runner)).toEqual({ state: "notYet" });
   });
 });

@@ -5,14 +5,20 @@ import { DashboardTopbar } from "~/components/dashboard-topbar";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { LoaderArgs } from "~/context.server";
 import { getSidebarCounts } from "~/models/sidebar.server";
+import { isSiteAdmin } from "~/models/user.server";
 
 // The sidebar's Add Group opens its dialog on every dashboard page, in the page's language.
 export const handle = { i18n: ["groups"] };
 
 export async function loader({ request, context }: LoaderArgs) {
   const user = await requireUser(request, context);
-  const counts = await getSidebarCounts(context.db, user.id);
-  return { user: { firstName: user.first_name, email: user.email }, counts, appName: context.config.APP_NAME };
+  const [counts, siteAdmin] = await Promise.all([getSidebarCounts(context.db, user.id), isSiteAdmin(context, user)]);
+  return {
+    user: { firstName: user.first_name, email: user.email },
+    counts,
+    appName: context.config.APP_NAME,
+    siteAdmin,
+  };
 }
 
 export default function DashboardLayout() {

@@ -12,3 +12,6 @@ export const E2E_DATA_DIR = process.env.E2E_PORT ? `.data/e2e-${E2E_PORT}` : ".d
  * no-JS runs (decision 034).
  */
 export const SAME_WITHOUT_JS = "@same-without-js";
+
+/** The e2e server's ADMIN_EMAILS: the one account that runs the site there. */
+export const SITE_ADMIN_EMAIL = "runs-the-site@example.com";

@@ -164,7 +164,8 @@ test("the family: a group, an invitee who asks, an answer they hear and cannot d
   await expect(answered).toBeVisible();
   await axe(ravi.page);
   await answered.click();
-  await expect(ravi.page).toHaveURL(new RegExp(`${storytellerPage}\\?sent=true$`));
+  // The answer itself: its question on the Sent tab.
+  await expect(ravi.page).toHaveURL(new RegExp(`${storytellerPage}\\?sent=true#prompt-`));
   const sent = ravi.page.getByTestId("sent-prompt").filter({ hasText: QUESTION });
   await expect(sent).toContainText("Answered");
   const player = sent.locator("audio");

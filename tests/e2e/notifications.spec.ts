@@ -29,7 +29,7 @@ async function seedNotifications(db: Db, userId: string) {
       createdAt: [new Date(now - (i + 1) * 60_000)],
     });
   }
-  return { storytellerId: storyteller.id };
+  return { storytellerId: storyteller.id, promptId: prompt.id };
 }
 
 const unreadOf = async (db: Db, userId: string) =>
@@ -116,14 +116,14 @@ test("another user's notifications cannot be marked read @same-without-js", asyn
 test.describe("with JavaScript", () => {
   test.skip(() => test.info().project.use.javaScriptEnabled === false, "the popover needs JavaScript");
 
-  test("the popover: New and Before that, marked read only after the server confirms, targets, Escape", async ({
+  test("the popover: what it showed unread stays New and counted, marked read only after the server confirms, targets, Escape", async ({
     page,
     context,
     db,
     baseURL,
   }) => {
     const user = await signInAsNewUser(db, context, baseURL!, "Kiran");
-    const { storytellerId } = await seedNotifications(db, user.id);
+    const { storytellerId, promptId } = await seedNotifications(db, user.id);
     await page.goto("/dashboard");
     const bell = page.getByRole("button", { name: "Notifications: 6 unread" });
     await expect(bell).toHaveAttribute("aria-expanded", "false");
@@ -147,15 +147,15 @@ test.describe("with JavaScript", () => {
     await expect(popover).toBeFocused();
     const newest = popover.getByTestId("notifications-newSection").getByRole("listitem");
     const earlier = popover.getByTestId("notifications-earlierSection").getByRole("listitem");
+    // All five shown are unread: all under "New", nothing "Before that".
     await expect(popover.getByRole("heading", { name: "New" })).toBeVisible();
-    await expect(popover.getByRole("heading", { name: "Before that" })).toBeVisible();
-    await expect(newest).toHaveCount(2);
-    await expect(earlier).toHaveCount(3);
+    await expect(popover.getByRole("heading", { name: "Before that" })).toHaveCount(0);
+    await expect(newest).toHaveCount(5);
     await expect(newest.nth(0)).toContainText("Dadi answered a question");
     await expect(newest.nth(1)).toContainText("Dadi skipped a question");
-    await expect(earlier.nth(0)).toContainText("Dadi has no questions left");
-    await expect(earlier.nth(1)).toContainText("You have a new notification");
-    await expect(earlier.nth(2)).toContainText("Dadi skipped a question");
+    await expect(newest.nth(2)).toContainText("Dadi has no questions left");
+    await expect(newest.nth(3)).toContainText("You have a new notification");
+    await expect(newest.nth(4)).toContainText("Dadi skipped a question");
     // The one not shown is named, the same before and after the server confirms (6 → 1).
     const seeAll = popover.getByRole("link", { name: "See all (1 more unread)" });
     await expect(seeAll).toHaveAttribute("href", "/dashboard/notifications");
@@ -170,7 +170,9 @@ test.describe("with JavaScript", () => {
     release();
     await expect(page.getByRole("button", { name: "Notifications: 1 unread" })).toBeVisible();
     await expect(page.getByTestId("unread-badge")).toHaveText("1");
-    await expect(popover.getByText("You have 1 unread message")).toBeVisible();
+    // What this opening showed unread is still new to the reader here: never "no unread" above "New".
+    await expect(popover.getByText("You have 6 unread messages")).toBeVisible();
+    await expect(newest).toHaveCount(5);
     await expect(seeAll).toBeVisible();
     // The oldest (not shown) is the one left, with the two quiet rows nobody is shown.
     const left = await db
@@ -191,27 +193,33 @@ test.describe("with JavaScript", () => {
     await expect(popover).toBeHidden();
     await expect(page.getByRole("button", { name: /^Notifications:/ })).toBeFocused();
 
-    // An unknown type just closes.
+    // Opened again, the five are read: "Before that", and the summary counts the one left.
     const bellNow = page.getByRole("button", { name: "Notifications: 1 unread" });
     await bellNow.click();
-    await earlier.nth(1).getByRole("button").click();
+    await expect(earlier).toHaveCount(5);
+    await expect(popover.getByRole("heading", { name: "New" })).toHaveCount(0);
+    await expect(popover.getByText("You have 1 unread message")).toBeVisible();
+    // An unknown type just closes.
+    await earlier.nth(3).getByRole("button").click();
     await expect(popover).toBeHidden();
     await expect(page).toHaveURL(/\/dashboard$/);
 
-    // An answer and a skip lead to the Storyteller's Sent tab; an empty queue to Add New Prompt.
+    // An answer and a skip lead to that question, with its answer, on the Storyteller's Sent tab; an
+    // empty queue to adding questions.
     await bellNow.click();
-    await newest.nth(0).getByRole("link").click();
-    await expect(page).toHaveURL(new RegExp(`/dashboard/recipient/${storytellerId}\\?sent=true$`));
+    await earlier.nth(0).getByRole("link").click();
+    await expect(page).toHaveURL(new RegExp(`/dashboard/recipient/${storytellerId}\\?sent=true#prompt-${promptId}$`));
+    await expect(page.locator(`#prompt-${promptId}`)).toBeInViewport();
     await expect(popover).toBeHidden();
     // From another page: a link to the page already open would not close the popover by navigating.
     await page.goto("/dashboard");
     await bellNow.click();
-    await newest.nth(1).getByRole("link").click();
-    await expect(page).toHaveURL(new RegExp(`/dashboard/recipient/${storytellerId}\\?sent=true$`));
+    await earlier.nth(1).getByRole("link").click();
+    await expect(page).toHaveURL(new RegExp(`/dashboard/recipient/${storytellerId}\\?sent=true#prompt-${promptId}$`));
     // Each link closes the popover as the page moves on; the next press opens it on the new page.
     await expect(popover).toBeHidden();
     await bellNow.click();
-    await earlier.nth(0).getByRole("link").click();
+    await earlier.nth(2).getByRole("link").click();
     await expect(page).toHaveURL(new RegExp(`/dashboard/recipient/${storytellerId}/prompts/new$`));
     await expect(popover).toBeHidden();
 
@@ -240,7 +248,7 @@ test.describe("with JavaScript", () => {
     const cdp = await context.newCDPSession(page);
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 30 });
     await popover.getByTestId("notifications-newSection").getByRole("link").first().click();
-    await expect(page).toHaveURL(new RegExp(`/dashboard/recipient/${storytellerId}\\?sent=true$`));
+    await expect(page).toHaveURL(new RegExp(`/dashboard/recipient/${storytellerId}\\?sent=true#prompt-`));
     await bell.click();
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
     await expect(popover).toBeVisible();

@@ -2,10 +2,12 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { BrowserContext } from "@playwright/test";
 import { createLocalStorage } from "../../app/services/storage.server";
+import { signCapability } from "../../app/services/tokens.server";
 import type { Db } from "../../db/client";
-import { createAnswer, createPrompt, createStoryteller } from "../factories";
-import { E2E_DATA_DIR } from "./environment";
+import { createAnswer, createPrompt, createShareLink, createStoryteller } from "../factories";
+import { E2E_DATA_DIR, SITE_ADMIN_EMAIL } from "./environment";
 import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
+import { serverConfig } from "./recording-helpers";
 
 // The family's words (issue 21 items 3–5): read in segments, corrected with a plain form, searched,
 // with and without JavaScript; screenshots at 360 px and 1280 px under test-results/ to look at.
@@ -140,4 +142,52 @@ test("words typed while the page's scripts still load are kept, and saved", asyn
   await expect(page.getByTestId("timeline-answer").getByTestId("transcript")).toContainText(
     "I grew up in Lucknow. We walked",
   );
+});
+
+test("words that wait for the speech model: the family may write them, only the site's runner sees setup, a listener nothing @same-without-js", async ({
+  page,
+  context,
+  db,
+  baseURL,
+}) => {
+  const user = await signInAsNewUser(db, context, baseURL!, "Priya");
+  const nani = await createStoryteller(db, { ownerId: user.id, nickname: "Nani", firstPromptDate: "2031-01-01" });
+  const prompt = await createPrompt(db, { storytellerId: nani.id, text: "Where did you grow up?", sentAt: new Date() });
+  const answer = await createAnswer(db, {
+    storytellerId: nani.id,
+    promptId: prompt.id,
+    storage,
+    audio: await readFile("tests/fixtures/recording-3s.webm"),
+    durationMs: 3000,
+    transcriptStatus: "waiting",
+  });
+
+  await page.goto("/dashboard/timeline");
+  const words = page.getByTestId("timeline-answer").getByTestId("transcript");
+  await expect(words).toContainText("Words will appear here.");
+  await expect(words).not.toContainText(/speech|install|setup/i);
+  await expect(words.getByRole("link", { name: "Check your setup" })).toHaveCount(0);
+  await words.getByRole("link", { name: "Write the words yourself" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Write the words" })).toBeVisible();
+  await expect(page).toHaveTitle(/^Write the words/);
+  await page.goto("/dashboard/testpage");
+  await expect(page.getByTestId("speech-setup")).toContainText("you can write the words of any answer yourself");
+  await expect(page.getByTestId("speech-setup")).not.toContainText("npm run");
+
+  // Someone the answer was shared with: the recording, and no word about the server.
+  const share = await createShareLink(db, { answerId: answer.id, createdBy: user.id });
+  await page.goto(`/s/${await signCapability(serverConfig(), "share", share.id)}`);
+  await expect(page.locator("audio")).toHaveCount(1);
+  await expect(page.locator("body")).not.toContainText(/Words will appear|speech|setup/i);
+
+  // Whoever runs the site is told what is missing and how to install it.
+  await db.updateTable("users").set({ email: SITE_ADMIN_EMAIL }).where("id", "=", user.id).execute();
+  await page.goto("/dashboard/timeline");
+  await words.getByRole("link", { name: /Check your setup/ }).click();
+  await expect(page.getByTestId("speech-setup")).toContainText("npm run speech:");
+  await db
+    .updateTable("users")
+    .set({ email: `priya.${user.id}@example.com` })
+    .where("id", "=", user.id)
+    .execute();
 });

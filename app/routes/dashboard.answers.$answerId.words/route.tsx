@@ -37,7 +37,8 @@ async function loadWords(request: Request, context: LoaderArgs["context"], userI
     timeZone: "UTC",
   });
   return {
-    title: await pageTitle(request, context, "edit.title", "words"),
+    // Nothing written yet (no words heard, or none yet): the page is for writing them, not correcting.
+    title: await pageTitle(request, context, words.transcript?.trim() ? "edit.title" : "edit.writeTitle", "words"),
     locale,
     back: backTo(request),
     words: {
@@ -99,6 +100,7 @@ export default function CorrectWords() {
   const { t } = useTranslation("words");
   const { words, locale, back } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const writing = !words.transcript?.trim();
   // Whatever was refused (the words, or a stale form's hidden fields), said once at the top.
   const problem = replyErrors(actionData?.result)?.[0] ?? null;
   const typed: { segments: string[]; text?: string } | null =
@@ -106,11 +108,11 @@ export default function CorrectWords() {
   return (
     <section className="flex max-w-3xl flex-col gap-6">
       <header className="flex flex-col gap-2">
-        <h1 className="text-2xl font-bold">{t("edit.title")}</h1>
+        <h1 className="text-2xl font-bold">{t(writing ? "edit.writeTitle" : "edit.title")}</h1>
         <p className="text-sm text-muted">
           {t("edit.question")}: <span className="text-ink">{words.question}</span>
         </p>
-        <p className="text-muted">{t("edit.lead")}</p>
+        <p className="text-muted">{t(writing ? "edit.writeLead" : "edit.lead")}</p>
       </header>
       <AnswerWithWords
         audioSrc={`/media/answer/${words.id}`}

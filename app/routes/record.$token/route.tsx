@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
-import { data, Form, type HeadersFunction, useActionData, useLoaderData } from "react-router";
+import { data, Form, type HeadersFunction, redirect, useActionData, useLoaderData } from "react-router";
 import { AnswerRecorder } from "~/components/answer-recorder";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
@@ -49,6 +49,13 @@ export async function loader({ request, context, params }: LoaderArgs) {
       { kind: "not-found" as const, title: title("notFoundTitle"), scripts: [] as string[], inlineStyles },
       { status: 404, headers: capabilityPageHeaders },
     );
+  // Her page is in her language, whatever the link said when it was sent: the whole page, not just
+  // the parts made from her row, so the page is asked again in it.
+  const url = new URL(request.url);
+  if (url.searchParams.get("lng") !== state.language) {
+    url.searchParams.set("lng", state.language);
+    throw redirect(url.pathname + url.search, { headers: capabilityPageHeaders });
+  }
   // ?submitted=1: the recorder's upload just finished (the server checked and stored it).
   const submitted = Boolean(state.answer) && new URL(request.url).searchParams.has("submitted");
   return data(
