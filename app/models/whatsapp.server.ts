@@ -25,10 +25,19 @@ export type InboundWhatsApp = {
   repliedTo: string | null;
 };
 
-export type InboundOutcome = "duplicate" | "voice-note" | "no-question" | "not-audio" | "stop" | "start" | "text";
+export type InboundOutcome =
+  "duplicate" | "voice-note" | "no-question" | "quote-question" | "not-audio" | "stop" | "start" | "text";
 
 type ReplyKey =
-  "thanks" | "alreadyAnswered" | "tooLong" | "noSound" | "noQuestion" | "sendVoiceNote" | "stopped" | "started";
+  | "thanks"
+  | "alreadyAnswered"
+  | "tooLong"
+  | "noSound"
+  | "noQuestion"
+  | "quoteQuestion"
+  | "sendVoiceNote"
+  | "stopped"
+  | "started";
 
 /** A WhatsApp reply in her language (free-form: she wrote to us, so WhatsApp's 24-hour window is open). */
 async function reply(
@@ -55,12 +64,31 @@ async function languageOf(tx: DbOrTx, phone: string): Promise<Language> {
   return row?.language ?? "en";
 }
 
+/** More than one account has a Storyteller on the number: only a quoted message says whose she answers. */
+async function sharedBetweenFamilies(tx: DbOrTx, phone: string) {
+  const owners = await tx
+    .selectFrom("storytellers")
+    .select("owner_id")
+    .distinct()
+    .where("phone_e164", "=", phone)
+    .limit(2)
+    .execute();
+  return owners.length > 1;
+}
+
 /**
  * The question a voice note answers: the one whose message she replied to (a question to her
  * number), else her most recently sent open one; with none open, the one she answered on WhatsApp
- * in the last day (a second note in a row: she is told how to record again), else none.
+ * in the last day (a second note in a row: she is told how to record again), else none. A note that
+ * quotes none of our messages, on a number of Storytellers of several accounts, is never guessed
+ * ("ambiguous"): two families (or a stranger who added her number) would race for her answers.
  */
-async function promptForNote(tx: DbOrTx, from: string, repliedTo: string | null, now: Date) {
+async function promptForNote(
+  tx: DbOrTx,
+  from: string,
+  repliedTo: string | null,
+  now: Date,
+): Promise<string | "ambiguous" | null> {
   const hers = tx
     .selectFrom("prompts as p")
     .innerJoin("storytellers as s", "s.id", "p.storyteller_id")
@@ -76,6 +104,7 @@ async function promptForNote(tx: DbOrTx, from: string, repliedTo: string | null,
       .executeTakeFirst();
     if (replied) return replied.id;
   }
+  if (await sharedBetweenFamilies(tx, from)) return "ambiguous";
   const open = await hers
     .leftJoin("answers as a", "a.prompt_id", "p.id")
     .select("p.id")
@@ -127,7 +156,9 @@ export async function handleInboundWhatsApp(
         return "not-audio";
       }
       // With no question to answer, the job still tells her so and deletes the media at Twilio.
-      const promptId = await promptForNote(tx, input.from, input.repliedTo, now);
+      const found = await promptForNote(tx, input.from, input.repliedTo, now);
+      const ambiguous = found === "ambiguous";
+      const promptId = ambiguous ? null : found;
       const note = await tx
         .insertInto("whatsapp_voice_notes")
         .values({
@@ -135,11 +166,14 @@ export async function handleInboundWhatsApp(
           media_sid: input.media.mediaSid,
           phone_e164: input.from,
           prompt_id: promptId,
+          // Asked here to quote the question; the job only deletes the media.
+          ...(ambiguous ? { status: "replied" as const, error: "quoteQuestion" } : {}),
         })
         .returning("id")
         .executeTakeFirstOrThrow();
+      if (ambiguous) await reply(tx, config, input.from, language, "quoteQuestion");
       await enqueueJob(tx, "whatsapp__voice_note", { noteId: note.id });
-      return promptId ? "voice-note" : "no-question";
+      return ambiguous ? "quote-question" : promptId ? "voice-note" : "no-question";
     }
 
     const kind = classifyReply(text);

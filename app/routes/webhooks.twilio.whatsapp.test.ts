@@ -376,6 +376,57 @@ describe("WhatsApp voice-note answers", () => {
   });
 });
 
+describe("a WhatsApp number shared by two families", () => {
+  it("never guesses whose question an unquoted voice note answers: she is asked, in her language, to reply to the question's message", async () => {
+    const setup = await setUp();
+    const first = await dadi(setup, { language: "hi", prompts: ["Who taught you to cook?"] });
+    // Another account adds the same number (a second family, or a stranger).
+    const other = await createUser(database.db, { first_name: "Ravi" });
+    const second = await createStoryteller(database.db, {
+      ownerId: other.id,
+      nickname: "Amma",
+      deliveryMethod: "whatsapp",
+      phone: first.phone,
+      smsConsent: "granted",
+      timeZone: "Asia/Kolkata",
+      language: "en",
+      prompts: ["Where were you born?"],
+    });
+    const ours = await sendPrompt(setup, first.storyteller.prompts[0].id, at11(9));
+    await sendPrompt(setup, second.prompts[0].id, at11(10));
+
+    await post(setup, voiceNoteParams(setup, first.phone, oggNote));
+    expect(await runNoteJobs(setup)).toEqual(["nothing-to-do"]);
+    expect(await answersOf(first.storyteller.prompts[0].id)).toHaveLength(0);
+    expect(await answersOf(second.prompts[0].id)).toHaveLength(0);
+    expect(setup.media.size).toBe(0);
+    // The newest Storyteller on the number speaks English.
+    expect((await repliesTo(first.phone)).map((r) => r.text_body)).toEqual([
+      "This number gets questions from more than one family, so we cannot tell which question this voice note answers. Please reply to the question's own message with your voice note (press and hold the message, then “Reply”).",
+    ]);
+
+    // Quoting the question's message says whose it is.
+    await post(setup, voiceNoteParams(setup, first.phone, oggNote, ours.provider_message_id!));
+    expect(await runNoteJobs(setup)).toEqual(["thanks"]);
+    expect(await answersOf(first.storyteller.prompts[0].id)).toHaveLength(1);
+    expect(await answersOf(second.prompts[0].id)).toHaveLength(0);
+  });
+
+  it("asks in Hindi when the number's newest Storyteller speaks Hindi", async () => {
+    const setup = await setUp();
+    const other = await createUser(database.db, { first_name: "Ravi" });
+    const phone = newPhone();
+    await createStoryteller(database.db, { ownerId: other.id, deliveryMethod: "whatsapp", phone, language: "en" });
+    const owner = await createUser(database.db, { first_name: "Asha" });
+    await createStoryteller(database.db, { ownerId: owner.id, deliveryMethod: "whatsapp", phone, language: "hi" });
+    await post(setup, voiceNoteParams(setup, phone, oggNote));
+    expect((await repliesTo(phone)).map((r) => r.text_body)).toEqual([
+      "इस नंबर पर एक से ज़्यादा परिवारों के सवाल आते हैं, इसलिए हम नहीं जान सकते कि यह वॉइस नोट किस सवाल का जवाब है। कृपया सवाल वाले संदेश का ही जवाब अपने वॉइस नोट से दें (संदेश को दबाकर रखें, फिर “जवाब दें” चुनें)।",
+    ]);
+    expect(await notes(phone)).toMatchObject([{ prompt_id: null, status: "replied", error: "quoteQuestion" }]);
+  });
+});
+
 describe("WhatsApp STOP and START", () => {
   it("बंद stops her questions (held back before Twilio), START brings them back", async () => {
     const setup = await setUp();
