@@ -178,7 +178,8 @@ export async function handleInboundWhatsApp(
 
     const kind = classifyReply(text);
     if (kind === "stop" || kind === "start") {
-      const { asker } = await recordConsentReply(tx, { from: input.from, body: text, kind }, now);
+      const { asker, superseded } = await recordConsentReply(tx, { from: input.from, body: text, kind }, now);
+      if (superseded) return kind;
       if (kind === "stop") await reply(tx, config, input.from, language, "stopped");
       else if (asker !== null) await reply(tx, config, input.from, language, "started", { asker });
       return kind;
