@@ -241,8 +241,8 @@ export async function listNotifications(db: DbOrTx, userId: string, limit: numbe
     storytellerId: row.storyteller_id,
     promptId: row.prompt_id,
     nickname: row.nickname,
-    // Her words, for a message she wrote.
-    promptText: row.message_text ?? row.prompt_text,
+    // Her words, for a message she wrote; a story of her own has no question to quote.
+    promptText: row.message_text ?? (row.is_own_story ? null : row.prompt_text),
     isNew: row.is_new,
     createdAt: row.created_at.toISOString(),
   }));
