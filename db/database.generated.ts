@@ -187,6 +187,7 @@ export interface Notifications {
   created_at: Generated<Timestamp>;
   id: Generated<string>;
   is_new: Generated<boolean>;
+  message_id: string | null;
   prompt_id: string | null;
   storyteller_id: string | null;
   type: string;
@@ -265,6 +266,7 @@ export interface Prompts {
   created_by: string | null;
   id: Generated<string>;
   is_custom: Generated<boolean>;
+  is_own_story: Generated<boolean>;
   library_prompt_id: number | null;
   opened_at: Timestamp | null;
   queue_position: number;
@@ -326,6 +328,14 @@ export interface SmsConsents {
   text_shown: string;
 }
 
+export interface StorytellerMessages {
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  message_sid: string;
+  storyteller_id: string;
+  text: string;
+}
+
 export interface Storytellers {
   book_cover_key: string | null;
   call_consent: Generated<"none" | "granted" | "revoked">;
@@ -384,6 +394,7 @@ export interface WhatsappVoiceNotes {
   phone_e164: string;
   prompt_id: string | null;
   status: Generated<"pending" | "replied" | "done">;
+  storyteller_id: string | null;
   updated_at: Generated<Timestamp>;
 }
 
@@ -419,6 +430,7 @@ export interface DB {
   sessions: Sessions;
   share_links: ShareLinks;
   sms_consents: SmsConsents;
+  storyteller_messages: StorytellerMessages;
   storytellers: Storytellers;
   user_invitations: UserInvitations;
   users: Users;

@@ -6,7 +6,17 @@ import { useRootData } from "~/utils/root-data";
 import { useOpenUntilNavigate } from "~/utils/use-close-on-navigate";
 import { useHydrated } from "~/utils/use-hydrated";
 
-const KNOWN_TYPES = new Set(["new", "uploaded", "skipped", "listened", "queue_empty", "export_ready", "book_ready"]);
+const KNOWN_TYPES = new Set([
+  "new",
+  "uploaded",
+  "story",
+  "message",
+  "skipped",
+  "listened",
+  "queue_empty",
+  "export_ready",
+  "book_ready",
+]);
 
 /** Where a notification leads: an answer (or her skip, or her opening) to that question on the Sent tab, a sent question to the queue, an empty queue to adding questions; anything else nowhere. */
 function notificationTarget(item: Pick<NotificationView, "type" | "storytellerId" | "promptId">): string | null {
@@ -17,10 +27,12 @@ function notificationTarget(item: Pick<NotificationView, "type" | "storytellerId
   const storyteller = `/dashboard/recipient/${item.storytellerId}`;
   switch (item.type) {
     case "uploaded":
+    case "story":
     case "skipped":
     case "listened":
       return `${storyteller}?sent=true${item.promptId ? `#prompt-${item.promptId}` : ""}`;
     case "new":
+    case "message":
       return storyteller;
     case "queue_empty":
       return `${storyteller}/prompts/new`;

@@ -9,7 +9,7 @@ import type { Database } from "../../db/schema";
 import { usersWhoMaySee, usersWhoMaySeeEach, visibleStorytellerIds } from "./access.server";
 
 export type NotificationType =
-  "new" | "uploaded" | "skipped" | "listened" | "queue_empty" | "export_ready" | "book_ready";
+  "new" | "uploaded" | "skipped" | "listened" | "queue_empty" | "export_ready" | "book_ready" | "message";
 
 /** What happened to one prompt of a Storyteller. "new" (a prompt was just sent) is accepted too. */
 export type StorytellerEvent = {
@@ -37,7 +37,7 @@ export async function notifyStorytellerEvent(
     const about = await tx
       .selectFrom("prompts")
       .innerJoin("storytellers", "storytellers.id", "prompts.storyteller_id")
-      .select(["storytellers.nickname", "prompts.text"])
+      .select(["storytellers.nickname", "prompts.text", "prompts.is_own_story"])
       .where("prompts.id", "=", event.promptId)
       .where("storytellers.id", "=", event.storytellerId)
       // The user's own stories (is_self): they did it themself, there is no one to tell.
@@ -69,13 +69,15 @@ export async function notifyStorytellerEvent(
     const url = `${config.APP_URL}/dashboard/recipient/${event.storytellerId}?sent=true`;
     const settingsUrl = `${config.APP_URL}/dashboard/user/account`;
     const shortPrompt = oneLine(about.text, SUBJECT_PROMPT_CHARS);
+    // A story of her own (a WhatsApp voice note no question asked for) is not "answered".
+    const email = about.is_own_story ? "storySent" : "answerUploaded";
     for (const person of people) {
       if (!person.notify_activity) continue;
       const t = await getServerT(person.language, { config }, "emails");
       await queueEmail(tx, {
         to: person.email,
-        subject: t("answerUploaded.subject", { storyteller: about.nickname, prompt: shortPrompt }),
-        text: t("answerUploaded.text", {
+        subject: t(`${email}.subject`, { storyteller: about.nickname, prompt: shortPrompt }),
+        text: t(`${email}.text`, {
           name: person.first_name,
           storyteller: about.nickname,
           prompt: about.text,
@@ -85,6 +87,65 @@ export async function notifyStorytellerEvent(
       });
     }
   });
+}
+
+/**
+ * A message she wrote the family (a WhatsApp text): a "message" notification for each person who can
+ * see the Storyteller, and an email to those whose Activity preference is on, with her words.
+ * Returns the owner's first name (whom she is told it reached).
+ */
+export async function notifyStorytellerMessage(
+  tx: DbOrTx,
+  config: Pick<Config, "APP_NAME" | "APP_URL">,
+  input: { storytellerId: string; messageId: string },
+): Promise<string> {
+  const about = await tx
+    .selectFrom("storyteller_messages as m")
+    .innerJoin("storytellers as s", "s.id", "m.storyteller_id")
+    .innerJoin("users as owner", "owner.id", "s.owner_id")
+    .select(["s.nickname", "m.text", "owner.first_name as owner"])
+    .where("m.id", "=", input.messageId)
+    .where("s.id", "=", input.storytellerId)
+    .executeTakeFirstOrThrow();
+  const people = await tx
+    .selectFrom("users")
+    .select(["id", "email", "first_name", "language", "notify_activity"])
+    .where("users.id", "in", usersWhoMaySee(tx, input.storytellerId))
+    .orderBy("users.id")
+    .execute();
+  if (!people.length) return about.owner;
+  await tx
+    .insertInto("notifications")
+    .values(
+      people.map((person) => ({
+        user_id: person.id,
+        type: "message",
+        storyteller_id: input.storytellerId,
+        message_id: input.messageId,
+      })),
+    )
+    .execute();
+  const url = `${config.APP_URL}/dashboard/recipient/${input.storytellerId}`;
+  const settingsUrl = `${config.APP_URL}/dashboard/user/account`;
+  for (const person of people) {
+    if (!person.notify_activity) continue;
+    const t = await getServerT(person.language, { config }, "emails");
+    await queueEmail(tx, {
+      to: person.email,
+      subject: t("storytellerMessage.subject", {
+        storyteller: about.nickname,
+        message: oneLine(about.text, SUBJECT_PROMPT_CHARS),
+      }),
+      text: t("storytellerMessage.text", {
+        name: person.first_name,
+        storyteller: about.nickname,
+        message: about.text,
+        url,
+        settingsUrl,
+      }),
+    });
+  }
+  return about.owner;
 }
 
 /**
@@ -154,6 +215,7 @@ export async function listNotifications(db: DbOrTx, userId: string, limit: numbe
     .selectFrom("notifications")
     .leftJoin("storytellers", "storytellers.id", "notifications.storyteller_id")
     .leftJoin("prompts", "prompts.id", "notifications.prompt_id")
+    .leftJoin("storyteller_messages", "storyteller_messages.id", "notifications.message_id")
     .select([
       "notifications.id",
       "notifications.type",
@@ -163,6 +225,8 @@ export async function listNotifications(db: DbOrTx, userId: string, limit: numbe
       "notifications.created_at",
       "storytellers.nickname",
       "prompts.text as prompt_text",
+      "prompts.is_own_story",
+      "storyteller_messages.text as message_text",
     ])
     .where("notifications.user_id", "=", userId)
     .where(stillVisible(db, userId))
@@ -172,11 +236,13 @@ export async function listNotifications(db: DbOrTx, userId: string, limit: numbe
     .execute();
   return rows.map((row) => ({
     id: row.id,
-    type: row.type,
+    // A story of her own arrived: "Dadi sent a story", not "answered a question".
+    type: row.type === "uploaded" && row.is_own_story ? "story" : row.type,
     storytellerId: row.storyteller_id,
     promptId: row.prompt_id,
     nickname: row.nickname,
-    promptText: row.prompt_text,
+    // Her words, for a message she wrote; a story of her own has no question to quote.
+    promptText: row.message_text ?? (row.is_own_story ? null : row.prompt_text),
     isNew: row.is_new,
     createdAt: row.created_at.toISOString(),
   }));

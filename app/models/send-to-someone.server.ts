@@ -1,7 +1,7 @@
 import type { AppContext } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
-import { queueEmail, queueSms } from "~/services/outbox.server";
-import { parsePhone, usOrCanadianE164 } from "~/utils/phone.server";
+import { queueEmail, queueSms, queueWhatsApp } from "~/services/outbox.server";
+import { parsePhone, takesTexts } from "~/utils/phone.server";
 import { noControlCharacters } from "~/utils/validation";
 import { storytellerCountry } from "~/utils/voice-lines.server";
 import { inTransaction } from "../../db/client";
@@ -16,9 +16,10 @@ export type SendToSomeoneResult =
 
 /**
  * After answering, the Storyteller sends their own answer to someone they choose: a share link (the
- * same revocable kind the family makes) by email, or by text to a US or Canadian mobile (a number
- * of another country is told so). Private
- * answers are not offered. Limited per answer and per address of the sender.
+ * same revocable kind the family makes) by email, or to a mobile number by the channel that reaches
+ * it: a text to a US or Canadian mobile, WhatsApp to any other (where WhatsApp is set up; else the
+ * number is told texts go only to the US and Canada). Private answers are not offered. Limited per
+ * answer and per address of the sender.
  */
 export async function sendAnswerToSomeone(
   context: Pick<AppContext, "db" | "config" | "rateLimit" | "clientIp">,
@@ -31,8 +32,15 @@ export async function sendAnswerToSomeone(
   // A number written nationally is read as one of her own country's.
   const number = email ? null : parsePhone(trimmed, storytellerCountry(prompt) ?? undefined);
   if (!email && !number) return { ok: false, error: "invalidAddress" };
-  const phone = number && usOrCanadianE164(number.e164);
-  if (number && !phone) return { ok: false, error: "textsUsCaOnly" };
+  const channel = !number
+    ? null
+    : takesTexts(number)
+      ? "sms"
+      : context.config.whatsappOn && !number.landline
+        ? "whatsapp"
+        : null;
+  if (number && !channel) return { ok: false, error: "textsUsCaOnly" };
+  const phone = channel && number!.e164;
   if (phone && (await numberHasSentStop(context.db, phone))) return { ok: false, error: "optedOut" };
   const answer = await context.db
     .selectFrom("answers")
@@ -61,8 +69,10 @@ export async function sendAnswerToSomeone(
         subject: t("share.emailSubject", { name: prompt.first_name }),
         text: t("share.emailText", { name: prompt.first_name, url }),
       });
-    } else {
+    } else if (channel === "sms") {
       await queueSms(tx, { to: phone!, text: t("share.sms", { name: prompt.first_name, url }) });
+    } else {
+      await queueWhatsApp(tx, { to: phone!, text: t("share.whatsapp", { name: prompt.first_name, url }) });
     }
   });
   return { ok: true, address: email ?? phone! };

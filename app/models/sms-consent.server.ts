@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Config } from "~/config.server";
 import { getServerT } from "~/i18n/i18next.server";
 import { numberHasSentStop, queueSms } from "~/services/outbox.server";
@@ -16,6 +17,9 @@ const START_WORDS = new Set(["START", "YES", "UNSTOP", "Y", "शुरू"]);
 const HELP_WORDS = new Set(["HELP", "INFO"]);
 
 export type InboundKind = "stop" | "start" | "help" | "other";
+
+/** The first key of the two-key advisory lock a number's STOP/START take (the second: the number's hash). */
+const CONSENT_LOCK = 37_000_037;
 
 export function classifyReply(body: string): InboundKind {
   const word = body
@@ -135,8 +139,9 @@ export async function handleInboundSms(
         .executeTakeFirst();
       if (!first) return null;
     }
-    const { language, asker } = await recordConsentReply(tx, { ...input, kind }, now);
+    const { language, asker, superseded } = await recordConsentReply(tx, { ...input, kind }, now);
     const t = await getServerT(language, { config }, "delivery");
+    if (superseded) return null;
     if (kind === "help") return t("consent.help", { contactUrl: `${config.APP_URL}/contact-us` });
     if (kind === "stop") return t("consent.stopped");
     return asker === null ? null : t("consent.granted", { asker });
@@ -149,13 +154,19 @@ export async function handleInboundSms(
  * START/YES opt it back in. Each answer is kept as a consent record: the text that was shown, the
  * reply and the time. Returns the language to answer in and the asker of the newest Storyteller
  * the answer reached (null when it reached none).
+ *
+ * A number's answers are taken one at a time (a transaction-scoped advisory lock on the number),
+ * and the newest by arrival (`now`, taken as the webhook came in) has the last word: one that
+ * arrived before an answer already recorded is kept in the ledger but changes nothing
+ * (`superseded`; no reply is owed, the newer one was answered).
  */
 export async function recordConsentReply(
   tx: DbOrTx,
   input: { from: string; body: string; kind: Exclude<InboundKind, "other"> },
   now = new Date(),
-): Promise<{ language: Language; asker: string | null }> {
+): Promise<{ language: Language; asker: string | null; superseded: boolean }> {
   const { kind } = input;
+  if (kind !== "help") await sql`select pg_advisory_xact_lock(${CONSENT_LOCK}, hashtext(${input.from}))`.execute(tx);
   const storytellers = await tx
     .selectFrom("storytellers as s")
     .innerJoin("users as owner", "owner.id", "s.owner_id")
@@ -164,10 +175,24 @@ export async function recordConsentReply(
     .orderBy("s.created_at", "desc")
     .execute();
   const language: Language = storytellers[0]?.language ?? "en";
-  if (kind === "help") return { language, asker: null };
+  if (kind === "help") return { language, asker: null, superseded: false };
 
   const status = kind === "stop" ? "revoked" : "granted";
   const reply = input.body.trim().slice(0, 160);
+  const newer = await tx
+    .selectFrom("sms_consents")
+    .select("id")
+    .where("phone_e164", "=", input.from)
+    .where("replied_at", ">", now)
+    .limit(1)
+    .executeTakeFirst();
+  if (newer) {
+    await tx
+      .insertInto("sms_consents")
+      .values({ storyteller_id: null, phone_e164: input.from, text_shown: "", reply, status, replied_at: now })
+      .execute();
+    return { language, asker: null, superseded: true };
+  }
   // STOP also stops calls to the number, and START from it lets them resume (decision 027).
   if (kind === "stop") await revokeCallConsent(tx, { phoneE164: input.from, source: "text", statement: reply }, now);
   else await restoreCallConsent(tx, { phoneE164: input.from, statement: reply }, now);
@@ -201,7 +226,7 @@ export async function recordConsentReply(
       .insertInto("sms_consents")
       .values({ storyteller_id: null, phone_e164: input.from, text_shown: "", reply, status, replied_at: now })
       .execute();
-    return { language, asker: null };
+    return { language, asker: null, superseded: false };
   }
   await tx
     .updateTable("storytellers")
@@ -212,5 +237,5 @@ export async function recordConsentReply(
       affected.map((s) => s.id),
     )
     .execute();
-  return { language, asker: affected[0].asker };
+  return { language, asker: affected[0].asker, superseded: false };
 }

@@ -12,6 +12,7 @@ import { type Db, type DbOrTx, inTransaction } from "../../db/client";
 import type { Language } from "../../db/schema";
 import { type AnswerServices, acceptRecording } from "./answer.server";
 import { recordUrl } from "./delivery.server";
+import { notifyStorytellerMessage } from "./notification.server";
 import { classifyReply, recordConsentReply } from "./sms-consent.server";
 
 /** What she sent (Twilio's inbound webhook, or the outbox's WhatsApp simulator): one message. */
@@ -25,10 +26,31 @@ export type InboundWhatsApp = {
   repliedTo: string | null;
 };
 
-export type InboundOutcome = "duplicate" | "voice-note" | "no-question" | "not-audio" | "stop" | "start" | "text";
+export type InboundOutcome =
+  | "duplicate"
+  | "voice-note"
+  | "own-story"
+  | "no-question"
+  | "quote-question"
+  | "not-audio"
+  | "stop"
+  | "start"
+  | "message"
+  | "text";
 
 type ReplyKey =
-  "thanks" | "alreadyAnswered" | "tooLong" | "noSound" | "noQuestion" | "sendVoiceNote" | "stopped" | "started";
+  | "thanks"
+  | "storyThanks"
+  | "alreadyAnswered"
+  | "tooLong"
+  | "noSound"
+  | "noQuestion"
+  | "quoteQuestion"
+  | "quoteForMessage"
+  | "messagePassedOn"
+  | "sendVoiceNote"
+  | "stopped"
+  | "started";
 
 /** A WhatsApp reply in her language (free-form: she wrote to us, so WhatsApp's 24-hour window is open). */
 async function reply(
@@ -55,32 +77,81 @@ async function languageOf(tx: DbOrTx, phone: string): Promise<Language> {
   return row?.language ?? "en";
 }
 
-/**
- * The question a voice note answers: the one whose message she replied to (a question to her
- * number), else her most recently sent open one; with none open, the one she answered on WhatsApp
- * in the last day (a second note in a row: she is told how to record again), else none.
- */
-async function promptForNote(tx: DbOrTx, from: string, repliedTo: string | null, now: Date) {
-  const hers = tx
+/** More than one account has a Storyteller on the number: only a quoted message says whose she answers. */
+async function sharedBetweenFamilies(tx: DbOrTx, phone: string) {
+  const owners = await tx
+    .selectFrom("storytellers")
+    .select("owner_id")
+    .distinct()
+    .where("phone_e164", "=", phone)
+    .limit(2)
+    .execute();
+  return owners.length > 1;
+}
+
+/** Her sent questions (prompts of the Storytellers on her number). */
+const questionsTo = (tx: DbOrTx, from: string) =>
+  tx
     .selectFrom("prompts as p")
     .innerJoin("storytellers as s", "s.id", "p.storyteller_id")
     .where("s.phone_e164", "=", from)
     .where("p.sent_at", "is not", null);
-  if (repliedTo) {
-    const replied = await hers
+
+/** The question whose WhatsApp message she replied to (quoted), if it is one to her number. */
+async function quotedQuestion(tx: DbOrTx, from: string, repliedTo: string | null) {
+  if (!repliedTo) return null;
+  return (
+    (await questionsTo(tx, from)
       .innerJoin("deliveries as d", "d.prompt_id", "p.id")
       .innerJoin("outbox_messages as o", "o.id", "d.outbox_message_id")
-      .select("p.id")
+      .select(["p.id", "p.storyteller_id"])
       .where("o.channel", "=", "whatsapp")
       .where("o.provider_message_id", "=", repliedTo)
-      .executeTakeFirst();
-    if (replied) return replied.id;
-  }
+      .executeTakeFirst()) ?? null
+  );
+}
+
+/** The Storyteller on her number what she sends unasked is for (one account's: the newest). */
+async function storytellerOnNumber(tx: DbOrTx, phone: string) {
+  const row = await tx
+    .selectFrom("storytellers")
+    .select("id")
+    .where("phone_e164", "=", phone)
+    .where("is_self", "=", false)
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/**
+ * The question a voice note answers: the one whose message she replied to (a question to her
+ * number), else her most recently sent open one; with none open, the one she answered on WhatsApp
+ * in the last day (a second note in a row: she is told how to record again), else none (the note
+ * becomes a story of her own). A note that quotes none of our messages, on a number of
+ * Storytellers of several accounts, is never guessed ("ambiguous"): two families (or a stranger
+ * who added her number) would race for her answers.
+ */
+async function promptForNote(
+  tx: DbOrTx,
+  from: string,
+  repliedTo: string | null,
+  now: Date,
+): Promise<string | "ambiguous" | null> {
+  const hers = questionsTo(tx, from);
+  const quoted = await quotedQuestion(tx, from, repliedTo);
+  if (quoted) return quoted.id;
+  if (await sharedBetweenFamilies(tx, from)) return "ambiguous";
   const open = await hers
     .leftJoin("answers as a", "a.prompt_id", "p.id")
     .select("p.id")
     .where("p.skipped_at", "is", null)
-    .where((eb) => eb.or([eb("a.id", "is", null), eb("p.rerecord_requested_at", "is not", null)]))
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("a.id", "is", null), eb("p.is_own_story", "=", false)]),
+        eb("p.rerecord_requested_at", "is not", null),
+      ]),
+    )
     .orderBy("p.sent_at", "desc")
     .limit(1)
     .executeTakeFirst();
@@ -89,6 +160,8 @@ async function promptForNote(tx: DbOrTx, from: string, repliedTo: string | null,
     .innerJoin("answers as a", "a.prompt_id", "p.id")
     .select("p.id")
     .where("a.upload_id", "like", "whatsapp:%")
+    // After a story of her own, another note is another story.
+    .where("p.is_own_story", "=", false)
     .where("a.created_at", ">", new Date(now.getTime() - 24 * 60 * 60_000))
     .orderBy("a.created_at", "desc")
     .limit(1)
@@ -99,8 +172,9 @@ async function promptForNote(tx: DbOrTx, from: string, repliedTo: string | null,
 /**
  * One inbound WhatsApp message, once (keyed by its MessageSid: a webhook Twilio delivers twice, or
  * a replayed one, does nothing more). It is kept in the outbox beside what we sent. A voice note
- * (any audio) to a question is queued for the voice-note job, which answers her; STOP (or बंद)
- * and START (or शुरू) are kept as texts' are; anything else is told how to answer.
+ * (any audio) is queued for the voice-note job, which answers her: to a question, or, with none
+ * open, as a story of her own. STOP (or बंद) and START (or शुरू) are kept as texts' are; any other
+ * text is a message to her family (their bell and email), else she is told how to answer.
  */
 export async function handleInboundWhatsApp(
   db: DbOrTx,
@@ -127,7 +201,11 @@ export async function handleInboundWhatsApp(
         return "not-audio";
       }
       // With no question to answer, the job still tells her so and deletes the media at Twilio.
-      const promptId = await promptForNote(tx, input.from, input.repliedTo, now);
+      const found = await promptForNote(tx, input.from, input.repliedTo, now);
+      const ambiguous = found === "ambiguous";
+      const promptId = ambiguous ? null : found;
+      // No question to answer: a story of her own, for the Storyteller on her number.
+      const storytellerId = ambiguous || promptId ? null : await storytellerOnNumber(tx, input.from);
       const note = await tx
         .insertInto("whatsapp_voice_notes")
         .values({
@@ -135,19 +213,42 @@ export async function handleInboundWhatsApp(
           media_sid: input.media.mediaSid,
           phone_e164: input.from,
           prompt_id: promptId,
+          storyteller_id: storytellerId,
+          // Asked here to quote the question; the job only deletes the media.
+          ...(ambiguous ? { status: "replied" as const, error: "quoteQuestion" } : {}),
         })
         .returning("id")
         .executeTakeFirstOrThrow();
+      if (ambiguous) await reply(tx, config, input.from, language, "quoteQuestion");
       await enqueueJob(tx, "whatsapp__voice_note", { noteId: note.id });
-      return promptId ? "voice-note" : "no-question";
+      return ambiguous ? "quote-question" : promptId ? "voice-note" : storytellerId ? "own-story" : "no-question";
     }
 
     const kind = classifyReply(text);
     if (kind === "stop" || kind === "start") {
-      const { asker } = await recordConsentReply(tx, { from: input.from, body: text, kind }, now);
+      const { asker, superseded } = await recordConsentReply(tx, { from: input.from, body: text, kind }, now);
+      if (superseded) return kind;
       if (kind === "stop") await reply(tx, config, input.from, language, "stopped");
       else if (asker !== null) await reply(tx, config, input.from, language, "started", { asker });
       return kind;
+    }
+    if (kind === "other" && text.trim()) {
+      const quoted = await quotedQuestion(tx, input.from, input.repliedTo);
+      if (!quoted && (await sharedBetweenFamilies(tx, input.from))) {
+        await reply(tx, config, input.from, language, "quoteForMessage");
+        return "quote-question";
+      }
+      const storytellerId = quoted?.storyteller_id ?? (await storytellerOnNumber(tx, input.from));
+      if (storytellerId) {
+        const message = await tx
+          .insertInto("storyteller_messages")
+          .values({ storyteller_id: storytellerId, message_sid: input.messageSid, text: text.trim() })
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        const passedTo = await notifyStorytellerMessage(tx, config, { storytellerId, messageId: message.id });
+        await reply(tx, config, input.from, language, "messagePassedOn", { asker: passedTo });
+        return "message";
+      }
     }
     await reply(tx, config, input.from, language, "sendVoiceNote");
     return "text";
@@ -181,27 +282,26 @@ export async function processWhatsAppVoiceNote(
     const uploadId = `whatsapp:${note.message_sid}`;
     let answerId: string | null = null;
     let key: ReplyKey = "noQuestion";
-    if (note.prompt_id) {
+    const promptId = note.prompt_id ?? (note.storyteller_id ? await ownStoryPrompt(services, note.id) : null);
+    if (promptId) {
       const folder = await mkdtemp(path.join(tmpdir(), "heirloom-whatsapp-"));
       try {
         const file = path.join(folder, "voice-note");
         await whatsapp.fetchMedia(media, file);
-        const result = await acceptRecording(services, {
-          promptId: note.prompt_id,
-          file,
-          isPrivate: false,
-          uploadId,
-        });
+        const result = await acceptRecording(services, { promptId, file, isPrivate: false, uploadId });
         if (result.ok) {
           answerId = result.answerId;
           key = (await answerUploadId(db, result.answerId)) === uploadId ? "thanks" : "alreadyAnswered";
-        } else key = problemReply(result.problem);
+        } else {
+          key = problemReply(result.problem);
+          await dropUnansweredOwnStory(db, promptId);
+        }
       } finally {
         await rm(folder, { recursive: true, force: true });
       }
     }
     outcome = key;
-    await replyOnce(services, note, key, key === "thanks" ? answerId : null);
+    await replyOnce(services, { ...note, prompt_id: promptId }, key, key === "thanks" ? answerId : null);
   }
   await whatsapp.deleteMedia(media);
   await db
@@ -210,6 +310,55 @@ export async function processWhatsAppVoiceNote(
     .where("id", "=", note.id)
     .execute();
   return outcome;
+}
+
+/**
+ * The prompt of the story of her own a note becomes (made once: a retried job finds it on the
+ * note): titled "Dadi sent a story" in her owner's language, asked at once (sent_at now, as My
+ * Stories' own titles are), at the end of her Storyteller's list.
+ */
+async function ownStoryPrompt(services: AnswerServices, noteId: string) {
+  const { config } = services;
+  return inTransaction(services.db, async (tx) => {
+    const note = await tx
+      .selectFrom("whatsapp_voice_notes as n")
+      .innerJoin("storytellers as s", "s.id", "n.storyteller_id")
+      .innerJoin("users as owner", "owner.id", "s.owner_id")
+      .select(["n.prompt_id", "s.id as storyteller_id", "s.nickname", "owner.language"])
+      .where("n.id", "=", noteId)
+      .forUpdate("n")
+      .executeTakeFirst();
+    if (!note) return null;
+    if (note.prompt_id) return note.prompt_id;
+    const t = await getServerT(note.language, { config }, "whatsapp");
+    const { id } = await tx
+      .insertInto("prompts")
+      .values({
+        storyteller_id: note.storyteller_id,
+        created_by: null,
+        text: t("ownStory.title", { nickname: note.nickname }),
+        is_custom: true,
+        is_own_story: true,
+        queue_position: sql<number>`(select coalesce(max(queue_position), 0) + 1 from prompts where storyteller_id = ${note.storyteller_id})`,
+        sent_at: new Date(),
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await tx.updateTable("whatsapp_voice_notes").set({ prompt_id: id }).where("id", "=", noteId).execute();
+    return id;
+  });
+}
+
+/** A story of her own whose note could not be kept (no sound, too long) is not left as a question. */
+async function dropUnansweredOwnStory(db: Db, promptId: string) {
+  await db
+    .deleteFrom("prompts")
+    .where("id", "=", promptId)
+    .where("is_own_story", "=", true)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom("answers").select("answers.id").whereRef("answers.prompt_id", "=", "prompts.id"))),
+    )
+    .execute();
 }
 
 const answerUploadId = async (db: Db, answerId: string) =>
@@ -238,7 +387,12 @@ async function replyOnce(
           .innerJoin("storytellers as s", "s.id", "p.storyteller_id")
           .innerJoin("users as owner", "owner.id", "s.owner_id")
           .leftJoin("users as asker", "asker.id", "p.created_by")
-          .select(["p.id", "s.language", sql<string>`coalesce(asker.first_name, owner.first_name)`.as("asker")])
+          .select([
+            "p.id",
+            "p.is_own_story",
+            "s.language",
+            sql<string>`coalesce(asker.first_name, owner.first_name)`.as("asker"),
+          ])
           .where("p.id", "=", note.prompt_id)
           .executeTakeFirst()
       : undefined;
@@ -246,6 +400,13 @@ async function replyOnce(
     const values: Record<string, string> = { asker: prompt?.asker ?? "" };
     if (key === "alreadyAnswered" && prompt)
       values.recordUrl = recordUrl(config, await signCapability(config, "record", prompt.id), language);
-    await reply(tx, config, note.phone_e164, language, key, values);
+    await reply(
+      tx,
+      config,
+      note.phone_e164,
+      language,
+      key === "thanks" && prompt?.is_own_story ? "storyThanks" : key,
+      values,
+    );
   });
 }

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { signCapability } from "~/services/tokens.server";
 import { formRequest, makeTestContext, routeArgs } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
-import { createPrompt, createStoryteller, createUser } from "../../tests/factories";
+import { createAnswer, createPrompt, createStoryteller, createUser } from "../../tests/factories";
 import { action as recordAction, headers as recordHeaders, loader as recordLoader } from "./record.$token/route";
 import { loader as photoLoader } from "./record.$token.photo";
 import { action as unsubscribeAction, loader as unsubscribeLoader } from "./unsubscribe.$token";
@@ -209,11 +209,11 @@ describe("record page photo", () => {
 });
 
 describe("record page forms", () => {
-  const post = async (token: string, fields: Record<string, string>) =>
+  const post = async (token: string, fields: Record<string, string>, env: Record<string, string> = {}) =>
     unwrap<{ ok: boolean; error?: string; skipped?: boolean }>(
       await recordAction({
         request: formRequest(`/record/${token}`, fields),
-        context: context(),
+        context: makeTestContext(database, env),
         params: { token },
         ...routeArgs,
       }),
@@ -250,19 +250,62 @@ describe("record page forms", () => {
     });
   });
 
-  it("tells a number of another country that texts go only to the US and Canada (read in her country)", async () => {
+  it("sends her answer to a number of any country by WhatsApp (read in her country), a US mobile by text", async () => {
     const owner = await createUser(database.db);
-    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, timeZone: "Asia/Kolkata" });
+    const storyteller = await createStoryteller(database.db, {
+      ownerId: owner.id,
+      timeZone: "Asia/Kolkata",
+      firstName: "Kamla",
+      language: "hi",
+    });
     const prompt = await createPrompt(database.db, { storytellerId: storyteller.id, sentAt: new Date() });
+    await createAnswer(database.db, { storytellerId: storyteller.id, promptId: prompt.id });
     const token = await recordToken(prompt.id);
-    for (const to of ["+44 7400 123456", "098765 43210"])
+    const sent = [
+      ["098765 43210", "+919876543210", "whatsapp"],
+      ["+44 7400 123456", "+447400123456", "whatsapp"],
+      ["+1 416 555 0199", "+14165550199", "sms"],
+    ] as const;
+    for (const [to, e164] of sent)
       expect(await post(token, { intent: "send-to-someone", to })).toMatchObject({
-        status: 400,
-        data: { ok: false, sendError: "share.textsUsCaOnly" },
+        status: 200,
+        data: { ok: true, sentTo: e164 },
       });
+    const messages = await database.db
+      .selectFrom("outbox_messages")
+      .select(["channel", "to_address", "text_body"])
+      .where(
+        "to_address",
+        "in",
+        sent.map(([, e164]) => e164),
+      )
+      .orderBy("created_at")
+      .execute();
+    expect(messages.map((m) => [m.to_address, m.channel])).toEqual(sent.map(([, e164, channel]) => [e164, channel]));
+    expect(messages[0].text_body).toMatch(
+      /^Kamla ने Heirloom पर आपके साथ एक कहानी साझा की है। यहाँ सुनें: http:\/\/localhost:3000\/\S+/,
+    );
     expect(await post(token, { intent: "send-to-someone", to: "12345" })).toMatchObject({
       data: { sendError: "share.invalidAddress" },
     });
+  });
+
+  it("tells a number of another country that texts go only to the US and Canada where WhatsApp is not set up", async () => {
+    const owner = await createUser(database.db);
+    const storyteller = await createStoryteller(database.db, { ownerId: owner.id, timeZone: "Asia/Kolkata" });
+    const prompt = await createPrompt(database.db, { storytellerId: storyteller.id, sentAt: new Date() });
+    await createAnswer(database.db, { storytellerId: storyteller.id, promptId: prompt.id });
+    const token = await recordToken(prompt.id);
+    const textsOnly = {
+      TWILIO_ACCOUNT_SID: "AC" + "1".repeat(32),
+      TWILIO_AUTH_TOKEN: "auth-token-1234567890",
+      TWILIO_FROM_NUMBER: "+15555550100",
+    };
+    for (const to of ["+44 7400 123456", "098765 43210"])
+      expect(await post(token, { intent: "send-to-someone", to }, textsOnly)).toMatchObject({
+        status: 400,
+        data: { ok: false, sendError: "share.textsUsCaOnly" },
+      });
   });
 });
 

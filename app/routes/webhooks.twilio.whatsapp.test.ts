@@ -6,6 +6,7 @@ import { DateTime } from "luxon";
 import twilio from "twilio";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sendDelivery } from "~/models/delivery.server";
+import { listNotifications } from "~/models/notification.server";
 import { processWhatsAppVoiceNote } from "~/models/whatsapp.server";
 import { createOutboxMail } from "~/services/mail.server";
 import { createOutboxSms } from "~/services/sms.server";
@@ -13,7 +14,7 @@ import { createTwilioWhatsApp } from "~/services/whatsapp.server";
 import { makeVoiceNote } from "../../tests/audio-fixtures";
 import { makeTestContext, routeArgs } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
-import { createDelivery, createStoryteller, createUser } from "../../tests/factories";
+import { createDelivery, createGroup, createStoryteller, createUser } from "../../tests/factories";
 import { type RecordedRequest, sendJson, startFakeApi } from "../../tests/fake-http-server";
 import { action as statusAction } from "./webhooks.twilio.status";
 import { action as whatsappAction } from "./webhooks.twilio.whatsapp";
@@ -353,26 +354,212 @@ describe("WhatsApp voice-note answers", () => {
     expect(setup.media.size).toBe(0);
   });
 
-  it("tells her when there is no open question, and when a note is too long", async () => {
+  it("makes a voice note with no open question a story of her own, which the family hears of", async () => {
+    const setup = await setUp();
+    const { phone, storyteller, owner } = await dadi(setup, { language: "hi" });
+    const member = await createUser(database.db, { first_name: "Ravi", language: "en" });
+    await createGroup(database.db, { ownerId: owner.id, storytellerId: storyteller.id, collaborators: [member.id] });
+
+    // Nothing asked yet: the note is her own story, titled in her owner's language.
+    const params = voiceNoteParams(setup, phone, oggNote);
+    await post(setup, params);
+    await post(setup, params); // Twilio's retry
+    expect(await runNoteJobs(setup)).toEqual(["thanks"]);
+    const stories = await database.db
+      .selectFrom("prompts as p")
+      .innerJoin("answers as a", "a.prompt_id", "p.id")
+      .select(["p.text", "p.is_own_story", "p.sent_at", "a.upload_id", "a.storyteller_id"])
+      .where("p.storyteller_id", "=", storyteller.id)
+      .where("p.is_own_story", "=", true)
+      .execute();
+    expect(stories).toMatchObject([
+      { text: "Dadi sent a story", upload_id: `whatsapp:${params.MessageSid}`, storyteller_id: storyteller.id },
+    ]);
+    expect(setup.media.size).toBe(0);
+    expect((await repliesTo(phone)).map((r) => r.text_body)).toEqual([
+      "धन्यवाद! आपकी कहानी सहेज ली गई है, और Asha इसे जल्द ही सुनेंगे।",
+    ]);
+    // The owner and the group's member see "Dadi sent a story" on their bell.
+    for (const person of [owner, member]) {
+      const [item] = await listNotifications(database.db, person.id, 10);
+      expect(item).toMatchObject({ type: "story", nickname: "Dadi", promptText: null });
+    }
+    // The question she was going to be asked is still in the queue, unsent.
+    expect(await answersOf(storyteller.prompts[0].id)).toHaveLength(0);
+
+    // Another note in a row is another story, not a second recording of the first.
+    await post(setup, voiceNoteParams(setup, phone, m4aNote));
+    expect(await runNoteJobs(setup)).toEqual(["thanks"]);
+    const own = await database.db
+      .selectFrom("prompts")
+      .select("id")
+      .where("storyteller_id", "=", storyteller.id)
+      .where("is_own_story", "=", true)
+      .execute();
+    expect(own).toHaveLength(2);
+  });
+
+  it("tells her when a note is too long (leaving no story), and a number we do not know that nothing waits", async () => {
     const setup = await setUp();
     const { phone, storyteller } = await dadi(setup, { language: "en" });
 
-    // Nothing sent to her yet: no question to answer (the media is still deleted at Twilio).
-    await post(setup, voiceNoteParams(setup, phone, oggNote));
-    expect(await runNoteJobs(setup)).toEqual(["noQuestion"]);
-    expect(setup.media.size).toBe(0);
-    expect((await repliesTo(phone)).map((r) => r.text_body)).toEqual([
-      "There is no question waiting for your answer just now. The next one will come here.",
-    ]);
+    await post(setup, voiceNoteParams(setup, phone, longNote));
+    expect(await runNoteJobs(setup)).toEqual(["tooLong"]);
+    expect((await repliesTo(phone)).at(-1)!.text_body).toBe(
+      "That voice note is longer than 5 minutes, so it could not be kept. Please send a shorter one.",
+    );
+    const own = await database.db
+      .selectFrom("prompts")
+      .select("id")
+      .where("storyteller_id", "=", storyteller.id)
+      .where("is_own_story", "=", true)
+      .execute();
+    expect(own).toEqual([]);
 
     await sendPrompt(setup, storyteller.prompts[0].id, at11(6));
     await post(setup, voiceNoteParams(setup, phone, longNote));
     expect(await runNoteJobs(setup)).toEqual(["tooLong"]);
     expect(await answersOf(storyteller.prompts[0].id)).toHaveLength(0);
-    expect((await repliesTo(phone)).at(-1)!.text_body).toBe(
-      "That voice note is longer than 5 minutes, so it could not be kept. Please send a shorter one.",
-    );
     expect(setup.media.size).toBe(0);
+
+    const stranger = newPhone();
+    await post(setup, voiceNoteParams(setup, stranger, oggNote));
+    expect(await runNoteJobs(setup)).toEqual(["noQuestion"]);
+    expect((await repliesTo(stranger)).map((r) => r.text_body)).toEqual([
+      "There is no question waiting for your answer just now. The next one will come here.",
+    ]);
+    expect(setup.media.size).toBe(0);
+  });
+});
+
+describe("a WhatsApp text from her", () => {
+  it("reaches her family: the bell of everyone who may see her, and the email of those who asked for it", async () => {
+    const setup = await setUp();
+    const { phone, storyteller, owner } = await dadi(setup, { language: "hi" });
+    const member = await createUser(database.db, { first_name: "Ravi", language: "en" });
+    const outsider = await createUser(database.db, { first_name: "Meera" });
+    await createGroup(database.db, { ownerId: owner.id, storytellerId: storyteller.id, collaborators: [member.id] });
+
+    const params = textParams(phone, "नमस्ते बेटा, आज मैंने तुम्हारे लिए खीर बनाई।");
+    await post(setup, params);
+    await post(setup, params); // Twilio's retry
+    const kept = await database.db
+      .selectFrom("storyteller_messages")
+      .select(["storyteller_id", "text"])
+      .where("storyteller_id", "=", storyteller.id)
+      .execute();
+    expect(kept).toEqual([{ storyteller_id: storyteller.id, text: "नमस्ते बेटा, आज मैंने तुम्हारे लिए खीर बनाई।" }]);
+    for (const person of [owner, member]) {
+      const items = await listNotifications(database.db, person.id, 10);
+      expect(items).toMatchObject([
+        {
+          type: "message",
+          storytellerId: storyteller.id,
+          nickname: "Dadi",
+          promptText: "नमस्ते बेटा, आज मैंने तुम्हारे लिए खीर बनाई।",
+          isNew: true,
+        },
+      ]);
+    }
+    expect(await listNotifications(database.db, outsider.id, 10)).toEqual([]);
+    const emails = await database.db
+      .selectFrom("outbox_messages")
+      .select(["to_address", "subject"])
+      .where("channel", "=", "email")
+      .where("to_address", "in", [owner.email, member.email, outsider.email])
+      .orderBy("to_address")
+      .execute();
+    expect(emails).toEqual(
+      [
+        { to_address: owner.email, subject: "Dadi wrote: “नमस्ते बेटा, आज मैंने तुम्हारे लिए खीर बनाई।”" },
+        { to_address: member.email, subject: "Dadi wrote: “नमस्ते बेटा, आज मैंने तुम्हारे लिए खीर बनाई।”" },
+      ].sort((a, b) => a.to_address.localeCompare(b.to_address)),
+    );
+    // She is told it reached them, in Hindi; no "send a voice note" reply.
+    expect((await repliesTo(phone)).map((r) => r.text_body)).toEqual(["धन्यवाद! आपका संदेश Asha तक पहुँच जाएगा।"]);
+  });
+
+  it("on a number of two families goes to the family whose question she quoted, else she is asked to quote one", async () => {
+    const setup = await setUp();
+    const first = await dadi(setup, { language: "en" });
+    const other = await createUser(database.db, { first_name: "Ravi" });
+    const second = await createStoryteller(database.db, {
+      ownerId: other.id,
+      deliveryMethod: "whatsapp",
+      phone: first.phone,
+      language: "en",
+    });
+    await post(setup, textParams(first.phone, "Hello dear"));
+    const messages = () =>
+      database.db
+        .selectFrom("storyteller_messages")
+        .select("storyteller_id")
+        .where("storyteller_id", "in", [first.storyteller.id, second.id])
+        .execute();
+    expect(await messages()).toEqual([]);
+    expect((await repliesTo(first.phone)).map((r) => r.text_body)).toEqual([
+      "This number gets questions from more than one family, so we cannot tell whom your message is for. Please reply to one of their questions' messages with it (press and hold the message, then “Reply”).",
+    ]);
+
+    const sent = await sendPrompt(setup, first.storyteller.prompts[0].id, at11(11));
+    await post(setup, {
+      ...textParams(first.phone, "Hello dear"),
+      OriginalRepliedMessageSid: sent.provider_message_id!,
+    });
+    expect(await messages()).toEqual([{ storyteller_id: first.storyteller.id }]);
+    expect(await listNotifications(database.db, first.owner.id, 10)).toMatchObject([{ type: "message" }]);
+    expect(await listNotifications(database.db, other.id, 10)).toEqual([]);
+  });
+});
+
+describe("a WhatsApp number shared by two families", () => {
+  it("never guesses whose question an unquoted voice note answers: she is asked, in her language, to reply to the question's message", async () => {
+    const setup = await setUp();
+    const first = await dadi(setup, { language: "hi", prompts: ["Who taught you to cook?"] });
+    // Another account adds the same number (a second family, or a stranger).
+    const other = await createUser(database.db, { first_name: "Ravi" });
+    const second = await createStoryteller(database.db, {
+      ownerId: other.id,
+      nickname: "Amma",
+      deliveryMethod: "whatsapp",
+      phone: first.phone,
+      smsConsent: "granted",
+      timeZone: "Asia/Kolkata",
+      language: "en",
+      prompts: ["Where were you born?"],
+    });
+    const ours = await sendPrompt(setup, first.storyteller.prompts[0].id, at11(9));
+    await sendPrompt(setup, second.prompts[0].id, at11(10));
+
+    await post(setup, voiceNoteParams(setup, first.phone, oggNote));
+    expect(await runNoteJobs(setup)).toEqual(["nothing-to-do"]);
+    expect(await answersOf(first.storyteller.prompts[0].id)).toHaveLength(0);
+    expect(await answersOf(second.prompts[0].id)).toHaveLength(0);
+    expect(setup.media.size).toBe(0);
+    // The newest Storyteller on the number speaks English.
+    expect((await repliesTo(first.phone)).map((r) => r.text_body)).toEqual([
+      "This number gets questions from more than one family, so we cannot tell which question this voice note answers. Please reply to the question's own message with your voice note (press and hold the message, then “Reply”).",
+    ]);
+
+    // Quoting the question's message says whose it is.
+    await post(setup, voiceNoteParams(setup, first.phone, oggNote, ours.provider_message_id!));
+    expect(await runNoteJobs(setup)).toEqual(["thanks"]);
+    expect(await answersOf(first.storyteller.prompts[0].id)).toHaveLength(1);
+    expect(await answersOf(second.prompts[0].id)).toHaveLength(0);
+  });
+
+  it("asks in Hindi when the number's newest Storyteller speaks Hindi", async () => {
+    const setup = await setUp();
+    const other = await createUser(database.db, { first_name: "Ravi" });
+    const phone = newPhone();
+    await createStoryteller(database.db, { ownerId: other.id, deliveryMethod: "whatsapp", phone, language: "en" });
+    const owner = await createUser(database.db, { first_name: "Asha" });
+    await createStoryteller(database.db, { ownerId: owner.id, deliveryMethod: "whatsapp", phone, language: "hi" });
+    await post(setup, voiceNoteParams(setup, phone, oggNote));
+    expect((await repliesTo(phone)).map((r) => r.text_body)).toEqual([
+      "इस नंबर पर एक से ज़्यादा परिवारों के सवाल आते हैं, इसलिए हम नहीं जान सकते कि यह वॉइस नोट किस सवाल का जवाब है। कृपया सवाल वाले संदेश का ही जवाब अपने वॉइस नोट से दें (संदेश को दबाकर रखें, फिर “जवाब दें” चुनें)।",
+    ]);
+    expect(await notes(phone)).toMatchObject([{ prompt_id: null, status: "replied", error: "quoteQuestion" }]);
   });
 });
 

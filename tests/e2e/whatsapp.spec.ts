@@ -1,8 +1,9 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { Page } from "@playwright/test";
+import type { BrowserContext, Page } from "@playwright/test";
 import { DateTime } from "luxon";
+import type { Db } from "../../db/client";
 import { makeVoiceNote } from "../audio-fixtures";
 import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
 import { chooseDeliveryMethod } from "./storyteller-form";
@@ -134,4 +135,86 @@ test("Dadi in India on WhatsApp: Send now, she replies with voice notes (OGG, M4
   }
   await page.goto(`/dashboard/recipient/${storyteller.id}?sent=true`);
   await expect(page.getByText("What was your wedding day like?")).toBeVisible();
+});
+
+/** Dadi (added by the family, her first question a month away) writes first, from the simulator. */
+async function dadiWritesFirst(page: Page, context: BrowserContext, db: Db, baseURL: string) {
+  await signInAsNewUser(db, context, baseURL, "Asha");
+  const phone = `+9198${String(10_000_000 + Math.floor(Math.random() * 89_999_999))}`;
+  await addDadi(page, phone, daytimeZone());
+  await page.goto("/dev/outbox");
+  const simulator = page.getByTestId("whatsapp-simulator");
+  await simulator.getByLabel("Her WhatsApp number").fill(phone);
+  return { phone, simulator };
+}
+
+/** Waits until the outbox shows what we sent her (the voice-note job replies a moment later). */
+async function expectReply(page: Page, phone: string, text: string) {
+  await expect(async () => {
+    await page.goto("/dev/outbox");
+    await expect(page.getByTestId("outbox-message").filter({ hasText: phone }).filter({ hasText: text })).toHaveCount(
+      1,
+      { timeout: 500 },
+    );
+  }).toPass({ timeout: 30_000, intervals: [500, 1000] });
+}
+
+test("her WhatsApp text reaches the family's bell", async ({ page, context, db, baseURL }) => {
+  test.setTimeout(120_000);
+  const { phone, simulator } = await dadiWritesFirst(page, context, db, baseURL!);
+  await simulator.getByLabel("Text", { exact: true }).fill("नमस्ते बेटा, खाना खाया?");
+  await simulator.getByRole("button", { name: "Send on WhatsApp" }).click();
+  await expect(
+    page.getByTestId("outbox-message").filter({ hasText: phone }).filter({ hasText: "नमस्ते बेटा, खाना खाया?" }),
+  ).toHaveCount(1, {
+    timeout: 15_000,
+  });
+  // She is told it reached Asha, not to send a voice note.
+  await expectReply(page, phone, "धन्यवाद! आपका संदेश Asha तक पहुँच जाएगा।");
+
+  await page.goto("/dashboard");
+  await expect(
+    page.getByRole(test.info().project.name === "no-js" ? "link" : "button", { name: "Notifications: 1 unread" }),
+  ).toBeVisible();
+  await page.goto("/dashboard/notifications");
+  const list = page.getByTestId("notification-list");
+  await expect(list.getByRole("link", { name: /Dadi sent you a message/ })).toHaveAttribute(
+    "href",
+    /^\/dashboard\/recipient\/[0-9a-f-]{36}$/,
+  );
+  await expect(list.getByText("“नमस्ते बेटा, खाना खाया?”")).toBeVisible();
+  await expectNoAxeViolations(page);
+});
+
+test("a voice note with no open question becomes her own story", async ({ page, context, db, baseURL }) => {
+  test.setTimeout(120_000);
+  const { phone, simulator } = await dadiWritesFirst(page, context, db, baseURL!);
+  await simulator.getByLabel("Voice note (audio file)").setInputFiles({
+    name: "PTT-20260301-WA0002.opus",
+    mimeType: "audio/ogg",
+    buffer: await voiceNote("ogg"),
+  });
+  await simulator.getByRole("button", { name: "Send on WhatsApp" }).click();
+  await expect(
+    page.getByTestId("outbox-message").filter({ hasText: phone }).filter({ hasText: "(वॉइस नोट)" }),
+  ).toHaveCount(1, { timeout: 15_000 });
+  await expectReply(page, phone, "धन्यवाद! आपकी कहानी सहेज ली गई है, और Asha इसे जल्द ही सुनेंगे।");
+
+  await page.goto("/dashboard/notifications");
+  const story = page.getByTestId("notification-list").getByRole("link", { name: /Dadi sent a story/ });
+  await expect(story).toHaveAttribute("href", /\/dashboard\/recipient\/[0-9a-f-]{36}\?sent=true$/);
+  await story.click();
+  await expect(page.getByText("Dadi sent a story").first()).toBeVisible();
+  // Kept like any answer: its recording is served to the family; the questions she was to be asked still wait.
+  const answer = await db
+    .selectFrom("answers")
+    .innerJoin("prompts", "prompts.id", "answers.prompt_id")
+    .innerJoin("storytellers", "storytellers.id", "prompts.storyteller_id")
+    .select(["answers.id", "prompts.text", "prompts.is_own_story"])
+    .where("storytellers.phone_e164", "=", phone)
+    .executeTakeFirstOrThrow();
+  expect(answer).toMatchObject({ text: "Dadi sent a story", is_own_story: true });
+  const audio = await page.request.get(`/media/answer/${answer.id}`);
+  expect(audio.status()).toBe(200);
+  await expectNoAxeViolations(page);
 });

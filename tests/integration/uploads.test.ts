@@ -338,7 +338,7 @@ describe("answering without JavaScript", () => {
 
     const bad = await send("not an address");
     expect(bad.status).toBe(400);
-    expect(await bad.text()).toContain("Enter an email address or a US or Canadian mobile number.");
+    expect(await bad.text()).toContain("Enter an email address or a mobile number.");
     const sent = await send("cousin@example.com");
     expect(await sent.text()).toContain("Sent to cousin@example.com.");
     const [email] = await database.db

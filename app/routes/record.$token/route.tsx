@@ -64,6 +64,8 @@ export async function loader({ request, context, params }: LoaderArgs) {
       title: title("title"),
       ...state,
       submitted,
+      // "Send to someone" reaches any mobile by WhatsApp where it is set up.
+      anyMobile: context.config.whatsappOn,
       scripts: state.answer || state.skipped ? [] : scripts,
       inlineStyles,
     },
@@ -153,7 +155,7 @@ export default function RecordPage() {
               <p className="text-base text-muted">{t("share.lead")}</p>
               <input type="hidden" name="intent" value={Intent.sendToSomeone} />
               <label className="flex flex-col gap-2">
-                <span>{t("share.label")}</span>
+                <span>{t(page.anyMobile ? "share.labelAnyMobile" : "share.label")}</span>
                 <input
                   name="to"
                   required
