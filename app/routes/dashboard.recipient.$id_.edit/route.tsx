@@ -26,6 +26,7 @@ import { nationalFormat } from "~/utils/phone.server";
 import { readForm } from "~/utils/request-body.server";
 import { storytellerFormLists } from "~/utils/storyteller-form.server";
 import type { storytellerWithScheduleSchema } from "~/utils/storyteller-schema";
+import { zoneSearchFirst } from "~/utils/time-zones";
 import { Intent } from "./intents";
 import { editSchema } from "./schema";
 
@@ -52,7 +53,7 @@ export async function action({ request, context, params }: ActionArgs) {
   const user = await requireUser(request, context);
   const current = await getOwnedStoryteller(context.db, user.id, idParam(params.id));
   if (!current) throw notFound();
-  const submission = parseWithZod(await readForm(request), { schema: editSchema });
+  const submission = parseWithZod(zoneSearchFirst(await readForm(request)), { schema: editSchema });
   // Which of the page's two forms a refusal goes back to.
   const form = submission.payload.intent === Intent.delete ? Intent.delete : Intent.update;
   if (submission.status !== "success") return data({ form, result: submission.reply() }, { status: 400 });
