@@ -28,18 +28,18 @@ export async function loader({ request, context }: LoaderArgs) {
   const step = stepOf(request);
   const draft = await getDraft(context.db, user.id);
   const language = draft.who?.language ?? user.language;
+  // Places and countries in the reader's language (the library is in the Storyteller's).
+  const reader = await i18nServer.getLocale(request);
   return {
     title: await pageTitle(request, context, "onboarding.title", "storytellers"),
     step,
     draft,
     library: step === 2 ? await getPromptLibrary(context.db, language) : [],
-    ...(step === 1
-      ? storytellerFormLists(request, language)
-      : { timeZones: [], phoneCountries: [], phoneCountry: "US" }),
+    ...(step === 1 ? storytellerFormLists(request, reader) : { timeZones: [], phoneCountries: [], phoneCountry: "US" }),
     defaultTimeZone: user.language === "hi" ? "Asia/Kolkata" : "America/New_York",
     today: todayIn(draft.who?.timeZone ?? "UTC"),
     // Her time zone in words, in the reader's language ("Kolkata, India"), for the review.
-    zonePlace: step === 3 && draft.who ? zoneLabel(draft.who.timeZone, await i18nServer.getLocale(request)) : null,
+    zonePlace: step === 3 && draft.who ? zoneLabel(draft.who.timeZone, reader) : null,
     constraint: [formConstraints.storyteller, formConstraints.prompts, formConstraints.schedule][step - 1],
   };
 }

@@ -9,6 +9,7 @@ import { FamilyNotesSwitch } from "~/components/family-notes-switch";
 import { FieldErrors } from "~/components/forms";
 import { ScheduleFields, StorytellerFields } from "~/components/storyteller-fields";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
+import { i18nServer } from "~/i18n/i18next.server";
 import {
   checkFirstPromptDate,
   deleteStoryteller,
@@ -44,7 +45,8 @@ export async function loader({ request, context, params }: LoaderArgs) {
     storyteller,
     // Her number as people in her country write it, shown beside that country.
     phone: storyteller.phone_e164 ? nationalFormat(storyteller.phone_e164) : "",
-    ...storytellerFormLists(request, user.language, storyteller.phone_e164),
+    // Places and countries in the reader's language.
+    ...storytellerFormLists(request, await i18nServer.getLocale(request), storyteller.phone_e164),
     constraint: formConstraints.storytellerWithSchedule,
   };
 }
