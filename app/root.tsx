@@ -98,7 +98,8 @@ export function Layout({ children }: { children: ReactNode }) {
   return (
     <html
       lang={locale}
-      dir={theme.direction}
+      dir="ltr"
+      data-text-size={theme.textSize}
       data-mode={theme.mode}
       data-color={theme.color}
       className={theme.mode === "dark" ? "dark" : undefined}

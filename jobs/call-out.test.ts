@@ -365,7 +365,7 @@ describe("calling out on the Storyteller's schedule", () => {
 
     // "Send now" at 22:00 Toronto time for the next question waits for 08:00.
     const night = new Date("2026-04-02T02:00:00Z");
-    expect(await queueSendNow(database.db, storyteller.prompts[1].id, night)).toBe("queued");
+    expect(await queueSendNow(database.db, storyteller.prompts[1].id, night)).toMatchObject({ outcome: "queued" });
     const nowRow = (await ledger()).find((d) => d.prompt_id === storyteller.prompts[1].id)!;
     expect(await sendDelivery(deps, nowRow.id, { sendNow: true, now: night })).toBe("deferred");
     expect(placed).toHaveLength(0);

@@ -226,7 +226,7 @@ describe("the scheduler's batch send job", () => {
       .select("id")
       .where("storyteller_id", "=", storyteller.id)
       .execute();
-    expect(await queueSendNow(database.db, prompt.id, now)).toBe("already-sent");
+    expect(await queueSendNow(database.db, prompt.id, now)).toEqual({ outcome: "already-sent" });
     // A job of its own for the same row (a retry, a Send now that raced the tick) finds it claimed.
     expect(await sendDelivery(deps, job.payload.deliveryIds[0], { now, claimant: "job-other" })).toBe("nothing-to-do");
     release();

@@ -8,7 +8,7 @@ import { ScheduleFields, StorytellerFields } from "~/components/storyteller-fiel
 import type { FormConstraint } from "~/utils/form-constraint";
 import { AddGroupIntent as Intent, MAX_INVITATIONS_PER_POST } from "~/utils/group-choices";
 import type { GroupDraft } from "~/utils/group-schema";
-import type { ZoneChoice } from "~/utils/time-zones";
+import type { PhoneCountry, ZoneChoice } from "~/utils/time-zones";
 
 // Add Group's three steps, for its page (plain form posts) and its dialog (the same forms, posted by
 // a fetcher to the same route). The server checks each post with the route's schema.ts and answers
@@ -24,7 +24,7 @@ export type AddGroupPage = {
   draft: GroupDraft;
   storytellers: { id: string; nickname: string; first_name: string }[];
   timeZones: ZoneChoice[];
-  phoneCountries: { code: string; name: string }[];
+  phoneCountries: PhoneCountry[];
   phoneCountry: string;
   defaultTimeZone: string;
   today: string;

@@ -4,6 +4,7 @@ import { Form } from "react-router";
 import type { z } from "zod";
 import { Field, FieldErrors, LanguageOptions, SelectField } from "~/components/forms";
 import type { FormConstraint } from "~/utils/form-constraint";
+import { usePhotoSizeCheck } from "~/utils/photo-size";
 import { PROFILE_INTENT } from "~/utils/profile-intent";
 import type { profileSchema } from "~/utils/profile-schema";
 
@@ -28,6 +29,8 @@ export function ProfileForm({
   lastResult?: SubmissionResult<string[]> | null;
 }) {
   const { t } = useTranslation("account");
+  // Over 5 MB is said when the photo is chosen, not after a minute of sending it.
+  const photoCheck = usePhotoSizeCheck("account:errors.photoTooLarge");
   const [form, fields] = useForm<z.input<typeof profileSchema>>({
     id: "profile",
     lastResult: lastResult?.initialValue?.intent === PROFILE_INTENT ? lastResult : undefined,
@@ -91,8 +94,9 @@ export function ProfileForm({
         inputProps={{
           ...getInputProps(fields.photo, { type: "file" }),
           accept: "image/jpeg,image/png,image/gif,image/webp",
+          onChange: photoCheck.onChange,
         }}
-        errors={fields.photo.errors}
+        errors={photoCheck.errors ?? fields.photo.errors}
       />
       <div className="min-[700px]:col-span-2">
         <button type="submit" className="btn-primary">

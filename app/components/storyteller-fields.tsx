@@ -5,7 +5,7 @@ import { Field, FieldErrors, LanguageOptions, SelectField } from "~/components/f
 import { TimeZoneChooser } from "~/components/time-zone-chooser";
 import { addDays } from "~/utils/calendar";
 import { deliveryMethods, FIRST_PROMPT_MAX_DAYS_AHEAD, frequencies } from "~/utils/storyteller-choices";
-import type { ZoneChoice } from "~/utils/time-zones";
+import { countryOfTypedNumber, onlyMatch, type PhoneCountry, type ZoneChoice } from "~/utils/time-zones";
 import { useHydrated } from "~/utils/use-hydrated";
 
 // The Storyteller form's parts, for any conform form whose schema includes storytellerShape and/or
@@ -26,6 +26,7 @@ export type StorytellerFieldsMeta = Record<
   | "whatsappConsent"
   | "timeZone"
   | "zoneQuery"
+  | "zoneQueryShown"
   | "language",
   Meta
 >;
@@ -46,7 +47,7 @@ export function StorytellerFields({
   fields: StorytellerFieldsMeta;
   timeZones: ZoneChoice[];
   /** The countries a number may be from, named in the reader's language. */
-  phoneCountries: { code: string; name: string }[];
+  phoneCountries: PhoneCountry[];
   /**
    * The page's own submit (its intent), which Enter must press without JavaScript: otherwise the
    * first submit in the form, "Show what this choice needs", would take it and keep nothing.
@@ -58,17 +59,41 @@ export function StorytellerFields({
   const [method, setMethod] = useState(
     valueOf(fields.deliveryMethod) ?? (fields.deliveryMethod.initialValue as string | undefined) ?? "email",
   );
-  const [country, setCountry] = useState(valueOf(fields.phoneCountry) ?? "");
-  const [zone, setZone] = useState(valueOf(fields.timeZone) ?? "");
+  const typedNumber = valueOf(fields.phone) ?? (fields.phone.initialValue as string | undefined) ?? "";
+  // A number written with its +code names its country, on a post-back as when typed.
+  const [country, setCountry] = useState(
+    () =>
+      countryOfTypedNumber(typedNumber, phoneCountries, valueOf(fields.phoneCountry)) ??
+      valueOf(fields.phoneCountry) ??
+      "",
+  );
   const [query, setQuery] = useState(valueOf(fields.zoneQuery) ?? "");
+  // A plain post that was a new search (zoneSearchFirst) comes back with its one place chosen.
+  const [zone, setZone] = useState(
+    () =>
+      (query !== (valueOf(fields.zoneQueryShown) ?? "") ? onlyMatch(timeZones, query) : null) ??
+      valueOf(fields.timeZone) ??
+      "",
+  );
+  // Until the reader chooses a zone here, her number's country suggests one.
+  const [zonePicked, setZonePicked] = useState(false);
+  const pickZone = (chosen: string) => {
+    setZonePicked(true);
+    setZone(chosen);
+  };
   const { key: consentKey, ...consentProps } = getInputProps(fields.callConsent, { type: "checkbox", value: "on" });
   const { key: countryKey, defaultValue: _default, ...countryProps } = getSelectProps(fields.phoneCountry);
   const byPhone = method === "sms" || method === "call" || method === "whatsapp";
-  // A number's country with one zone chooses it; with several, they come first in the list.
+  // A number's country with one zone chooses it (unless the reader chose a zone, or one of that
+  // country's); with several, they come first in the list.
   const chooseCountry = (code: string) => {
     setCountry(code);
     const own = timeZones.filter((z) => z.country === code);
-    if (own.length === 1) setZone(own[0].zone);
+    if (own.length === 1 && !zonePicked && !own.some((z) => z.zone === zone)) setZone(own[0].zone);
+  };
+  const onNumber = (typed: string) => {
+    const code = countryOfTypedNumber(typed, phoneCountries, country);
+    if (code) chooseCountry(code);
   };
   const { key: whatsappKey, ...whatsappProps } = getInputProps(fields.whatsappConsent, {
     type: "checkbox",
@@ -168,9 +193,14 @@ export function StorytellerFields({
         </div>
         <Field
           label={t("fields.phone")}
-          hint={t("fields.phoneHint")}
+          // Each method's own reach: a text's rule is no help to a WhatsApp number.
+          hint={t(`fields.phoneHints.${method === "email" ? "sms" : method}`)}
           hintAfter
-          inputProps={{ ...getInputProps(fields.phone, { type: "tel" }), autoComplete: "off" }}
+          inputProps={{
+            ...getInputProps(fields.phone, { type: "tel" }),
+            autoComplete: "off",
+            onChange: (event) => onNumber(event.target.value),
+          }}
           errors={fields.phone.errors}
         />
       </fieldset>
@@ -205,7 +235,7 @@ export function StorytellerFields({
         query={query}
         onQuery={setQuery}
         zone={zone}
-        onZone={setZone}
+        onZone={pickZone}
       />
       <SelectField
         label={t("fields.language")}

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form, useLocation } from "react-router";
 import { useRootData } from "~/utils/root-data";
-import { defaultThemeSettings, themeColors } from "~/utils/theme";
+import { defaultThemeSettings, themeColors, themeTextSizes } from "~/utils/theme";
 import { useCloseOnNavigate } from "~/utils/use-close-on-navigate";
 
 /** A <details> disclosure with a plain form: opens and saves without JavaScript. */
@@ -31,11 +31,11 @@ export function ThemeSettingsPanel() {
           ))}
         </fieldset>
         <fieldset className="flex flex-wrap gap-x-4">
-          <legend className="mb-1 text-sm font-semibold">{t("theme.direction")}</legend>
-          {(["ltr", "rtl"] as const).map((direction) => (
-            <label key={direction} className="flex min-h-11 items-center gap-2 text-sm">
-              <input type="radio" name="direction" value={direction} defaultChecked={theme.direction === direction} />
-              {t(`theme.directions.${direction}`)}
+          <legend className="mb-1 text-sm font-semibold">{t("theme.textSize")}</legend>
+          {themeTextSizes.map((size) => (
+            <label key={size} className="flex min-h-11 items-center gap-2 text-sm">
+              <input type="radio" name="textSize" value={size} defaultChecked={theme.textSize === size} />
+              {t(`theme.textSizes.${size}`)}
             </label>
           ))}
         </fieldset>

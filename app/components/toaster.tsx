@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { useTimeForYou } from "~/components/time-zone-chooser";
 import type { Toast } from "~/utils/toast";
 
 /**
@@ -21,9 +22,16 @@ export function Toaster({ toasts }: { toasts: Toast[] }) {
           data-type={toast.type}
           className="toast rounded-lg border border-line bg-panel px-4 py-3 text-sm shadow-lg"
         >
-          {t(toast.key, toast.values)}
+          <ToastText toast={toast} />
         </p>
       ))}
     </section>
   );
+}
+
+/** A toast's words; one that names a moment (`at`) adds the reader's own time once the browser says it (`…ForYou`). */
+function ToastText({ toast }: { toast: Toast }) {
+  const { t, i18n } = useTranslation();
+  const yourTime = useTimeForYou(typeof toast.values?.at === "string" ? toast.values.at : null, i18n.language);
+  return yourTime ? t(`${toast.key}ForYou`, { ...toast.values, yourTime }) : t(toast.key, toast.values);
 }

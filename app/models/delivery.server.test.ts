@@ -347,8 +347,30 @@ describe("sending a delivery", () => {
     });
     const emailer = await createStoryteller(database.db, { ownerId: owner.id });
     const lateNight = new Date("2026-04-05T03:00:00Z"); // 23:00 in New York
-    expect(await queueSendNow(database.db, texter.prompts[0].id, lateNight)).toBe("queued");
-    expect(await queueSendNow(database.db, emailer.prompts[0].id, lateNight)).toBe("queued");
+    // The text waits for 08:00 there (12:00 UTC), and says so; the email goes now.
+    expect(await queueSendNow(database.db, texter.prompts[0].id, lateNight)).toEqual({
+      outcome: "queued",
+      heldUntil: new Date("2026-04-05T12:00:00Z"),
+      nickname: "Nani",
+      timeZone: "America/New_York",
+    });
+    expect(await queueSendNow(database.db, emailer.prompts[0].id, lateNight)).toMatchObject({
+      outcome: "queued",
+      heldUntil: null,
+    });
+    // The held text is no longer in the queue: the Sent tab shows it first, due at 08:00 there.
+    const view = await getStorytellerView(database.db, owner.id, texter.id);
+    expect(view?.queued.map((p) => p.id)).not.toContain(texter.prompts[0].id);
+    expect(view?.sent[0]).toMatchObject({
+      id: texter.prompts[0].id,
+      sent_at: null,
+      delivery_due: new Date("2026-04-05T12:00:00Z"),
+    });
+    expect(view?.lastSent).toBeNull();
+    // Its job runs then, not at once.
+    const heldId = (await deliveryOf(texter.prompts[0].id)).id;
+    const job = (await jobsFor(database.db, "delivery__send")).find((j) => j.payload.deliveryId === heldId);
+    expect(job?.run_at).toEqual(new Date("2026-04-05T12:00:00Z"));
     expect(
       await sendDelivery(context(), (await deliveryOf(texter.prompts[0].id)).id, { sendNow: true, now: lateNight }),
     ).toBe("deferred");
@@ -361,7 +383,7 @@ describe("sending a delivery", () => {
       deliveryMethod: "sms",
       smsConsent: "requested",
     });
-    expect(await queueSendNow(database.db, waiting.prompts[0].id, lateNight)).toBe("unreachable");
+    expect(await queueSendNow(database.db, waiting.prompts[0].id, lateNight)).toEqual({ outcome: "unreachable" });
     expect(
       await database.db.selectFrom("deliveries").select("id").where("prompt_id", "=", waiting.prompts[0].id).execute(),
     ).toEqual([]);

@@ -33,38 +33,44 @@ export const recordUrl = (config: Pick<Config, "APP_URL">, token: string, langua
 export const unsubscribeUrl = (config: Pick<Config, "APP_URL">, token: string, language: string) =>
   `${config.APP_URL}/unsubscribe/${token}?lng=${language}`;
 
+/** What "Send now" did: queued, and when it reaches her if quiet hours hold it (08:00 there), or why not. */
+export type SendNowResult =
+  | { outcome: "queued"; heldUntil: Date | null; nickname: string; timeZone: string }
+  | { outcome: "unreachable" | "already-sent" };
+
 /**
  * "Send now" from the Scheduled tab: a ledger row for the prompt (or the one already waiting) and
- * the same send job the scheduler uses, due at once. Quiet hours still hold back texts.
+ * the same send job the scheduler uses, due at once; a text, WhatsApp or call outside 08:00–21:00
+ * her time is due when that window opens, so the page can say when it will reach her.
  */
-export async function queueSendNow(
-  db: DbOrTx,
-  promptId: string,
-  now = new Date(),
-): Promise<"queued" | "unreachable" | "already-sent"> {
+export async function queueSendNow(db: DbOrTx, promptId: string, now = new Date()): Promise<SendNowResult> {
   return inTransaction(db, async (tx) => {
     const prompt = await tx
       .selectFrom("prompts")
       .innerJoin("storytellers as s", "s.id", "prompts.storyteller_id")
-      .select(["prompts.id", "prompts.sent_at", ...reachColumns])
+      .select(["prompts.id", "prompts.sent_at", "s.nickname", "s.time_zone", ...reachColumns])
       .where("prompts.id", "=", promptId)
       .executeTakeFirst();
-    if (!prompt || prompt.sent_at) return "already-sent";
-    if (!canReceive(prompt)) return "unreachable";
-    await deliverNow(tx, { promptId: prompt.id, channel: prompt.delivery_method, purpose: "prompt" }, now);
-    return "queued";
+    if (!prompt || prompt.sent_at) return { outcome: "already-sent" };
+    if (!canReceive(prompt)) return { outcome: "unreachable" };
+    const held = prompt.delivery_method !== "email" && !isInsideSendingWindow(now, prompt.time_zone);
+    const due = held ? nextWindowOpening(now, prompt.time_zone) : now;
+    await deliverNow(tx, { promptId: prompt.id, channel: prompt.delivery_method, purpose: "prompt" }, due, held);
+    return { outcome: "queued", heldUntil: held ? due : null, nickname: prompt.nickname, timeZone: prompt.time_zone };
   });
 }
 
 /**
- * A ledger row due now and its send job, in the caller's transaction: "Send now" (purpose prompt)
- * and a re-record's new link (purpose resend). A prompt's row is reopened only while it has not
+ * A ledger row due at `now` and its send job, in the caller's transaction: "Send now" (purpose
+ * prompt) and a re-record's new link (purpose resend). A row `held` for quiet hours is due, and its
+ * job runs, when they end (`now` is then that time). A prompt's row is reopened only while it has not
  * gone; a resend's row is reused for every new request unless one is being sent this moment.
  */
 export async function deliverNow(
   tx: DbOrTx,
   target: { promptId: string; channel: "email" | "sms" | "call" | "whatsapp"; purpose: "prompt" | "resend" },
   now: Date,
+  held = false,
 ) {
   const delivery = await tx
     .insertInto("deliveries")
@@ -94,7 +100,7 @@ export async function deliverNow(
     tx,
     "delivery__send",
     { deliveryId: delivery.id, sendNow: true },
-    { queueName: sendQueueOf(target.channel) },
+    { queueName: sendQueueOf(target.channel), runAt: held ? now : undefined },
   );
 }
 

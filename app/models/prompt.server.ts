@@ -51,7 +51,7 @@ const viewPromptsQuery = preparedQuery(["storytellerId"], (db, { storytellerId }
       (eb) =>
         eb
           .selectFrom("deliveries")
-          .select(["status", "error"])
+          .select(["status", "error", "scheduled_for", "purpose"])
           .whereRef("deliveries.prompt_id", "=", "p.id")
           .orderBy("created_at", "desc")
           .limit(1)
@@ -92,6 +92,10 @@ const viewPromptsQuery = preparedQuery(["storytellerId"], (db, { storytellerId }
       sql<string | null>`case when a.is_private then null else sl.id end`.as("share_link_id"),
       "d.status as delivery_status",
       "d.error as delivery_error",
+      // When a send not yet made is due (quiet hours hold a text until 08:00 there).
+      sql<Date | null>`case when d.status = 'pending' and d.purpose = 'prompt' then d.scheduled_for end`.as(
+        "delivery_due",
+      ),
     ])
     .where("p.storyteller_id", "=", storytellerId)
     .orderBy("p.queue_position"),
@@ -112,9 +116,15 @@ export async function getStorytellerView(db: DbOrTx, userId: string, storyteller
     ...prompt,
     editable: role === "owner" || created_by === userId,
   }));
-  const queued = withRights.filter((p) => !p.sent_at);
-  const sent = withRights.filter((p) => p.sent_at).sort((a, b) => b.sent_at!.getTime() - a.sent_at!.getTime());
-  return { storyteller, role, queued, sent, nextPrompt: queued[0] ?? null, lastSent: sent[0] ?? null };
+  // A question on its way (Send now held for quiet hours) is no longer queued: the Sent tab shows
+  // it first, waiting, with when it will reach her.
+  const queued = withRights.filter((p) => !p.sent_at && !p.delivery_due);
+  const waiting = withRights.filter((p) => !p.sent_at && p.delivery_due);
+  const sent = [
+    ...waiting.sort((a, b) => a.delivery_due!.getTime() - b.delivery_due!.getTime()),
+    ...withRights.filter((p) => p.sent_at).sort((a, b) => b.sent_at!.getTime() - a.sent_at!.getTime()),
+  ];
+  return { storyteller, role, queued, sent, nextPrompt: queued[0] ?? null, lastSent: sent[waiting.length] ?? null };
 }
 
 /**

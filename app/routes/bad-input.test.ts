@@ -1537,9 +1537,9 @@ const routes: Record<string, Entry> = {
         name: "theme settings",
         prepare: async () => ({
           path: "/resources/theme",
-          fields: { mode: "dark", direction: "ltr", color: "default", redirectTo: "/" },
+          fields: { mode: "dark", textSize: "large", color: "default", redirectTo: "/" },
         }),
-        hidden: ["mode", "direction", "color", "redirectTo"],
+        hidden: ["mode", "textSize", "color", "redirectTo"],
       },
     ],
     loader: { prepare: () => signedOut("/resources/theme") },

@@ -5,7 +5,7 @@ import { flashToast } from "~/services/toast.server";
 import { readForm } from "~/utils/request-body.server";
 import { getThemeSettings, serializeThemeSettings, themeSettingsSchema } from "~/utils/theme.server";
 
-/** Saves theme settings (mode, direction, colour) in the `settings` cookie. */
+/** Saves theme settings (mode, text size, colour) in the `settings` cookie. */
 export async function action({ request, context }: ActionArgs) {
   const form = Object.fromEntries(await readForm(request));
   const current = await getThemeSettings(request);

@@ -1,7 +1,9 @@
 import { fileTypeFromBuffer } from "file-type";
 import type { StorageService } from "~/services/storage.server";
 
-export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
+import { MAX_PHOTO_BYTES } from "~/utils/photo-size";
+
+export { MAX_PHOTO_BYTES };
 /** Stored photos fit in this square: enough for avatars and the record page on high-density screens. */
 const PHOTO_MAX_SIDE = 512;
 /** A book's cover photo prints about 90 mm wide: 1,400 px is 300 dpi there (decision 047). */

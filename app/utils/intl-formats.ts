@@ -12,3 +12,12 @@ export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptio
   if (!format) dateFormats.set(key, (format = new Intl.DateTimeFormat(locale, options)));
   return format;
 }
+
+/** A moment as a clock shows it where she lives ("08:00"), in the reader's language. */
+export const herTime = (at: Date | string, timeZone: string, language: string) =>
+  dateTimeFormat(language === "hi" ? "hi-IN" : "en-US", {
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+    timeZone,
+  }).format(new Date(at));

@@ -5,6 +5,7 @@ import {
   isSupportedCountry,
   parsePhoneNumberFromString,
 } from "libphonenumber-js/max";
+import metadata from "libphonenumber-js/metadata.min.json";
 
 export type { CountryCode };
 
@@ -23,6 +24,12 @@ const TEXT_COUNTRIES: readonly CountryCode[] = ["US", "CA"];
 
 export const isCountryCode = (value: string | undefined): value is CountryCode =>
   Boolean(value && /^[A-Z]{2}$/.test(value) && isSupportedCountry(value));
+
+/** A country's calling code ("91"), and whether it is the code's main country (the US for +1, not Canada). */
+export function dialCodeOf(country: CountryCode): { dial: string; main: boolean } {
+  const dial = getCountryCallingCode(country);
+  return { dial, main: metadata.country_calling_codes[dial]?.[0] === country };
+}
 
 /** Every country a number may come from, as ISO 3166 codes (libphonenumber's list). */
 export const phoneCountries = (): CountryCode[] => getCountries();

@@ -14,6 +14,18 @@ const optionalText = (max: number) =>
 
 export { deliveryMethods, frequencies };
 
+// A search, never refused: cut to 60 characters and cleaned of control characters (it shows no error).
+const searchText = z.preprocess(
+  (value) =>
+    typeof value === "string"
+      ? value
+          .replace(/\p{Cc}/gu, "")
+          .trim()
+          .slice(0, 60) || undefined
+      : undefined,
+  z.string().optional(),
+);
+
 /** Who the Storyteller is and how questions reach them. */
 export const storytellerShape = {
   nickname: line(2, 30),
@@ -40,17 +52,9 @@ export const storytellerShape = {
   ),
   timeZone: z.string({ error: "validation.required" }).min(1, "validation.required"),
   /** What the time-zone chooser was searched for (kept so a plain post shows the same list again). */
-  // A search, never refused: cut to 60 characters and cleaned of control characters (it shows no error).
-  zoneQuery: z.preprocess(
-    (value) =>
-      typeof value === "string"
-        ? value
-            .replace(/\p{Cc}/gu, "")
-            .trim()
-            .slice(0, 60) || undefined
-        : undefined,
-    z.string().optional(),
-  ),
+  zoneQuery: searchText,
+  /** The search the page was drawn with: a post whose search differs is that search (zoneSearchFirst). */
+  zoneQueryShown: searchText,
   language: choice(supportedLanguages),
 };
 

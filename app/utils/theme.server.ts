@@ -1,12 +1,12 @@
 import { createCookie } from "react-router";
 import { z } from "zod";
 import { type Config, servesHttps } from "~/config.server";
-import { defaultThemeSettings, type ThemeSettings, themeColors, themeDirections, themeModes } from "./theme";
+import { defaultThemeSettings, type ThemeSettings, themeColors, themeModes, themeTextSizes } from "./theme";
 
 /** Unknown or missing values fall back to the defaults instead of failing. */
 export const themeSettingsSchema = z.object({
   mode: z.enum(themeModes).catch(defaultThemeSettings.mode),
-  direction: z.enum(themeDirections).catch(defaultThemeSettings.direction),
+  textSize: z.enum(themeTextSizes).catch(defaultThemeSettings.textSize),
   color: z.enum(themeColors).catch(defaultThemeSettings.color),
 });
 

@@ -1,4 +1,5 @@
-import { timeZoneNames, type ZoneChoice } from "~/utils/time-zones";
+import { type CountryCode, dialCodeOf } from "~/utils/phone.server";
+import { type PhoneCountry, timeZoneNames, type ZoneChoice } from "~/utils/time-zones";
 import { countryOfZone } from "~/utils/zone-countries.server";
 
 // The time-zone chooser's list: each zone as "city, country" in the reader's language, with the
@@ -108,9 +109,9 @@ export function zoneChoices(language: string): ZoneChoice[] {
 }
 
 /** The countries a number may be read in, named in `language`, sorted for it. */
-export function phoneCountryChoices(language: string, countries: string[]): { code: string; name: string }[] {
+export function phoneCountryChoices(language: string, countries: CountryCode[]): PhoneCountry[] {
   const collator = new Intl.Collator(language);
   return countries
-    .map((code) => ({ code, name: countryName(code, language) }))
+    .map((code) => ({ code, name: countryName(code, language), ...dialCodeOf(code) }))
     .sort((a, b) => collator.compare(a.name, b.name));
 }

@@ -233,7 +233,7 @@ async function libraryIds(db: Db, refs: LibraryRef[]) {
 /** "Send now" as the owner would, delivered at once at `sentAt` through the outbox (the send job finds it done). */
 async function sendAt(deps: Parameters<typeof sendDelivery>[0], promptId: string, sentAt: Date) {
   const queued = await queueSendNow(deps.db, promptId, sentAt);
-  if (queued !== "queued") return;
+  if (queued.outcome !== "queued") return;
   const delivery = await deps.db
     .selectFrom("deliveries")
     .select("id")

@@ -1,3 +1,4 @@
+import { truncate, writeFile } from "node:fs/promises";
 import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
 
 // Forms with mistakes are answered with 400 when JavaScript is off, which the browser logs.
@@ -58,6 +59,26 @@ test("a picture that is really a web page is refused with a clear message", asyn
   await expect(
     page.getByText("That file is not a JPEG, PNG, GIF or WebP picture. Please choose a photo."),
   ).toBeVisible();
+});
+
+test("a 20 MB photo is refused as soon as it is chosen, before anything is sent", async ({
+  page,
+  context,
+  db,
+  baseURL,
+}) => {
+  test.skip(test.info().project.use.javaScriptEnabled === false, "the browser's own check needs JavaScript");
+  await signInAsNewUser(db, context, baseURL!, "Ravi");
+  await page.goto("/dashboard/user/account");
+  // A file on disk: a 20 MB buffer is too slow to hand to the browser.
+  const big = test.info().outputPath("big.png");
+  await writeFile(big, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  await truncate(big, 20 * 1024 * 1024);
+  const photo = page.getByLabel("Profile photo");
+  await photo.setInputFiles(big);
+  // Said before anything is sent, and the photo is not kept to be sent with the rest.
+  await expect(page.getByText("The photo is larger than 5 MB. Please choose a smaller one.")).toBeVisible();
+  await expect(photo).toHaveValue("");
 });
 
 test("invite someone, and delete my account", async ({ page, context, db, baseURL }) => {

@@ -331,7 +331,7 @@ test("pause and resume sending on the Storyteller page", async ({ page, context,
     const when = new Intl.DateTimeFormat("en-US", { dateStyle: "full", timeZone: "America/Chicago" }).format(
       next_send_at!,
     );
-    return `Next question: ${when} (10:00 their time)`;
+    return `Next question: ${when}, at 10:00 in Chicago, United States`;
   };
   const state = page.getByTestId("delivery-state");
 

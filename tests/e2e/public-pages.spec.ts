@@ -80,11 +80,19 @@ test("the language switch saves the choice for later pages", async ({ page }) =>
 test("theme settings change the page as the server renders it, with a toast", async ({ page }) => {
   await page.goto("/about-us");
   await page.getByText("Display").click();
+  // Display offers a text size (no "Right to left": no language here needs it).
+  await expect(page.getByLabel("Right to left")).toHaveCount(0);
+  const textSize = () => page.locator("h1").evaluate((h1) => parseFloat(getComputedStyle(h1).fontSize));
+  const before = await textSize();
   await page.getByLabel("Dark").check();
   await page.getByLabel("Cyan").check();
+  await page.getByLabel("Largest").check();
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.locator("html")).toHaveAttribute("data-mode", "dark");
   await expect(page.locator("html")).toHaveAttribute("data-color", "cyan");
+  // The text really is larger, as the server draws the page.
+  await expect(page.locator("html")).toHaveAttribute("data-text-size", "largest");
+  expect(await textSize()).toBeCloseTo(before * 1.5, 0);
   await expect(page.getByRole("status").filter({ hasText: "Settings saved" })).toBeVisible();
   await expectNoAxeViolations(page);
 });

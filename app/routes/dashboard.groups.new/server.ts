@@ -24,6 +24,7 @@ import { formConstraints } from "~/utils/form-constraints.server";
 import { MAX_INVITATIONS_PER_POST } from "~/utils/group-schema";
 import { indexListField } from "~/utils/list-fields";
 import { storytellerFormLists } from "~/utils/storyteller-form.server";
+import { zoneSearchFirst } from "~/utils/time-zones";
 import { Intent, type Step, stepSchemas } from "./schema";
 
 // One handler per step of Add Group: each parses its step's post once, goes back, refuses it with
@@ -92,7 +93,7 @@ async function details(args: StepArgs) {
 async function storyteller(args: StepArgs) {
   const { context, user, formData } = args;
   const { go, refuse } = replies(args, 2);
-  const submission = parseWithZod(formData, { schema: stepSchemas[2] });
+  const submission = parseWithZod(zoneSearchFirst(formData), { schema: stepSchemas[2] });
   const form = formData.get("intent") === Intent.pick ? "pick" : "create";
   if (submission.status !== "success") return refuse(form, submission.reply());
   const value = submission.value;

@@ -47,6 +47,26 @@ describe("adding a Storyteller, step by step", () => {
     expect(await draftOf(user)).toBeNull();
   });
 
+  it("takes a plain post whose time-zone search changed (Enter in the search box) as that search, keeping nothing", async () => {
+    const user = await signedInUser(database);
+    const searched = await submit(user, 1, { ...who, timeZone: "America/New_York", zoneQuery: "India" });
+    expect(searched.status).toBe(400);
+    const { result } = searched.data as { result: { initialValue: Record<string, string>; error?: object } };
+    // The page comes back with everything typed (the form chooses the one place found) and no errors.
+    expect(result.initialValue).toMatchObject({ nickname: "Dadaji", phone: "(416) 555-0199", zoneQuery: "India" });
+    expect(Object.values(result.error ?? {}).filter(Boolean)).toEqual([]);
+    expect(await draftOf(user)).toBeNull();
+    // Next, with that search shown, goes on.
+    const next = await submit(user, 1, {
+      ...who,
+      timeZone: "Asia/Kolkata",
+      zoneQuery: "India",
+      zoneQueryShown: "India",
+    });
+    expect(next).toMatchObject({ status: 302, location: "/dashboard/onboarding?step=2" });
+    expect(await draftOf(user)).toMatchObject({ who: { timeZone: "Asia/Kolkata" } });
+  });
+
   it("refuses a post with no step intent, or another one, with a 400 and keeps nothing", async () => {
     const user = await signedInUser(database);
     for (const intent of [undefined, "submit", "delete-everything"]) {

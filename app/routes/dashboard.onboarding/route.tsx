@@ -3,6 +3,7 @@ import { useActionData, useLoaderData } from "react-router";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
+import { i18nServer } from "~/i18n/i18next.server";
 import { getDraft } from "~/models/onboarding.server";
 import { getPromptLibrary } from "~/models/prompt-library.server";
 import { todayIn } from "~/models/storyteller.server";
@@ -11,6 +12,7 @@ import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { readForm } from "~/utils/request-body.server";
 import { storytellerFormLists } from "~/utils/storyteller-form.server";
+import { zoneLabel } from "~/utils/time-zone-choices.server";
 import type { Step } from "./schema";
 import { submitStep } from "./server";
 import { PromptsStepForm, ScheduleStepForm, WhoStepForm } from "./steps";
@@ -26,16 +28,18 @@ export async function loader({ request, context }: LoaderArgs) {
   const step = stepOf(request);
   const draft = await getDraft(context.db, user.id);
   const language = draft.who?.language ?? user.language;
+  // Places and countries in the reader's language (the library is in the Storyteller's).
+  const reader = await i18nServer.getLocale(request);
   return {
     title: await pageTitle(request, context, "onboarding.title", "storytellers"),
     step,
     draft,
     library: step === 2 ? await getPromptLibrary(context.db, language) : [],
-    ...(step === 1
-      ? storytellerFormLists(request, language)
-      : { timeZones: [], phoneCountries: [], phoneCountry: "US" }),
+    ...(step === 1 ? storytellerFormLists(request, reader) : { timeZones: [], phoneCountries: [], phoneCountry: "US" }),
     defaultTimeZone: user.language === "hi" ? "Asia/Kolkata" : "America/New_York",
     today: todayIn(draft.who?.timeZone ?? "UTC"),
+    // Her time zone in words, in the reader's language ("Kolkata, India"), for the review.
+    zonePlace: step === 3 && draft.who ? zoneLabel(draft.who.timeZone, reader) : null,
     constraint: [formConstraints.storyteller, formConstraints.prompts, formConstraints.schedule][step - 1],
   };
 }
@@ -47,8 +51,18 @@ export async function action({ request, context }: ActionArgs) {
 
 export default function Onboarding() {
   const { t } = useTranslation("storytellers");
-  const { step, draft, library, timeZones, phoneCountries, phoneCountry, defaultTimeZone, today, constraint } =
-    useLoaderData<typeof loader>();
+  const {
+    step,
+    draft,
+    library,
+    timeZones,
+    phoneCountries,
+    phoneCountry,
+    defaultTimeZone,
+    today,
+    zonePlace,
+    constraint,
+  } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const lastResult = actionData && "result" in actionData ? actionData.result : undefined;
   return (
@@ -80,7 +94,13 @@ export default function Onboarding() {
         <PromptsStepForm draft={draft.prompts} library={library} constraint={constraint} lastResult={lastResult} />
       ) : null}
       {step === 3 ? (
-        <ScheduleStepForm draft={draft} today={today} constraint={constraint} lastResult={lastResult} />
+        <ScheduleStepForm
+          draft={draft}
+          today={today}
+          zonePlace={zonePlace ?? ""}
+          constraint={constraint}
+          lastResult={lastResult}
+        />
       ) : null}
     </section>
   );

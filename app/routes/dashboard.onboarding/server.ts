@@ -7,6 +7,7 @@ import { checkLibraryPromptIds } from "~/models/prompt-library.server";
 import { checkFirstPromptDate, checkStorytellerFields } from "~/models/storyteller.server";
 import { log } from "~/services/logger.server";
 import { redirectWithToast } from "~/services/toast.server";
+import { zoneSearchFirst } from "~/utils/time-zones";
 import { Intent, type Step, stepSchemas } from "./schema";
 
 // One handler per step of the wizard: each parses its step's post once, goes back, or refuses it
@@ -18,7 +19,7 @@ const stepUrl = (step: number) => `/dashboard/onboarding?step=${step}`;
 const refuse = (result: SubmissionResult<string[]>) => data({ result }, { status: 400 });
 
 async function who({ context, userId, formData }: StepArgs) {
-  const submission = parseWithZod(formData, { schema: stepSchemas[1] });
+  const submission = parseWithZod(zoneSearchFirst(formData), { schema: stepSchemas[1] });
   if (submission.status !== "success") return refuse(submission.reply());
   if (submission.value.intent === Intent.back) return redirect(stepUrl(1));
   const { intent: _next, ...who } = submission.value;

@@ -5,10 +5,11 @@ import type { z } from "zod";
 import { FieldErrors, TextareaField } from "~/components/forms";
 import { type LibraryCategory, pickClass, summaryClass } from "~/components/prompt-picker";
 import { ScheduleFields, StorytellerFields } from "~/components/storyteller-fields";
+import { SendTime } from "~/components/time-zone-chooser";
 import type { FormConstraint } from "~/utils/form-constraint";
 import type { PromptsInput, promptsSchema } from "~/utils/prompt-schema";
 import type { ScheduleInput, scheduleSchema, StorytellerInput, storytellerSchema } from "~/utils/storyteller-schema";
-import type { ZoneChoice } from "~/utils/time-zones";
+import type { PhoneCountry, ZoneChoice } from "~/utils/time-zones";
 import { Intent } from "./intents";
 
 // The wizard's three steps. The server checks each post with ./schema.ts and answers with its
@@ -45,7 +46,7 @@ export function WhoStepForm({
 }: {
   draft?: StorytellerInput;
   timeZones: ZoneChoice[];
-  phoneCountries: { code: string; name: string }[];
+  phoneCountries: PhoneCountry[];
   phoneCountry: string;
   defaultTimeZone: string;
   constraint: FormConstraint;
@@ -154,11 +155,14 @@ export function PromptsStepForm({
 export function ScheduleStepForm({
   draft,
   today,
+  zonePlace,
   constraint,
   lastResult,
 }: {
   draft: Draft;
   today: string;
+  /** Her time zone in words ("Kolkata, India"), never its IANA name. */
+  zonePlace: string;
   constraint: FormConstraint;
   lastResult: Result;
 }) {
@@ -187,7 +191,9 @@ export function ScheduleStepForm({
               {draft.who.deliveryMethod === "email" ? draft.who.email : draft.who.phone}
             </dd>
             <dt className="text-muted">{t("fields.timeZone")}</dt>
-            <dd>{draft.who.timeZone}</dd>
+            <dd>
+              <SendTime zone={draft.who.timeZone} place={zonePlace} />
+            </dd>
             <dt className="text-muted">{t("onboarding.promptCount")}</dt>
             <dd>{promptCount}</dd>
           </dl>

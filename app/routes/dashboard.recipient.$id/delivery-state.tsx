@@ -13,6 +13,8 @@ type StorytellerState = {
   next_send_at: Date | string | null;
   paused_at: Date | string | null;
   time_zone: string;
+  /** Her time zone in words, in the reader's language ("Kolkata, India"). */
+  zone_place: string;
 };
 
 /** Whether questions are reaching the Storyteller, and if not, why; the owner pauses and resumes here. */
@@ -61,7 +63,7 @@ export function DeliveryState({
         {storyteller.paused_at ? (
           <p>{t("delivery.paused")}</p>
         ) : when ? (
-          <p>{t("delivery.nextSend", { when })}</p>
+          <p>{t("delivery.nextSend", { when, place: storyteller.zone_place })}</p>
         ) : null}
       </div>
       {canManage ? (

@@ -113,7 +113,13 @@ export default function StorytellerView() {
         </Link>
       </nav>
       {showSent ? (
-        <SentPrompts prompts={sent} locale={locale} storytellerId={storyteller.id} canManage={canManage} />
+        <SentPrompts
+          prompts={sent}
+          locale={locale}
+          storyteller={storyteller}
+          storytellerId={storyteller.id}
+          canManage={canManage}
+        />
       ) : (
         <PromptQueue prompts={queued} canSendNow={canManage} isCollaborator={role === "collaborator"} />
       )}

@@ -2,7 +2,9 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useFetcher, useNavigate, useSearchParams } from "react-router";
 import { AnswerWithWords } from "~/components/answer-words";
+import { useTimeForYou } from "~/components/time-zone-chooser";
 import { ownReasonKey } from "~/utils/delivery-reasons";
+import { herTime } from "~/utils/intl-formats";
 import type { WordsView } from "~/utils/words";
 import { Intent } from "./intents";
 
@@ -21,6 +23,8 @@ type SentPrompt = {
   share_url?: string | null;
   delivery_status: string | null;
   delivery_error: string | null;
+  /** When a send not yet made is due (quiet hours hold a text until 08:00 there). */
+  delivery_due?: Date | string | null;
   via_phone?: boolean | null;
   duration_ms?: number | null;
   /** Answering by phone: the number to call and this prompt's code (while it waits for an answer). */
@@ -35,11 +39,14 @@ type SentPrompt = {
 export function SentPrompts({
   prompts,
   locale,
+  storyteller,
   storytellerId,
   canManage = false,
 }: {
   prompts: SentPrompt[];
   locale: string;
+  /** Whose questions these are: a waiting one says when it reaches her, her time. */
+  storyteller: { nickname: string; time_zone: string };
   storytellerId: string;
   canManage?: boolean;
 }) {
@@ -65,7 +72,10 @@ export function SentPrompts({
             data-testid="sent-prompt"
           >
             <p>{prompt.text}</p>
-            <p className="mt-1 text-sm text-muted">
+            {!prompt.sent_at && prompt.delivery_due ? (
+              <Waiting at={prompt.delivery_due} storyteller={storyteller} locale={locale} />
+            ) : null}
+            <p hidden={!prompt.sent_at} className="mt-1 text-sm text-muted">
               {prompt.sent_at ? format.format(new Date(prompt.sent_at)) : null} · {t(`view.status.${status}`)}
               {prompt.answer_id && prompt.via_phone ? <> · {tPhone("viaPhone")}</> : null}
               {prompt.answer_id && !prompt.is_private && prompt.duration_ms ? (
@@ -106,6 +116,27 @@ export function SentPrompts({
         );
       })}
     </ul>
+  );
+}
+
+/** A question on its way: when it will reach her, her time, and (with JavaScript) the reader's. */
+function Waiting({
+  at,
+  storyteller,
+  locale,
+}: {
+  at: Date | string;
+  storyteller: { nickname: string; time_zone: string };
+  locale: string;
+}) {
+  const { t } = useTranslation("storytellers");
+  const yourTime = useTimeForYou(at, locale);
+  const values = { name: storyteller.nickname, time: herTime(at, storyteller.time_zone, locale), yourTime };
+  return (
+    <p className="mt-1 text-sm" data-testid="waiting">
+      <span className="font-medium">{t("view.status.waiting")}:</span>{" "}
+      {yourTime ? t("delivery.reachesAtForYou", values) : t("delivery.reachesAt", values)}
+    </p>
   );
 }
 

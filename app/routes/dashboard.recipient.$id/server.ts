@@ -1,5 +1,6 @@
 import { data, redirect } from "react-router";
 import type { AppContext } from "~/context.server";
+import { i18nServer } from "~/i18n/i18next.server";
 import { askedStorytellerRole } from "~/models/access.server";
 import { answerCodesFor } from "~/models/answer-code.server";
 import { queueSendNow } from "~/models/delivery.server";
@@ -16,6 +17,8 @@ import { setPaused } from "~/models/storyteller.server";
 import { wordsView } from "~/models/transcript-edit.server";
 import { log } from "~/services/logger.server";
 import { redirectWithToast } from "~/services/toast.server";
+import { herTime } from "~/utils/intl-formats";
+import { zoneLabel } from "~/utils/time-zone-choices.server";
 import { displayLine, storytellerVoiceLine } from "~/utils/voice-lines.server";
 import { queuedAnchor } from "./intents";
 import { type ActionInput, Intent } from "./schema";
@@ -94,7 +97,8 @@ export async function storytellerPage(
       : [];
   return {
     title: `${view.storyteller.nickname} · ${context.config.APP_NAME}`,
-    storyteller: view.storyteller,
+    // Her time zone in words, in the reader's language ("Kolkata, India").
+    storyteller: { ...view.storyteller, zone_place: zoneLabel(view.storyteller.time_zone, locale) },
     role: view.role,
     // What the queue shows of each prompt: the sent-only fields (all null here) stay on the server.
     queued: tab === "scheduled" ? view.queued.map(({ id, text, editable }) => ({ id, text, editable })) : [],
@@ -162,9 +166,20 @@ export async function performIntent({ request, context, userId, storytellerId }:
     case Intent.sendNow: {
       const prompt = await queuedPromptForSending(context.db, userId, storytellerId, input.promptId);
       if (!prompt) return null;
-      if ((await queueSendNow(context.db, prompt.id)) === "unreachable")
-        return toast(back, "error", "storytellers:toast.cannotSendNow");
-      return toast(back, "success", "storytellers:toast.sendNowRequested");
+      const queued = await queueSendNow(context.db, prompt.id);
+      if (queued.outcome === "unreachable") return toast(back, "error", "storytellers:toast.cannotSendNow");
+      if (queued.outcome !== "queued" || !queued.heldUntil)
+        return toast(back, "success", "storytellers:toast.sendNowRequested");
+      // Night where she is: it waits for 08:00 there, and the Sent tab shows it waiting.
+      return redirectWithToast(request, context, `${sentTab}#prompt-${prompt.id}`, {
+        type: "info",
+        key: "storytellers:toast.sendNowHeld",
+        values: {
+          name: queued.nickname,
+          time: herTime(queued.heldUntil, queued.timeZone, await i18nServer.getLocale(request)),
+          at: queued.heldUntil.toISOString(),
+        },
+      });
     }
     case Intent.answerShare: {
       const shared = await shareAnswer(context, userId, storytellerId, input.answerId);

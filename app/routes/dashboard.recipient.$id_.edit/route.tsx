@@ -9,6 +9,7 @@ import { FamilyNotesSwitch } from "~/components/family-notes-switch";
 import { FieldErrors } from "~/components/forms";
 import { ScheduleFields, StorytellerFields } from "~/components/storyteller-fields";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
+import { i18nServer } from "~/i18n/i18next.server";
 import {
   checkFirstPromptDate,
   deleteStoryteller,
@@ -26,6 +27,7 @@ import { nationalFormat } from "~/utils/phone.server";
 import { readForm } from "~/utils/request-body.server";
 import { storytellerFormLists } from "~/utils/storyteller-form.server";
 import type { storytellerWithScheduleSchema } from "~/utils/storyteller-schema";
+import { zoneSearchFirst } from "~/utils/time-zones";
 import { Intent } from "./intents";
 import { editSchema } from "./schema";
 
@@ -43,7 +45,8 @@ export async function loader({ request, context, params }: LoaderArgs) {
     storyteller,
     // Her number as people in her country write it, shown beside that country.
     phone: storyteller.phone_e164 ? nationalFormat(storyteller.phone_e164) : "",
-    ...storytellerFormLists(request, user.language, storyteller.phone_e164),
+    // Places and countries in the reader's language.
+    ...storytellerFormLists(request, await i18nServer.getLocale(request), storyteller.phone_e164),
     constraint: formConstraints.storytellerWithSchedule,
   };
 }
@@ -52,7 +55,7 @@ export async function action({ request, context, params }: ActionArgs) {
   const user = await requireUser(request, context);
   const current = await getOwnedStoryteller(context.db, user.id, idParam(params.id));
   if (!current) throw notFound();
-  const submission = parseWithZod(await readForm(request), { schema: editSchema });
+  const submission = parseWithZod(zoneSearchFirst(await readForm(request)), { schema: editSchema });
   // Which of the page's two forms a refusal goes back to.
   const form = submission.payload.intent === Intent.delete ? Intent.delete : Intent.update;
   if (submission.status !== "success") return data({ form, result: submission.reply() }, { status: 400 });

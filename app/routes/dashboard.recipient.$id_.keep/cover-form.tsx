@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { FieldErrors } from "~/components/forms";
+import { usePhotoSizeCheck } from "~/utils/photo-size";
 
 /** The book's cover photo: a plain multipart form to the keep page (decision 047). */
 export function CoverForm({
@@ -13,6 +14,9 @@ export function CoverForm({
   error?: string;
 }) {
   const { t } = useTranslation("keep");
+  // Over 5 MB is said when the photo is chosen, not after a minute of sending it.
+  const check = usePhotoSizeCheck("keep:cover.tooLarge");
+  const errors = check.errors ?? (error ? [error] : []);
   return (
     <Form
       method="post"
@@ -33,10 +37,11 @@ export function CoverForm({
         accept="image/jpeg,image/png,image/gif,image/webp,image/heic"
         required
         className="input"
-        aria-describedby={error ? "cover-photo-hint cover-photo-error" : "cover-photo-hint"}
-        aria-invalid={error ? true : undefined}
+        onChange={check.onChange}
+        aria-describedby={errors.length ? "cover-photo-hint cover-photo-error" : "cover-photo-hint"}
+        aria-invalid={errors.length ? true : undefined}
       />
-      <FieldErrors id="cover-photo-error" errors={error ? [error] : []} />
+      <FieldErrors id="cover-photo-error" errors={errors} />
       <button type="submit" className="btn-secondary self-start">
         {t("cover.submit")}
       </button>
