@@ -191,6 +191,7 @@ export async function processWhatsAppVoiceNote(
           file,
           isPrivate: false,
           uploadId,
+          fromPhone: note.phone_e164,
         });
         if (result.ok) {
           answerId = result.answerId;
