@@ -41,6 +41,7 @@ export interface Answers {
   playable_storage_key: string | null;
   prompt_id: string;
   recorded_for_email: string | null;
+  recorded_for_phone: string | null;
   storage_key: string;
   storyteller_id: string;
   transcript: string | null;

@@ -46,7 +46,7 @@ export const keepsakeExport =
         "application/zip",
       );
       await written;
-      await finishKeepsake(db, config, keepsakeId, { key, size });
+      await finishKeepsake(db, config, keepsakeId, { key, size }, new Date(), plan.storytellerIds);
     } catch (error) {
       await failKeepsake(db, keepsakeId, "failed");
       throw error;

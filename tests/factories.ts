@@ -304,6 +304,33 @@ export async function createDelivery(db: DbOrTx, options: DeliveryOptions) {
     .executeTakeFirstOrThrow();
 }
 
+/**
+ * A prompt's record link as the send job leaves it once sent by email to `to`: the message in the
+ * outbox and the prompt's own ledger row pointing at it (where the Storyteller's own account comes
+ * from: recordLinkAddress).
+ */
+export async function createSentEmail(db: DbOrTx, options: { promptId: string; to: string; sentAt?: Date }) {
+  const sentAt = options.sentAt ?? new Date();
+  const message = await db
+    .insertInto("outbox_messages")
+    .values({
+      channel: "email",
+      to_address: options.to,
+      subject: "A question for you",
+      text_body: "Record your answer",
+      status: "sent",
+      sent_at: sentAt,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return createDelivery(db, {
+    promptId: options.promptId,
+    status: "sent",
+    outboxMessageId: message.id,
+    sentAt,
+  });
+}
+
 /** A session row as-is (for expiry tests); to act as a signed-in user, use `signIn`. */
 export async function createSession(
   db: DbOrTx,
@@ -442,9 +469,12 @@ export async function createKeepsake(
     storageKey?: string;
     byteSize?: number;
     expiresAt?: Date;
+    /** An "everything" export's Storytellers, as its job writes them when it is ready (default none). */
+    storytellerIds?: string[];
   },
 ) {
   const ready = options.storageKey !== undefined;
+  const everything = ready && !options.storytellerId && (options.kind ?? "export") === "export";
   return db
     .insertInto("keepsakes")
     .values({
@@ -457,6 +487,7 @@ export async function createKeepsake(
       byte_size: options.byteSize ?? null,
       ready_at: ready ? new Date() : null,
       expires_at: ready ? (options.expiresAt ?? new Date(Date.now() + 7 * 86_400_000)) : null,
+      ...(everything ? { options: JSON.stringify({ storytellerIds: options.storytellerIds ?? [] }) } : {}),
     })
     .returning("id")
     .executeTakeFirstOrThrow();

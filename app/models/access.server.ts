@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { DbOrTx } from "../../db/client";
 
 /**
@@ -79,14 +80,50 @@ export function usersWhoMaySeeEach(db: DbOrTx, storytellerIds: string[]) {
 }
 
 /**
- * The Storytellers someone answered for: those with an answer recorded for their address (decision
- * 012: the address the record link went to, never the Storyteller row's editable email).
+ * The address a prompt's record link was sent to: the email of its own send (the ledger row with
+ * purpose "prompt", the first link out), lower-cased, or null when it never went out by email.
+ * Neither the Storyteller row's email nor a later resend moves it: the owner may edit the one and
+ * trigger the other, and neither must hand her answer to another account (decisions 012, 063).
  */
-export function answeredForStorytellerIds(db: DbOrTx, email: string) {
+export function recordLinkAddress(db: DbOrTx, promptId: string) {
   return db
-    .selectFrom("answers")
-    .select("answers.storyteller_id as id")
-    .where("answers.recorded_for_email", "=", email.toLowerCase());
+    .selectFrom("deliveries as d")
+    .innerJoin("outbox_messages as m", "m.id", "d.outbox_message_id")
+    .select((eb) => eb.fn<string>("lower", ["m.to_address"]).as("address"))
+    .where("d.prompt_id", "=", promptId)
+    .where("d.channel", "=", "email")
+    .where("d.purpose", "=", "prompt");
+}
+
+/** The prompts whose record link was sent to this account's address (recordLinkAddress's rule). */
+export function promptsSentToAccount(db: DbOrTx, email: string) {
+  return db
+    .selectFrom("deliveries as d")
+    .innerJoin("outbox_messages as m", "m.id", "d.outbox_message_id")
+    .select("d.prompt_id as id")
+    .where("d.channel", "=", "email")
+    .where("d.purpose", "=", "prompt")
+    .where((eb) => eb(eb.fn("lower", ["m.to_address"]), "=", email.toLowerCase()));
+}
+
+/**
+ * Whether an answer is the Storyteller's own for this account: it was recorded for the account's
+ * address (answers.recorded_for_email, set when it arrived from recordLinkAddress; an answer by phone
+ * or WhatsApp came from a number and is nobody's account until phone sign-in exists). Every surface
+ * that lets the Storyteller hear or read a private answer asks this, naming the answers table as the
+ * query does ("a", "answers"); `account` is the signed-in email or the user's id.
+ */
+export function isOwnAnswer(answers: string, account: { email: string } | { userId: string }) {
+  const address =
+    "email" in account
+      ? sql`lower(${account.email})`
+      : sql`(select lower(own.email) from users own where own.id = ${account.userId})`;
+  return sql<boolean>`(${sql.ref(`${answers}.recorded_for_email`)} = ${address})`;
+}
+
+/** The Storytellers someone answered for: those with an answer that is their own (isOwnAnswer). */
+export function answeredForStorytellerIds(db: DbOrTx, email: string) {
+  return db.selectFrom("answers").select("answers.storyteller_id as id").where(isOwnAnswer("answers", { email }));
 }
 
 export type StorytellerRole = "owner" | "collaborator";

@@ -7,6 +7,7 @@ import { log } from "~/services/logger.server";
 import { storageKeys } from "~/services/storage-keys";
 import type { StorageService } from "~/services/storage.server";
 import { type Db, type DbOrTx, inTransaction } from "../../db/client";
+import { recordLinkAddress } from "./access.server";
 import { releaseAnswerCode } from "./answer-code.server";
 import { notifyStorytellerEvent } from "./notification.server";
 
@@ -22,7 +23,15 @@ export type AcceptResult = { ok: true; answerId: string } | { ok: false; problem
  */
 export async function acceptRecording(
   services: AnswerServices,
-  input: { promptId: string; file: string; isPrivate: boolean; uploadId?: string; viaPhone?: boolean },
+  input: {
+    promptId: string;
+    file: string;
+    isPrivate: boolean;
+    uploadId?: string;
+    viaPhone?: boolean;
+    /** The number a call or WhatsApp voice note came from; absent for the page (record link, My Stories). */
+    fromPhone?: string;
+  },
 ): Promise<AcceptResult> {
   const { db, storage } = services;
   if (input.uploadId) {
@@ -40,13 +49,24 @@ export async function acceptRecording(
       const prompt = await tx
         .selectFrom("prompts")
         .innerJoin("storytellers as s", "s.id", "prompts.storyteller_id")
-        .select([
+        .innerJoin("users as owner", "owner.id", "s.owner_id")
+        .select((eb) => [
           "prompts.id",
           "prompts.storyteller_id",
           "prompts.sent_at",
           "prompts.rerecord_requested_at",
-          "s.email",
-          "s.delivery_method",
+          // Whose own answer it is (decision 063): the address its record link went to, or for the
+          // user's own stories their account; never the Storyteller row's editable email.
+          eb.fn
+            .coalesce(
+              recordLinkAddress(tx, input.promptId),
+              eb
+                .case()
+                .when("s.is_self", "=", true)
+                .then(eb.fn<string>("lower", ["owner.email"]))
+                .end(),
+            )
+            .as("link_address"),
         ])
         .where("prompts.id", "=", input.promptId)
         .forUpdate("prompts")
@@ -73,7 +93,9 @@ export async function acceptRecording(
           duration_ms: check.durationMs,
           upload_id: input.uploadId ?? null,
           via_phone: input.viaPhone ?? false,
-          recorded_for_email: prompt.delivery_method === "email" && prompt.email ? prompt.email.toLowerCase() : null,
+          // By phone or WhatsApp it came from a number, which no account holds yet.
+          recorded_for_email: input.fromPhone ? null : prompt.link_address,
+          recorded_for_phone: input.fromPhone ?? null,
         })
         .returning("id")
         .executeTakeFirstOrThrow();

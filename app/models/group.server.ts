@@ -332,7 +332,18 @@ export async function getGroupPage(db: DbOrTx, userId: string, groupId: string, 
   const members = await db
     .selectFrom("group_members as m")
     .innerJoin("users as u", "u.id", "m.user_id")
-    .select(["u.id", "u.first_name", "u.last_name", "u.email", "m.role", "m.joined_at"])
+    .select([
+      "u.id",
+      "u.first_name",
+      "u.last_name",
+      "u.email",
+      "m.role",
+      "m.joined_at",
+      // Books they made of the Storyteller: removing them stops their downloads, not the printed links.
+      sql<number>`(select count(*)::int from keepsakes k where k.user_id = u.id and k.kind = 'book' and k.storyteller_id = ${group.storyteller_id})`.as(
+        "books",
+      ),
+    ])
     .where("m.group_id", "=", group.id)
     .orderBy(sql`m.role = 'owner'`, "desc")
     .orderBy("m.joined_at")

@@ -46,6 +46,8 @@ export type ExportPlan = {
   filename: string;
   createdAt: Date;
   answerCount: number;
+  /** The Storytellers whose answers it holds. */
+  storytellerIds: string[];
   photoCount: number;
   files: PlannedFile[];
   /** The zip's exact length in bytes. */
@@ -266,6 +268,7 @@ ${answers.length ? sections.join("\n") : `<p>${escapeHtml(t("archive.empty"))}</
     filename: `${folder}.zip`,
     createdAt: now,
     answerCount: answers.length,
+    storytellerIds: [...new Set(answers.map((answer) => answer.storyteller_id))],
     photoCount: photos.size,
     files,
     length: zipLength(zipEntries(storage, folder, files, now)),

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Config } from "~/config.server";
 import type { AppContext } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
@@ -8,7 +9,7 @@ import { isUuid } from "~/utils/ids";
 import type { KeepsakeView } from "~/utils/keep-schema";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import type { Language } from "../../db/schema";
-import { visibleStorytellerIds } from "./access.server";
+import { isOwnAnswer, visibleStorytellerIds } from "./access.server";
 import { type AnswerAudio, answerForLinkToken } from "./share.server";
 
 /**
@@ -46,13 +47,6 @@ export type KeptAnswer = {
   transcript_status: "pending" | "waiting" | "done" | "none" | "failed";
   transcript_segments: unknown;
 };
-
-function userEmail(db: DbOrTx, userId: string) {
-  return db
-    .selectFrom("users")
-    .select((u) => u.fn<string>("lower", ["email"]).as("email"))
-    .where("id", "=", userId);
-}
 
 /**
  * The answers an export holds, oldest first: for a Storyteller, its non-private answers when the
@@ -105,7 +99,7 @@ export async function keptAnswers(db: DbOrTx, userId: string, scope: ExportScope
     query = query.where((eb) =>
       eb.or([
         eb.and([eb("a.is_private", "=", false), eb("a.storyteller_id", "in", visibleStorytellerIds(db, userId))]),
-        eb("a.recorded_for_email", "=", userEmail(db, userId)),
+        isOwnAnswer("a", { userId }),
       ]),
     );
   }
@@ -295,6 +289,8 @@ export async function finishKeepsake(
   keepsakeId: string,
   file: { key: string; size: number },
   now = new Date(),
+  /** An "everything" export's Storytellers, which every download checks the user may still hear. */
+  storytellerIds?: string[],
 ) {
   await inTransaction(db, async (tx) => {
     const expiresAt = new Date(now.getTime() + KEEPSAKE_LIFETIME_DAYS * 86_400_000);
@@ -309,6 +305,7 @@ export async function finishKeepsake(
         ready_at: now,
         expires_at: expiresAt,
         error: null,
+        ...(storytellerIds ? { options: sql`k.options || ${JSON.stringify({ storytellerIds })}::jsonb` } : {}),
       })
       .whereRef("u.id", "=", "k.user_id")
       .where("k.id", "=", keepsakeId)
@@ -343,7 +340,7 @@ export function formatDate(language: Language, date: Date, timeZone = "UTC") {
   return new Intl.DateTimeFormat(language === "hi" ? "hi-IN" : "en-GB", { dateStyle: "long", timeZone }).format(date);
 }
 
-/** A finished keepsake its owner may download now (ready, not expired), or null. */
+/** A finished keepsake its maker may download now (ready, not expired, still theirs to hear), or null. */
 export async function downloadableKeepsake(db: DbOrTx, userId: string, keepsakeId: string, now = new Date()) {
   if (!isUuid(keepsakeId)) return null;
   return (
@@ -353,6 +350,24 @@ export async function downloadableKeepsake(db: DbOrTx, userId: string, keepsakeI
       .select(["k.id", "k.kind", "k.storage_key", "k.created_at", "s.first_name"])
       .where("k.id", "=", keepsakeId)
       .where("k.user_id", "=", userId)
+      // Checked now, not when it was made (decision 063): a member removed since loses it. An
+      // "everything" export names the Storytellers it holds (options.storytellerIds, written when it
+      // is finished): each must still be one the user sees or answered for.
+      .where((eb) =>
+        eb.or([
+          eb("k.storyteller_id", "in", visibleStorytellerIds(db, userId)),
+          eb.and([
+            eb("k.storyteller_id", "is", null),
+            sql<boolean>`jsonb_typeof(k.options -> 'storytellerIds') = 'array'`,
+            sql<boolean>`not exists (
+              select 1 from jsonb_array_elements_text(k.options -> 'storytellerIds') as held(id)
+              where held.id::uuid not in (${visibleStorytellerIds(db, userId)})
+                and not exists (
+                  select 1 from answers a where a.storyteller_id = held.id::uuid and ${isOwnAnswer("a", { userId })}
+                ))`,
+          ]),
+        ]),
+      )
       .where("k.status", "=", "ready")
       .where("k.expires_at", ">", now)
       .where("k.storage_key", "is not", null)

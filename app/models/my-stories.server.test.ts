@@ -10,6 +10,7 @@ import {
   createPrompt,
   createSelfStoryteller,
   createShareLink,
+  createSentEmail,
   createStoryteller,
   createUser,
 } from "../../tests/factories";
@@ -83,6 +84,9 @@ async function askedOfMe(me: { email: string }) {
     recordedForEmail: me.email,
     storage: context().storage,
   });
+  // Each question's record link went to that address: what makes them mine (recordLinkAddress).
+  for (const prompt of [storyteller.prompts[0], answered])
+    await createSentEmail(database.db, { promptId: prompt.id, to: me.email.toUpperCase() });
   return { ravi, storyteller, open: storyteller.prompts[0], answered, answer };
 }
 
@@ -233,6 +237,7 @@ describe("the My Stories list", () => {
       sentAt: new Date(),
       rerecordRequestedAt: new Date(),
     });
+    for (const prompt of [skipped, again]) await createSentEmail(database.db, { promptId: prompt.id, to: me.email });
     await createAnswer(database.db, { storytellerId: storyteller.id, promptId: again.id, recordedForEmail: me.email });
     const recorded = await startOwnStory(database.db, me, { title: "My first bicycle" });
     const draft = await startOwnStory(database.db, me, { title: "The monsoon of 1971" });

@@ -3,6 +3,7 @@ import { log } from "~/services/logger.server";
 import { isUuid } from "~/utils/ids";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import type { Database, Language } from "../../db/schema";
+import { isOwnAnswer, promptsSentToAccount } from "./access.server";
 import { reopenAnswerCode } from "./answer-code.server";
 import type { AnswerServices } from "./answer.server";
 import { libraryQueueItems } from "./prompt-library.server";
@@ -10,10 +11,10 @@ import { wordsColumnsOf } from "./transcript-edit.server";
 
 /**
  * My Stories (decision 017): the stories I recorded myself, which are ordinary prompts and answers
- * under my one is_self Storyteller row, and the questions other people sent to my address
- * (a Storyteller row of theirs whose email is mine), which I may answer here with the same recorder
- * as the record link. "Mine" for an answer is decision 012's rule (recorded for my address) or being
- * under my is_self row.
+ * under my one is_self Storyteller row, and the questions other people sent to my address (their
+ * record links went there: promptsSentToAccount), which I may answer here with the same recorder as
+ * the record link. "Mine" for an answer is isOwnAnswer (recorded for my address, decisions 012 and
+ * 063) or being under my is_self row.
  */
 
 type Me = { id: string; email: string };
@@ -31,10 +32,7 @@ function selfStorytellerIds(db: DbOrTx, userId: string) {
 /** Answers the user is the Storyteller of: recorded for their address, or under their is_self row. */
 function isMyAnswer(db: DbOrTx, me: Me) {
   return (eb: ExpressionBuilder<Database, "answers">) =>
-    eb.or([
-      eb("answers.recorded_for_email", "=", me.email.toLowerCase()),
-      eb("answers.storyteller_id", "in", selfStorytellerIds(db, me.id)),
-    ]);
+    eb.or([isOwnAnswer("answers", me), eb("answers.storyteller_id", "in", selfStorytellerIds(db, me.id))]);
 }
 
 /** Where the self row says it lives; it is never sent anything, so this only has to be a real zone. */
@@ -151,11 +149,7 @@ export async function answerablePrompt(db: DbOrTx, me: Me, promptId: string) {
     .where((eb) =>
       eb.or([
         eb.and([eb("s.is_self", "=", true), eb("s.owner_id", "=", me.id)]),
-        eb.and([
-          eb("s.is_self", "=", false),
-          eb("s.delivery_method", "=", "email"),
-          eb(eb.fn("lower", ["s.email"]), "=", me.email.toLowerCase()),
-        ]),
+        eb.and([eb("s.is_self", "=", false), eb("p.id", "in", promptsSentToAccount(db, me.email))]),
       ]),
     )
     .executeTakeFirst();
@@ -226,8 +220,7 @@ export async function getMyStories(db: DbOrTx, me: Me) {
           eb.and([eb("s.id", "in", selfStorytellerIds(db, me.id)), eb("a.id", "is", null)]),
           eb.and([
             eb("s.is_self", "=", false),
-            eb("s.delivery_method", "=", "email"),
-            eb(eb.fn("lower", ["s.email"]), "=", email),
+            eb("p.id", "in", promptsSentToAccount(db, email)),
             eb("p.skipped_at", "is", null),
             eb.or([eb("a.id", "is", null), eb("p.rerecord_requested_at", "is not", null)]),
           ]),

@@ -32,8 +32,15 @@ export async function processPhoneRecording(
   const { db, voice } = services;
   const recording = await db
     .selectFrom("phone_recordings")
-    .select(["id", "recording_sid", "prompt_id", "status"])
-    .where("id", "=", recordingId)
+    .innerJoin("phone_calls", "phone_calls.call_sid", "phone_recordings.call_sid")
+    .select([
+      "phone_recordings.id",
+      "phone_recordings.recording_sid",
+      "phone_recordings.prompt_id",
+      "phone_recordings.status",
+      "phone_calls.caller_e164",
+    ])
+    .where("phone_recordings.id", "=", recordingId)
     .executeTakeFirst();
   if (!recording) return "nothing-to-do";
   if (recording.status === "pending") return "waiting";
@@ -52,6 +59,7 @@ export async function processPhoneRecording(
           isPrivate: false,
           uploadId: `phone:${recording.recording_sid}`,
           viaPhone: true,
+          fromPhone: recording.caller_e164,
         });
         if (!result.ok && result.problem !== "gone") {
           // Not an answer we can keep (not audio, too long): left at Twilio for a person to look at.

@@ -1,6 +1,6 @@
 import { isUuid } from "~/utils/ids";
 import type { DbOrTx } from "../../db/client";
-import { answeredForStorytellerIds, visibleStorytellerIds } from "./access.server";
+import { answeredForStorytellerIds, isOwnAnswer, visibleStorytellerIds } from "./access.server";
 
 /**
  * A Storyteller's stories for the printable page: for their owner and the members of their groups
@@ -36,7 +36,7 @@ export async function getStories(db: DbOrTx, user: { id: string; email: string }
       "a.via_phone",
       "a.transcript",
       "a.transcript_status",
-      "a.recorded_for_email",
+      isOwnAnswer("a", { email }).as("own"),
     ])
     .where("p.storyteller_id", "=", storyteller.id)
     .where("p.sent_at", "is not", null)
@@ -47,7 +47,7 @@ export async function getStories(db: DbOrTx, user: { id: string; email: string }
     firstName: storyteller.first_name,
     stories: prompts.map((p) => {
       // A private answer's words are for the one who recorded it.
-      const hidden = Boolean(p.is_private) && p.recorded_for_email !== email;
+      const hidden = Boolean(p.is_private) && !p.own;
       return {
         id: p.id,
         question: p.text,

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { noControlCharacters } from "~/utils/validation";
 import type { DbOrTx } from "../../db/client";
-import { visibleStorytellerIds } from "./access.server";
+import { isOwnAnswer, visibleStorytellerIds } from "./access.server";
 
 /**
  * Search every story by what was said (issue 21 item 5, decision 037): the words of the answers and
@@ -51,7 +51,6 @@ export async function searchAnswers(
   viewer: { id: string; email: string },
   query: string,
 ): Promise<SearchHit[]> {
-  const email = viewer.email.toLowerCase();
   const visible = visibleStorytellerIds(db, viewer.id);
   // Trigrams only for a word long enough to have some: "a" is like everything.
   const fuzzy = Array.from(query).length >= 3;
@@ -76,13 +75,13 @@ export async function searchAnswers(
         a.transcript_segments
       from answers a, q
       where (heirloom_words(a.transcript) @@ q.tsq or (${fuzzy} and a.transcript %> q.raw))
-        and ((a.is_private = false and a.storyteller_id in (select id from heard)) or a.recorded_for_email = ${email})
+        and ((a.is_private = false and a.storyteller_id in (select id from heard)) or ${isOwnAnswer("a", viewer)})
       union
       select a.id, a.prompt_id, a.storyteller_id, a.created_at, a.transcript, a.transcript_status,
         a.transcript_segments
       from prompts p join answers a on a.prompt_id = p.id, q
       where (heirloom_words(p.text) @@ q.tsq or (${fuzzy} and p.text %> q.raw))
-        and ((a.is_private = false and a.storyteller_id in (select id from heard)) or a.recorded_for_email = ${email})
+        and ((a.is_private = false and a.storyteller_id in (select id from heard)) or ${isOwnAnswer("a", viewer)})
     ), best as (
       -- Ranked and cut to the page first: the snippets, the marked question and the first matching
       -- segment are worked out for these rows only, not for every answer a common word matches.

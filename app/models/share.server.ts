@@ -6,7 +6,7 @@ import type { StorageService } from "~/services/storage.server";
 import { signCapability, verifyCapability } from "~/services/tokens.server";
 import { isUuid } from "~/utils/ids";
 import { type DbOrTx, inTransaction } from "../../db/client";
-import { ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
+import { isOwnAnswer, ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
 import { reopenAnswerCode } from "./answer-code.server";
 import { canReceive, deliverNow } from "./delivery.server";
 import { reachColumns } from "./storyteller-columns.server";
@@ -55,14 +55,7 @@ export async function answerForListener(db: DbOrTx, userId: string, answerId: st
     .where((eb) =>
       eb.or([
         eb.and([eb("a.is_private", "=", false), eb("a.storyteller_id", "in", visibleStorytellerIds(db, userId))]),
-        eb(
-          "a.recorded_for_email",
-          "=",
-          eb
-            .selectFrom("users")
-            .select((u) => u.fn<string>("lower", ["email"]).as("email"))
-            .where("id", "=", userId),
-        ),
+        isOwnAnswer("a", { userId }),
       ]),
     )
     .executeTakeFirst();

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/client";
 import { preparedQuery } from "../../db/prepared";
-import { askedStorytellerIds } from "./access.server";
+import { askedStorytellerIds, isOwnAnswer } from "./access.server";
 import { unreadCountQuery } from "./notification.server";
 
 /**
@@ -35,14 +35,7 @@ const sidebarCountsQuery = preparedQuery(["userId"], (db, { userId }: { userId: 
       .select(sql<number>`count(*)::int`.as("n"))
       .where((a) =>
         a.or([
-          a(
-            "answers.recorded_for_email",
-            "=",
-            a
-              .selectFrom("users")
-              .select((u) => u.fn<string>("lower", ["email"]).as("email"))
-              .where("id", "=", userId),
-          ),
+          isOwnAnswer("answers", { userId }),
           a(
             "answers.storyteller_id",
             "in",

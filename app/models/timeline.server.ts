@@ -3,7 +3,7 @@ import { isUuid } from "~/utils/ids";
 import type { WordsStatus } from "~/utils/words";
 import type { DbOrTx } from "../../db/client";
 import { preparedQuery } from "../../db/prepared";
-import { answeredForStorytellerIds, visibleStorytellerIds } from "./access.server";
+import { answeredForStorytellerIds, isOwnAnswer, visibleStorytellerIds } from "./access.server";
 import { wordsColumns, type WordsRow } from "./transcript-edit.server";
 
 /**
@@ -120,7 +120,7 @@ function timelineQuery(
   let ownQuery = db
     .selectFrom("answers as a")
     .select(["a.id", "a.created_at"])
-    .where("a.recorded_for_email", "=", email)
+    .where(isOwnAnswer("a", { email }))
     .where(olderThanCursor);
   if (storytellerId) ownQuery = ownQuery.where("a.storyteller_id", "=", storytellerId);
   const own = db
@@ -150,7 +150,7 @@ function timelineQuery(
       "a.via_phone",
       "a.transcript",
       "a.transcript_status",
-      "a.recorded_for_email",
+      isOwnAnswer("a", { email }).as("own"),
       "p.text as question",
       "s.id as storyteller_id",
       "s.nickname",
@@ -206,7 +206,7 @@ export async function getTimelinePage(
       question: r.question,
       storytellerId: r.storyteller_id,
       storytellerName: r.nickname,
-      voice: r.is_self && r.owner_id === viewer.id ? "self" : r.recorded_for_email === email ? "answeredFor" : "family",
+      voice: r.is_self && r.owner_id === viewer.id ? "self" : r.own ? "answeredFor" : "family",
       askerName: r.asker_name,
     })),
     nextCursor:

@@ -13,7 +13,7 @@ import {
   type WordsView,
 } from "~/utils/words";
 import type { DbOrTx } from "../../db/client";
-import { visibleStorytellerIds } from "./access.server";
+import { isOwnAnswer, visibleStorytellerIds } from "./access.server";
 
 /**
  * The family corrects an answer's words (issue 21 item 3). Who may: its Storyteller's owner or a
@@ -45,19 +45,7 @@ function editableAnswers(db: DbOrTx, userId: string) {
     .selectFrom("answers as e")
     .select("e.id")
     .where("e.storyteller_id", "in", visibleStorytellerIds(db, userId))
-    .where((eb) =>
-      eb.or([
-        eb("e.is_private", "=", false),
-        eb(
-          "e.recorded_for_email",
-          "=",
-          eb
-            .selectFrom("users")
-            .select((u) => u.fn<string>("lower", ["email"]).as("email"))
-            .where("id", "=", userId),
-        ),
-      ]),
-    );
+    .where((eb) => eb.or([eb("e.is_private", "=", false), isOwnAnswer("e", { userId })]));
 }
 
 /** An answer's words for its editing page, or null when the user may not correct them (404). */

@@ -288,7 +288,13 @@ export async function processWhatsAppVoiceNote(
       try {
         const file = path.join(folder, "voice-note");
         await whatsapp.fetchMedia(media, file);
-        const result = await acceptRecording(services, { promptId, file, isPrivate: false, uploadId });
+        const result = await acceptRecording(services, {
+          promptId,
+          file,
+          isPrivate: false,
+          uploadId,
+          fromPhone: note.phone_e164,
+        });
         if (result.ok) {
           answerId = result.answerId;
           key = (await answerUploadId(db, result.answerId)) === uploadId ? "thanks" : "alreadyAnswered";

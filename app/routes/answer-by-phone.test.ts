@@ -11,7 +11,7 @@ import { inTransaction } from "../../db/client";
 import { silentWav } from "../../tests/audio-fixtures";
 import { formRequest, makeTestContext, routeArgs } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
-import { createAnswer, createPrompt, createStoryteller, createUser } from "../../tests/factories";
+import { createAnswer, createPrompt, createSentEmail, createStoryteller, createUser } from "../../tests/factories";
 import { storytellerPage } from "./dashboard.recipient.$id/server";
 import { action as outboxAction, loader as outboxLoader } from "./dev.outbox/route";
 import { loader as playbackLoader } from "./phone.play.$token";
@@ -81,6 +81,8 @@ describe("the phone simulator in /dev/outbox", () => {
       text: "Your school?",
       sentAt: new Date(),
     });
+    // Its email went to her address; she answers by phone, with the code it gave.
+    await createSentEmail(database.db, { promptId: prompt.id, to: storyteller.email! });
     const code = await codeOf(prompt.id);
 
     const loaded = await outboxLoader({
@@ -149,6 +151,9 @@ describe("the phone simulator in /dev/outbox", () => {
       .where("prompt_id", "=", prompt.id)
       .executeTakeFirstOrThrow();
     expect(answer).toMatchObject({ via_phone: true, content_type: "audio/wav", duration_ms: 2000 });
+    // Whose it is comes from the number that called, which no account holds (decision 063): not the
+    // address of the email, since whoever holds the code can call.
+    expect(answer).toMatchObject({ recorded_for_phone: "+15555550166", recorded_for_email: null });
     // As Twilio's copy is deleted once stored, so is the simulator's.
     expect(await ctx.storage.head(storageKeys.phoneSimulatorRecording(recording.recording_sid))).toBeNull();
   });

@@ -18,6 +18,7 @@ import {
   createPhoneRecording,
   createPrompt,
   createShareLink,
+  createSentEmail,
   createSignedInUser,
   createStoryteller,
   deleteGroupMember,
@@ -91,10 +92,14 @@ async function emptyDatabase() {
   await sql`delete from graphile_worker._private_jobs`.execute(database.db);
 }
 
-const ROLES = ["owner", "collaborator", "invited", "removed", "left", "stranger"] as const;
+// "storyteller" is the Storyteller's own account: the one her record links were sent to (decision 063).
+const ROLES = ["owner", "collaborator", "invited", "removed", "left", "stranger", "storyteller"] as const;
 type Role = (typeof ROLES)[number];
 const ALL = ROLES;
 const FAMILY = ["owner", "collaborator"] as const satisfies readonly Role[];
+/** The family, and the Storyteller herself for her own answers. */
+const HEARERS = ["owner", "collaborator", "storyteller"] as const satisfies readonly Role[];
+const STORYTELLER = ["storyteller"] as const satisfies readonly Role[];
 const OWNER = ["owner"] as const satisfies readonly Role[];
 const NOBODY = [] as const satisfies readonly Role[];
 
@@ -106,7 +111,9 @@ type Actor = { id: string; email: string; cookie: string };
  * still a member. Sent: an answered question (stored recording and transcript), a private answer
  * and a skipped question that every member of the time was told about. Then `removed` is taken out
  * of the group by the owner and `left` leaves it (the same in the data: no membership row); `invited`
- * has a pending invitation and no membership; `stranger` has nothing to do with any of it.
+ * has a pending invitation and no membership; `stranger` has nothing to do with any of it, but for
+ * this: her record links went to `storyteller`'s address (the answers are recorded for it, as
+ * acceptRecording does), and the owner has since put the stranger's address on her row.
  */
 async function buildWorld() {
   const ctx = context();
@@ -119,6 +126,7 @@ async function buildWorld() {
     ownerId: owner.id,
     nickname: "Nani",
     firstName: "Kamla",
+    email: people.storyteller.email,
     prompts: ["Where were you born?"],
   });
   const group = await createGroup(db, {
@@ -157,6 +165,7 @@ async function buildWorld() {
       { start: 0, end: 1.5, text: "We had a well" },
       { start: 1.5, end: 3, text: "by the temple." },
     ],
+    recordedForEmail: people.storyteller.email,
   });
   const privateAnswer = await createAnswer(db, {
     storytellerId: storyteller.id,
@@ -164,7 +173,11 @@ async function buildWorld() {
     isPrivate: true,
     transcript: "A song only for me.",
     transcriptStatus: "done",
+    recordedForEmail: people.storyteller.email,
   });
+  for (const sent of [answer, privateAnswer])
+    await createSentEmail(db, { promptId: sent.prompt_id, to: people.storyteller.email });
+  await db.updateTable("storytellers").set({ email: people.stranger.email }).where("id", "=", storyteller.id).execute();
   const skipped = await createPrompt(db, {
     storytellerId: storyteller.id,
     sentAt: new Date(),
@@ -314,6 +327,35 @@ async function shareToken(w: World) {
   return signCapability(w.ctx.config, "share", link.id);
 }
 
+/** A finished keepsake of the given kind for each person in the world, as if each had made one. */
+async function keepsakesForEveryone(
+  w: World,
+  options: { kind: "book" | "export"; storytellerId: string | null; storytellerIds?: string[] },
+) {
+  for (const role of ROLES) {
+    const key = `keepsakes/matrix/${role}.${options.kind === "book" ? "pdf" : "zip"}`;
+    await w.ctx.storage.put(key, new Uint8Array([0x25, 0x50, 0x44, 0x46]), "application/octet-stream");
+    await createKeepsake(database.db, { userId: w.people[role].id, ...options, storageKey: key, byteSize: 4 });
+  }
+}
+
+/** The actor downloads the keepsake they made themselves. */
+async function downloadOwnKeepsake(w: World, a: Actor) {
+  const keepsake = await database.db
+    .selectFrom("keepsakes")
+    .select("id")
+    .where("user_id", "=", a.id)
+    .executeTakeFirstOrThrow();
+  return statusOf(() =>
+    keepsakeDownloadLoader({
+      request: get(a, `/dashboard/keep/${keepsake.id}/download`),
+      context: w.ctx,
+      params: { id: keepsake.id },
+      ...routeArgs,
+    }),
+  );
+}
+
 type Row = {
   name: string;
   may: readonly Role[];
@@ -360,7 +402,7 @@ const matrix: Row[] = [
   },
   {
     name: "hear the answer on the Timeline",
-    may: FAMILY,
+    may: HEARERS,
     act: async (w, a) => {
       const page = await timelineLoader({
         request: get(a, "/dashboard/timeline"),
@@ -372,8 +414,8 @@ const matrix: Row[] = [
     },
   },
   {
-    name: "filter the Timeline to the Storyteller (a private answer never shows)",
-    may: FAMILY,
+    name: "filter the Timeline to the Storyteller (a private answer shows to her alone)",
+    may: HEARERS,
     act: async (w, a) => {
       const page = await timelineLoader({
         request: get(a, `/dashboard/timeline?storyteller=${w.storytellerId}`),
@@ -382,7 +424,7 @@ const matrix: Row[] = [
         ...routeArgs,
       });
       const ids = page.months.flatMap((m) => m.items.map((item) => item.id));
-      expect(ids).not.toContain(w.privateAnswer.id);
+      expect(ids.includes(w.privateAnswer.id)).toBe(a.id === w.people.storyteller.id);
       return shown(ids.includes(w.answer.id));
     },
   },
@@ -401,7 +443,7 @@ const matrix: Row[] = [
   },
   {
     name: "open the printable /responses/{id}",
-    may: FAMILY,
+    may: HEARERS,
     act: (w, a) =>
       statusOf(() =>
         responsesLoader({
@@ -414,7 +456,7 @@ const matrix: Row[] = [
   },
   {
     name: "find the Storyteller's answers in My Stories (only the Storyteller's own account does)",
-    may: NOBODY,
+    may: STORYTELLER,
     act: async (w, a) => {
       const page = await myStoriesLoader({
         request: get(a, "/dashboard/mystories"),
@@ -428,7 +470,7 @@ const matrix: Row[] = [
   // My Stories acts only for the Storyteller (the answers' address) or a user's own stories (decision 017).
   {
     name: "open the Storyteller's question on My Stories' recording page",
-    may: NOBODY,
+    may: STORYTELLER,
     act: (w, a) =>
       statusOf(() =>
         myStoriesRecordLoader({
@@ -441,7 +483,7 @@ const matrix: Row[] = [
   },
   {
     name: "say the Storyteller's question was opened from My Stories' recording page",
-    may: NOBODY,
+    may: STORYTELLER,
     act: (w, a) =>
       statusOf(() =>
         myStoriesRecordAction({
@@ -454,7 +496,9 @@ const matrix: Row[] = [
   },
   {
     name: "make the Storyteller's answer private from My Stories",
-    may: NOBODY,
+    may: STORYTELLER,
+    status: 302,
+    effect: async (w) => expect(await answerRow(w.answer.id)).toMatchObject({ is_private: true }),
     act: (w, a) =>
       statusOf(() =>
         myStoriesAction({
@@ -467,7 +511,12 @@ const matrix: Row[] = [
   },
   {
     name: "delete the Storyteller's answer from My Stories",
-    may: NOBODY,
+    may: STORYTELLER,
+    status: 302,
+    effect: async (w) => {
+      const left = await database.db.selectFrom("answers").select("id").where("id", "=", w.answer.id).execute();
+      expect(left).toEqual([]);
+    },
     act: (w, a) =>
       statusOf(() =>
         myStoriesAction({
@@ -722,22 +771,22 @@ const matrix: Row[] = [
   // Answers: listen, download, share (the family); delete and re-record (the owner); private: nobody here.
   {
     name: "listen to an answer",
-    may: FAMILY,
+    may: HEARERS,
     act: (w, a) => media(w, a, w.answer.id),
   },
   {
     name: "download an answer",
-    may: FAMILY,
+    may: HEARERS,
     act: (w, a) => media(w, a, w.answer.id, "?download=1"),
   },
   {
     name: "listen to a private answer (only its Storyteller, on their own pages)",
-    may: NOBODY,
+    may: STORYTELLER,
     act: (w, a) => media(w, a, w.privateAnswer.id),
   },
   {
     name: "read an answer's captions (.vtt)",
-    may: FAMILY,
+    may: HEARERS,
     act: (w, a) => captions(w, a, w.answer.id),
   },
   {
@@ -806,7 +855,7 @@ const matrix: Row[] = [
   },
   {
     name: "find an answer by its words",
-    may: FAMILY,
+    may: HEARERS,
     act: async (w, a) => {
       const data = (await searchLoader({
         request: get(a, "/dashboard/search?q=temple"),
@@ -929,6 +978,7 @@ const matrix: Row[] = [
         .selectFrom("outbox_messages")
         .select("id")
         .where("to_address", "=", a.email)
+        .where("subject", "is distinct from", "A question for you") // her question's own send
         .execute();
       if (notes.length === 1 && emails.length === 1) return 200;
       return notes.length === 0 && emails.length === 0 ? 404 : 500;
@@ -1313,6 +1363,70 @@ const matrix: Row[] = [
           ...routeArgs,
         }),
       );
+    },
+  },
+  // A removed member (decision 063): what they made while a member is checked against their access now.
+  {
+    name: "download the book one made of the Storyteller (while still a member)",
+    may: FAMILY,
+    arrange: (w) => keepsakesForEveryone(w, { kind: "book", storytellerId: w.storytellerId }),
+    act: (w, a) => downloadOwnKeepsake(w, a),
+  },
+  {
+    name: "download one's finished export of the Storyteller (while still a member)",
+    may: FAMILY,
+    arrange: (w) => keepsakesForEveryone(w, { kind: "export", storytellerId: w.storytellerId }),
+    act: (w, a) => downloadOwnKeepsake(w, a),
+  },
+  {
+    name: "download one's finished export of everything, which holds the Storyteller's answers",
+    may: HEARERS,
+    arrange: (w) => keepsakesForEveryone(w, { kind: "export", storytellerId: null, storytellerIds: [w.storytellerId] }),
+    act: (w, a) => downloadOwnKeepsake(w, a),
+  },
+  {
+    // Links given out are the family's, not their maker's: stopping the link stops them.
+    name: "open a share link a member since removed made (a capability: whoever holds the link)",
+    may: ALL,
+    act: async (w, a) => {
+      const link = await createShareLink(database.db, { answerId: w.answer.id, createdBy: w.people.removed.id });
+      const token = await signCapability(w.ctx.config, "share", link.id);
+      return statusOf(() =>
+        shareAudioLoader({ request: get(a, `/s/${token}/audio`), context: w.ctx, params: { token }, ...routeArgs }),
+      );
+    },
+  },
+  {
+    name: "open a listen link printed in a book a member since removed made (whoever holds the book)",
+    may: ALL,
+    act: async (w, a) => {
+      const link = await createListenLink(database.db, { answerId: w.answer.id, createdBy: w.people.removed.id });
+      const token = await signCapability(w.ctx.config, "listen", link.id);
+      return statusOf(() =>
+        listenAudioLoader({ request: get(a, `/l/${token}/audio`), context: w.ctx, params: { token }, ...routeArgs }),
+      );
+    },
+  },
+  {
+    name: "stop a listen link a member since removed made (the owner or a member, on the keep page)",
+    may: FAMILY,
+    status: 302,
+    arrange: async (w) =>
+      void (await createListenLink(database.db, { answerId: w.answer.id, createdBy: w.people.removed.id })),
+    act: async (w, a) => {
+      const link = await database.db.selectFrom("listen_links").select("id").executeTakeFirstOrThrow();
+      return statusOf(() =>
+        keepAction({
+          request: post(a, `${storytellerPath(w)}/keep`, { intent: "revoke-link", linkId: link.id }),
+          context: w.ctx,
+          params: { id: w.storytellerId },
+          ...routeArgs,
+        }),
+      );
+    },
+    effect: async () => {
+      const links = await database.db.selectFrom("listen_links").select("revoked_at").execute();
+      expect(links).toEqual([{ revoked_at: expect.any(Date) }]);
     },
   },
 ];

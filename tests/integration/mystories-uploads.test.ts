@@ -8,7 +8,7 @@ import { startOwnStory } from "~/models/my-stories.server";
 import { signCapability } from "~/services/tokens.server";
 import { makeTestContext } from "../context";
 import { useTestDatabase } from "../db";
-import { createSignedInUser, createStoryteller } from "../factories";
+import { createSentEmail, createSignedInUser, createStoryteller } from "../factories";
 import { type ServedBuild, serveBuild } from "../serve-build";
 
 // My Stories' recordings arriving through the record page's resumable uploads (tus, server/uploads.ts):
@@ -93,6 +93,7 @@ describe("uploads for My Stories", () => {
       prompts: [{ text: "Tell me about your village.", sentAt: new Date() }],
     });
     const promptId = storyteller.prompts[0].id;
+    await createSentEmail(database.db, { promptId, to: me.email });
     await upload({ prompt: promptId, private: "0" }, me.cookie);
     expect(await answersFor(promptId)).toHaveLength(1);
     const notes = await database.db.selectFrom("notifications").select("type").where("user_id", "=", ravi.id).execute();

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { getServerT } from "~/i18n/i18next.server";
 import { storytellerRole, visibleStorytellerIds } from "~/models/access.server";
 import { getStorytellerView } from "~/models/prompt.server";
 import { makeTestContext, routeArgs } from "../../../tests/context";
@@ -9,6 +10,7 @@ import {
   createAnswer,
   createGroup,
   createGroupInvitation,
+  createKeepsake,
   createNotifications,
   createStoryteller,
   deleteGroupMember,
@@ -170,6 +172,30 @@ describe("a group's page", () => {
       await db().selectFrom("notifications").select("id").where("user_id", "=", collaborator.id).execute(),
     ).toEqual([]);
     expect((await open(collaborator, group.id)).status).toBe(404);
+  });
+
+  it("tells the owner, before removing someone who made a book, that their downloads stop and its printed links play on", async () => {
+    const { owner, collaborator, group, storyteller } = await family();
+    const ask = `?confirm=remove&target=${collaborator.id}`;
+    expect(((await open(owner, group.id, ask)).data as Page).confirm).toEqual({
+      intent: "remove",
+      targetId: collaborator.id,
+      label: "Ravi",
+      books: 0,
+    });
+    await createKeepsake(db(), { userId: collaborator.id, storytellerId: storyteller.id, kind: "book" });
+    const { confirm } = (await open(owner, group.id, ask)).data as Page & { confirm: { books: number } };
+    expect(confirm.books).toBe(1);
+    const said = async (language: "en" | "hi") =>
+      (await getServerT(language, makeTestContext(database), "groups"))("page.confirm.removeBooks", {
+        name: "Ravi",
+        storyteller: "Nani",
+        count: confirm.books,
+      });
+    expect(await said("en")).toBe(
+      "Ravi has made a book of Nani's stories. Once removed, they can no longer download it. The QR codes printed in it keep playing for whoever holds the book, until you stop its listen links.",
+    );
+    expect(await said("hi")).toMatch(/^Ravi ने Nani की कहानियों की एक किताब बनाई है। हटाने के बाद वे उसे डाउनलोड नहीं/);
   });
 
   it("lets a collaborator leave (not the owner), ending their access at once", async () => {

@@ -28,7 +28,7 @@ const notFound = () => new Response(null, { status: 404 });
 function confirmationOf(
   url: URL,
   page: NonNullable<Awaited<ReturnType<typeof getGroupPage>>>,
-): { intent: Confirmable; targetId?: string; label?: string } | null {
+): { intent: Confirmable; targetId?: string; label?: string; books?: number } | null {
   const intent = url.searchParams.get("confirm") as Confirmable | null;
   const targetId = url.searchParams.get("target") ?? undefined;
   if (!intent || !confirmable.includes(intent)) return null;
@@ -38,7 +38,9 @@ function confirmationOf(
   if (intent === Intent.delete) return { intent };
   if (intent === Intent.remove) {
     const member = page.members.find((m) => m.id === targetId && m.role !== "owner");
-    return member ? { intent, targetId, label: `${member.first_name} ${member.last_name}`.trim() } : null;
+    return member
+      ? { intent, targetId, label: `${member.first_name} ${member.last_name}`.trim(), books: member.books }
+      : null;
   }
   const invitation = page.invitations.find((i) => i.id === targetId);
   return invitation ? { intent, targetId, label: invitation.email } : null;
@@ -65,9 +67,11 @@ export async function action({ request, context, params }: ActionArgs) {
 function ConfirmPanel({
   confirm,
   groupId,
+  storyteller,
 }: {
   confirm: NonNullable<ReturnType<typeof confirmationOf>>;
   groupId: string;
+  storyteller: { id: string; nickname: string };
 }) {
   const { t } = useTranslation("groups");
   return (
@@ -78,6 +82,18 @@ function ConfirmPanel({
       <h2 id="confirm-heading" className="text-lg font-semibold">
         {t(`page.confirm.${confirm.intent}`, { name: confirm.label })}
       </h2>
+      {confirm.books ? (
+        <p>
+          {t("page.confirm.removeBooks", {
+            name: confirm.label,
+            storyteller: storyteller.nickname,
+            count: confirm.books,
+          })}{" "}
+          <Link to={`/dashboard/recipient/${storyteller.id}/keep#links-heading`} className="link">
+            {t("page.confirm.removeBooksLink")}
+          </Link>
+        </p>
+      ) : null}
       <Form method="post" className="flex flex-wrap gap-3">
         <input type="hidden" name="confirm" value="yes" />
         {confirm.intent === Intent.remove ? <input type="hidden" name="memberId" value={confirm.targetId} /> : null}
@@ -138,7 +154,13 @@ export default function GroupPage() {
           </Link>
         </p>
       </header>
-      {confirm ? <ConfirmPanel confirm={confirm} groupId={page.id} /> : null}
+      {confirm ? (
+        <ConfirmPanel
+          confirm={confirm}
+          groupId={page.id}
+          storyteller={{ id: page.storyteller_id, nickname: page.storyteller }}
+        />
+      ) : null}
       {owner ? <EditForm name={page.name} description={page.description} /> : null}
       <section aria-labelledby="members-heading" className="flex flex-col gap-2">
         <h2 id="members-heading" className="text-lg font-semibold">

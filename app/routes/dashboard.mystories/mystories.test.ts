@@ -8,7 +8,7 @@ import { silentWav } from "../../../tests/audio-fixtures";
 import { makeTestContext, routeArgs } from "../../../tests/context";
 import { outcome, replyErrorsOf } from "../../../tests/dashboard-routes";
 import { useTestDatabase } from "../../../tests/db";
-import { createAnswer, createSignedInUser, createStoryteller } from "../../../tests/factories";
+import { createAnswer, createSentEmail, createSignedInUser, createStoryteller } from "../../../tests/factories";
 import { action as recordAction, loader as recordLoader } from "../dashboard.mystories_.record.$promptId/route";
 import { action, loader } from "./route";
 
@@ -89,6 +89,7 @@ async function questionFor(me: { email: string }) {
     email: me.email,
     prompts: [{ text: "Tell me about your village.", sentAt: new Date() }],
   });
+  await createSentEmail(database.db, { promptId: storyteller.prompts[0].id, to: me.email });
   return { ravi, storyteller, promptId: storyteller.prompts[0].id };
 }
 

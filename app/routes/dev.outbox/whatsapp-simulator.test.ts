@@ -90,10 +90,11 @@ describe("/dev/outbox WhatsApp simulator", () => {
     expect(await processWhatsAppVoiceNote(deps, note.id)).toBe("thanks");
     const answers = await database.db
       .selectFrom("answers")
-      .select("content_type")
+      .select(["content_type", "recorded_for_phone", "recorded_for_email"])
       .where("prompt_id", "=", storyteller.prompts[0].id)
       .execute();
-    expect(answers).toEqual([{ content_type: "audio/ogg" }]);
+    // Hers as the number it came from, which no account holds (decision 063).
+    expect(answers).toEqual([{ content_type: "audio/ogg", recorded_for_phone: phone, recorded_for_email: null }]);
 
     const after = await loader({
       request: new Request("http://localhost:3000/dev/outbox"),
