@@ -3,6 +3,8 @@ import { useActionData, useLoaderData } from "react-router";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
+import { readerLanguage } from "~/i18n/i18next.server";
+import { newSubmissionId } from "~/models/form-submission.server";
 import { getDraft } from "~/models/onboarding.server";
 import { getPromptLibrary } from "~/models/prompt-library.server";
 import { todayIn } from "~/models/storyteller.server";
@@ -30,12 +32,13 @@ export async function loader({ request, context }: LoaderArgs) {
     title: await pageTitle(request, context, "onboarding.title", "storytellers"),
     step,
     draft,
-    library: step === 2 ? await getPromptLibrary(context.db, language) : [],
+    library: step === 2 ? await getPromptLibrary(context.db, language, await readerLanguage(request)) : [],
     ...(step === 1
       ? storytellerFormLists(request, language)
       : { timeZones: [], phoneCountries: [], phoneCountry: "US" }),
     defaultTimeZone: user.language === "hi" ? "Asia/Kolkata" : "America/New_York",
     today: todayIn(draft.who?.timeZone ?? "UTC"),
+    submissionId: step === 3 ? newSubmissionId() : "",
     constraint: [formConstraints.storyteller, formConstraints.prompts, formConstraints.schedule][step - 1],
   };
 }
@@ -47,8 +50,18 @@ export async function action({ request, context }: ActionArgs) {
 
 export default function Onboarding() {
   const { t } = useTranslation("storytellers");
-  const { step, draft, library, timeZones, phoneCountries, phoneCountry, defaultTimeZone, today, constraint } =
-    useLoaderData<typeof loader>();
+  const {
+    step,
+    draft,
+    library,
+    timeZones,
+    phoneCountries,
+    phoneCountry,
+    defaultTimeZone,
+    today,
+    submissionId,
+    constraint,
+  } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const lastResult = actionData && "result" in actionData ? actionData.result : undefined;
   return (
@@ -80,7 +93,13 @@ export default function Onboarding() {
         <PromptsStepForm draft={draft.prompts} library={library} constraint={constraint} lastResult={lastResult} />
       ) : null}
       {step === 3 ? (
-        <ScheduleStepForm draft={draft} today={today} constraint={constraint} lastResult={lastResult} />
+        <ScheduleStepForm
+          draft={draft}
+          today={today}
+          submissionId={submissionId}
+          constraint={constraint}
+          lastResult={lastResult}
+        />
       ) : null}
     </section>
   );
