@@ -7,6 +7,7 @@ import { createStoryteller } from "../../tests/factories";
 import { action as newGroup } from "./dashboard.groups.new/route";
 import { action as onboarding } from "./dashboard.onboarding/route";
 import { action as addQuestions } from "./dashboard.recipient.$id_.prompts.new";
+import { action as invite } from "./dashboard.user.new";
 
 // Each creating form, posted twice at once with the same submission id (a double click without
 // JavaScript): one row, and both answers lead to the same place.
@@ -130,5 +131,27 @@ describe("a creating form posted twice makes one thing", () => {
       .where("email", "=", "ravi@example.com")
       .execute();
     expect(invited).toHaveLength(1);
+  });
+
+  it("Invite someone: one invitation, one email", async () => {
+    const user = await signedInUser(database);
+    const fields = { email: "meera@example.com", submissionId: randomUUID() };
+    const answers = await twice(user, invite, "/dashboard/user/new", fields);
+    expect(answers.map((a) => [a.status, a.location])).toEqual([
+      [302, "/dashboard/user/new"],
+      [302, "/dashboard/user/new"],
+    ]);
+    const invitations = await database.db
+      .selectFrom("user_invitations")
+      .select("id")
+      .where("email", "=", "meera@example.com")
+      .execute();
+    expect(invitations).toHaveLength(1);
+    const emails = await database.db
+      .selectFrom("outbox_messages")
+      .select("id")
+      .where("to_address", "=", "meera@example.com")
+      .execute();
+    expect(emails).toHaveLength(1);
   });
 });
