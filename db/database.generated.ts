@@ -113,6 +113,13 @@ export interface EmailOptOuts {
   email: string;
 }
 
+export interface FormSubmissions {
+  created_at: Generated<Timestamp>;
+  id: string;
+  location: string | null;
+  user_id: string;
+}
+
 export interface GroupDrafts {
   data: DefaultedJsonb<Record<string, unknown>>;
   updated_at: Generated<Timestamp>;
@@ -409,6 +416,7 @@ export interface DB {
   deliveries: Deliveries;
   email_changes: EmailChanges;
   email_opt_outs: EmailOptOuts;
+  form_submissions: FormSubmissions;
   group_drafts: GroupDrafts;
   group_invitations: GroupInvitations;
   group_members: GroupMembers;

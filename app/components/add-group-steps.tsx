@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, use
 import type { ComponentType, RefAttributes } from "react";
 import { useTranslation } from "react-i18next";
 import type { FetcherFormProps } from "react-router";
-import { Field, FieldErrors, SelectField } from "~/components/forms";
+import { Field, FieldErrors, SelectField, SubmissionField } from "~/components/forms";
 import { GroupDetailsFields } from "~/components/group-fields";
 import { ScheduleFields, StorytellerFields } from "~/components/storyteller-fields";
 import type { FormConstraint } from "~/utils/form-constraint";
@@ -30,6 +30,8 @@ export type AddGroupPage = {
   today: string;
   /** Blank address slots after the kept ones: one, or two after "Add another address". */
   extraSlots: number;
+  /** The last step's one-time id (SubmissionField): a double click makes one group. */
+  submissionId: string;
   /** Each form's field constraints (formConstraints, made on the server). */
   constraints: Record<AddGroupForm, FormConstraint>;
 };
@@ -98,6 +100,7 @@ export function AddGroupSteps({
           key={`${(draft.emails ?? []).join(",")}|${page.extraSlots}`}
           draft={draft.emails}
           extraSlots={page.extraSlots}
+          submissionId={page.submissionId}
           lastResult={resultOf("invite")}
         />
       ) : null}
@@ -254,8 +257,9 @@ function InviteStepForm({
   constraints,
   draft,
   extraSlots,
+  submissionId,
   lastResult,
-}: StepFormProps & { draft?: string[]; extraSlots: number; lastResult: Result }) {
+}: StepFormProps & { draft?: string[]; extraSlots: number; submissionId: string; lastResult: Result }) {
   const { t } = useTranslation("groups");
   const [form, fields] = useForm({
     id: `${idPrefix}group-invite`,
@@ -275,6 +279,7 @@ function InviteStepForm({
       <p className="text-muted">{t("new.inviteIntro")}</p>
       <FieldErrors id={form.errorId} errors={form.errors} />
       <FieldErrors id={fields.emails.errorId} errors={fields.emails.errors} />
+      <SubmissionField id={submissionId} />
       {slots.map((slot, index) => (
         <Field
           // conform's keys repeat when a refused post brings the list back; the name never does.

@@ -1,6 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import type { ComponentProps, ReactNode, Ref } from "react";
 import { useTranslation } from "react-i18next";
+import { SUBMISSION_FIELD } from "~/utils/submission-field";
 
 type Errors = string[] | undefined;
 
@@ -8,6 +9,11 @@ type Errors = string[] | undefined;
 export function replyErrors(result: SubmissionResult<string[]> | undefined): Errors {
   const errors = new Set(Object.values(result?.error ?? {}).flatMap((messages) => messages ?? []));
   return errors.size ? [...errors] : undefined;
+}
+
+/** A creating form's one-time id, so a repeated post of it (a double click) creates nothing more. */
+export function SubmissionField({ id }: { id: string }) {
+  return <input type="hidden" name={SUBMISSION_FIELD} value={id} />;
 }
 
 /** Field errors are translation keys; shown under the field and tied to it for screen readers. */

@@ -1,7 +1,14 @@
 import { createCookie } from "react-router";
 import { RemixI18Next } from "remix-i18next/server";
 import { type Config, servesHttps } from "~/config.server";
-import { fallbackLanguage, i18nOptions, supportedLanguages, type TextVariables } from "./config";
+import {
+  fallbackLanguage,
+  i18nOptions,
+  isSupportedLanguage,
+  type SupportedLanguage,
+  supportedLanguages,
+  type TextVariables,
+} from "./config";
 import { resources } from "./resources.server";
 
 /** The visitor's language choice. Not signed: it only picks a language. */
@@ -55,4 +62,10 @@ export async function getServerT(
     fixedTs.set(key, t);
   }
   return t;
+}
+
+/** The language this request's page is shown in (the reader's), as a supported language. */
+export async function readerLanguage(request: Request): Promise<SupportedLanguage> {
+  const locale = await i18nServer.getLocale(request);
+  return isSupportedLanguage(locale) ? locale : fallbackLanguage;
 }

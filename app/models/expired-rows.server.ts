@@ -7,11 +7,14 @@ const IDLE_SESSION_DAYS = 14;
  * note once (a voice note's media is deleted at Twilio once fetched, and gone there after a month anyway).
  */
 const INBOUND_MESSAGE_DAYS = 30;
+/** A creating form's claimed id (oncePerSubmission): a page a day old is drawn again before it is posted twice. */
+const FORM_SUBMISSION_DAYS = 1;
 
 /**
  * Deletes rows that have expired and are never read again: finished or abandoned sign-ins,
  * sessions past their idle or absolute limit, unconfirmed email changes, old rate-limit counters,
- * inbound texts' MessageSids and WhatsApp voice notes (her number, the media's ids) past a month.
+ * inbound texts' MessageSids and WhatsApp voice notes (her number, the media's ids) past a month,
+ * creating forms' submission ids past a day.
  */
 export async function deleteExpiredRows(db: DbOrTx, now: Date) {
   await db.deleteFrom("auth_flows").where("expires_at", "<", now).execute();
@@ -32,4 +35,8 @@ export async function deleteExpiredRows(db: DbOrTx, now: Date) {
   const aMonthAgo = new Date(now.getTime() - INBOUND_MESSAGE_DAYS * 86_400_000);
   await db.deleteFrom("inbound_messages").where("received_at", "<", aMonthAgo).execute();
   await db.deleteFrom("whatsapp_voice_notes").where("created_at", "<", aMonthAgo).execute();
+  await db
+    .deleteFrom("form_submissions")
+    .where("created_at", "<", new Date(now.getTime() - FORM_SUBMISSION_DAYS * 86_400_000))
+    .execute();
 }

@@ -51,6 +51,26 @@ describe("the question picker's library", () => {
     expect(nothing.categories.every((c) => c.prompts.length === 0 && c.total > 0)).toBe(true);
   });
 
+  it("shows a Hindi Storyteller's questions with the English reader's words beside them, and names his categories in English", async () => {
+    const owner = await createUser(database.db);
+    const st = await createStoryteller(database.db, { ownerId: owner.id, language: "hi", prompts: [] });
+    const song = await libraryRow("musings", 1);
+    const school = await libraryRow("growing-up", 1);
+    const library = await getPickerLibrary(database.db, st.id, "hi", "song always", {
+      reader: "en",
+      picked: [school.id],
+    });
+    expect(library.categories.flatMap((c) => c.prompts)).toEqual([
+      { id: song.id, text: song.text_hi, gloss: song.text_en, queued: false },
+    ]);
+    expect(library.categories.find((c) => c.id === "musings")?.name).toBe("Everyday joys and thoughts");
+    // What he ticked before this search, out of its sight, still named for the selection.
+    expect(library.picked).toEqual([{ id: school.id, text: school.text_hi, gloss: school.text_en }]);
+    // A reader of her language needs no gloss.
+    const hers = await getPickerLibrary(database.db, st.id, "hi", "song always", { reader: "hi" });
+    expect(hers.categories.flatMap((c) => c.prompts)).toEqual([{ id: song.id, text: song.text_hi, queued: false }]);
+  });
+
   it("marks questions already waiting in the queue (by library id or by the same text), not sent ones", async () => {
     const owner = await createUser(database.db);
     const first = await libraryRow("growing-up", 1);

@@ -1,19 +1,38 @@
 import type { DbOrTx } from "../../db/client";
 import type { Language } from "../../db/schema";
 
-export type LibraryCategory = { id: string; name: string; prompts: { id: number; text: string }[] };
+/** A library question in the Storyteller's words, and in the reader's (`gloss`) when theirs differ. */
+export type LibraryPrompt = { id: number; text: string; gloss?: string };
+export type LibraryCategory = { id: string; name: string; prompts: LibraryPrompt[] };
 
-/** The curated library in one language, categories in order (two queries, whatever its size). */
-export async function getPromptLibrary(db: DbOrTx, language: Language): Promise<LibraryCategory[]> {
+type LibraryRow = { id: number; text_en: string; text_hi: string };
+
+/** A question as a picker shows it: her words, and the reader's beside them when they read another language. */
+const inWords = (prompt: LibraryRow, language: Language, reader: Language): LibraryPrompt => {
+  const words = (lang: Language) => (lang === "hi" ? prompt.text_hi : prompt.text_en);
+  return reader === language
+    ? { id: prompt.id, text: words(language) }
+    : { id: prompt.id, text: words(language), gloss: words(reader) };
+};
+
+/**
+ * The curated library in the Storyteller's language, categories in order (named in the reader's),
+ * two queries whatever its size.
+ */
+export async function getPromptLibrary(
+  db: DbOrTx,
+  language: Language,
+  reader: Language = language,
+): Promise<LibraryCategory[]> {
   const [categories, prompts] = await Promise.all([
     db
       .selectFrom("prompt_categories")
-      .select(["id", language === "hi" ? "name_hi as name" : "name_en as name"])
+      .select(["id", reader === "hi" ? "name_hi as name" : "name_en as name"])
       .orderBy("position")
       .execute(),
     db
       .selectFrom("library_prompts")
-      .select(["id", "category_id", language === "hi" ? "text_hi as text" : "text_en as text"])
+      .select(["id", "category_id", "text_en", "text_hi"])
       .orderBy("category_id")
       .orderBy("position")
       .execute(),
@@ -21,7 +40,9 @@ export async function getPromptLibrary(db: DbOrTx, language: Language): Promise<
   return categories.map((category) => ({
     id: category.id,
     name: category.name,
-    prompts: prompts.filter((prompt) => prompt.category_id === category.id).map(({ id, text }) => ({ id, text })),
+    prompts: prompts
+      .filter((prompt) => prompt.category_id === category.id)
+      .map((prompt) => inWords(prompt, language, reader)),
   }));
 }
 
@@ -34,7 +55,7 @@ export const STARTER_SET: readonly (readonly [string, number])[] = [
   ["about-us", 1],
 ];
 
-export type PickerPrompt = { id: number; text: string; queued: boolean };
+export type PickerPrompt = LibraryPrompt & { queued: boolean };
 export type PickerCategory = { id: string; name: string; total: number; prompts: PickerPrompt[] };
 export type PickerLibrary = {
   categories: PickerCategory[];
@@ -42,6 +63,8 @@ export type PickerLibrary = {
   starter: PickerPrompt[];
   query: string;
   matches: number;
+  /** The questions ticked so far (kept across searches), in the library's order. */
+  picked: LibraryPrompt[];
 };
 
 /** Letter case and Unicode forms aside (Devanagari typed two ways is one word). */
@@ -50,18 +73,20 @@ const normalise = (text: string) => text.normalize("NFC").toLocaleLowerCase();
 /**
  * The Add questions picker for one Storyteller: the library in their language, each question marked
  * `queued` when it (or its text) is already waiting in their queue; with `query`, only the questions
- * whose English or Hindi text holds it, and each category's total either way. Three queries.
+ * whose English or Hindi text holds it, and each category's total either way; `picked` are the ids
+ * ticked before this search. Category names and glosses in the reader's language. Three queries.
  */
 export async function getPickerLibrary(
   db: DbOrTx,
   storytellerId: string,
   language: Language,
   query: string,
+  { picked = [], reader = language }: { picked?: number[]; reader?: Language } = {},
 ): Promise<PickerLibrary> {
   const [categories, prompts, mine] = await Promise.all([
     db
       .selectFrom("prompt_categories")
-      .select(["id", language === "hi" ? "name_hi as name" : "name_en as name"])
+      .select(["id", reader === "hi" ? "name_hi as name" : "name_en as name"])
       .orderBy("position")
       .execute(),
     db
@@ -81,9 +106,10 @@ export async function getPickerLibrary(
   const queuedTexts = new Set(waiting.map((p) => normalise(p.text)));
   const words = normalise(query.trim());
   const toPickerPrompt = (prompt: (typeof prompts)[number]): PickerPrompt => {
-    const text = language === "hi" ? prompt.text_hi : prompt.text_en;
-    return { id: prompt.id, text, queued: queuedIds.has(prompt.id) || queuedTexts.has(normalise(text)) };
+    const shown = inWords(prompt, language, reader);
+    return { ...shown, queued: queuedIds.has(prompt.id) || queuedTexts.has(normalise(shown.text)) };
   };
+  const pickedIds = new Set(picked);
   const matching = words
     ? prompts.filter((p) => normalise(p.text_en).includes(words) || normalise(p.text_hi).includes(words))
     : prompts;
@@ -102,6 +128,7 @@ export async function getPickerLibrary(
     starter: words ? [] : starter,
     query: query.trim(),
     matches: matching.length,
+    picked: prompts.filter((p) => pickedIds.has(p.id)).map((p) => inWords(p, language, reader)),
   };
 }
 

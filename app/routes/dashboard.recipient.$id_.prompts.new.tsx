@@ -3,9 +3,11 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FieldErrors, replyErrors } from "~/components/forms";
+import { FieldErrors, replyErrors, SubmissionField } from "~/components/forms";
 import { addBarClass, PickerSearchFields, PromptPicker } from "~/components/prompt-picker";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
+import { readerLanguage } from "~/i18n/i18next.server";
+import { newSubmissionId, oncePerSubmission, type Once, submissionIdOf } from "~/models/form-submission.server";
 import { checkLibraryPromptIds, getPickerLibrary, libraryQueueItems } from "~/models/prompt-library.server";
 import { addPrompts } from "~/models/prompt.server";
 import { getVisibleStoryteller } from "~/models/storyteller.server";
@@ -14,7 +16,7 @@ import { redirectWithToast } from "~/services/toast.server";
 import { idParam } from "~/utils/ids";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
-import { promptsSchema } from "~/utils/prompt-schema";
+import { MAX_LIBRARY_PICKS, promptsSchema } from "~/utils/prompt-schema";
 import { readForm } from "~/utils/request-body.server";
 
 export const handle = { i18n: ["storytellers"] };
@@ -26,12 +28,24 @@ export async function loader({ request, context, params }: LoaderArgs) {
   const user = await requireUser(request, context);
   const storyteller = await getVisibleStoryteller(context.db, user.id, idParam(params.id));
   if (!storyteller) throw notFound();
-  // ?q= searches the library (a GET form: it works without JavaScript); longer than a question is no search.
-  const query = (new URL(request.url).searchParams.get("q") ?? "").slice(0, 100);
+  // ?q= searches the library (the search button posts the form by GET: it works without JavaScript),
+  // carrying what was ticked and typed so far; longer than a question is no search.
+  const url = new URL(request.url);
+  const query = url.searchParams.has("clear") ? "" : (url.searchParams.get("q") ?? "").slice(0, 100);
+  const picked = url.searchParams
+    .getAll("libraryPromptIds")
+    .slice(0, MAX_LIBRARY_PICKS)
+    .map(Number)
+    .filter((id) => Number.isSafeInteger(id) && id > 0);
   return {
     title: await pageTitle(request, context, "add.title", "storytellers"),
     storyteller: { id: storyteller.id, nickname: storyteller.nickname },
-    library: await getPickerLibrary(context.db, storyteller.id, storyteller.language, query),
+    library: await getPickerLibrary(context.db, storyteller.id, storyteller.language, query, {
+      picked,
+      reader: await readerLanguage(request),
+    }),
+    submissionId: newSubmissionId(),
+    customText: (url.searchParams.get("customPrompts") ?? "").slice(0, 30_000),
   };
 }
 
@@ -42,7 +56,8 @@ export async function action({ request, context, params }: ActionArgs) {
   // The loader's guard, before the post is read: a page that is a 404 takes no post at all.
   const storyteller = await getVisibleStoryteller(context.db, user.id, storytellerId);
   if (!storyteller) throw notFound();
-  const submission = parseWithZod(await readForm(request), { schema: promptsSchema });
+  const formData = await readForm(request);
+  const submission = parseWithZod(formData, { schema: promptsSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const { libraryPromptIds, customPrompts } = submission.value;
   if (!libraryPromptIds.length && !customPrompts.length)
@@ -55,34 +70,49 @@ export async function action({ request, context, params }: ActionArgs) {
     ...customPrompts.map((text) => ({ text, libraryPromptId: null })),
   ];
   const back = `/dashboard/recipient/${storytellerId}`;
-  let result: Awaited<ReturnType<typeof addPrompts>>;
+  let once: Once<Awaited<ReturnType<typeof addPrompts>>>;
   try {
-    result = await addPrompts(context.db, user.id, storytellerId, items);
+    // A second post of this drawing of the form (a double click) follows the first back to the queue.
+    once = await oncePerSubmission(
+      context.db,
+      user.id,
+      submissionIdOf(formData),
+      (tx) => addPrompts(tx, user.id, storytellerId, items),
+      (result) => (result?.added ? back : null),
+    );
   } catch (error) {
     log.error({ module: "prompts", err: error }, "could not add");
     return redirectWithToast(request, context, back, { type: "error", key: "storytellers:toast.promptsNotAdded" });
   }
-  if (!result) throw notFound();
-  if (result.added === 0)
+  if (once.repeat) return redirectWithToast(request, context, once.location, successToast);
+  if (!once.result) throw notFound();
+  if (once.result.added === 0)
     return data({ result: submission.reply({ formErrors: ["storytellers:toast.alreadyScheduled"] }) }, { status: 400 });
-  return redirectWithToast(request, context, back, { type: "success", key: "storytellers:toast.promptsAdded" });
+  return redirectWithToast(request, context, back, successToast);
 }
+
+const successToast = { type: "success", key: "storytellers:toast.promptsAdded" } as const;
 
 /** A page (works without JavaScript): categories, many prompts at once, plus your own. */
 export default function AddPrompts() {
   const { t } = useTranslation("storytellers");
-  const { storyteller, library } = useLoaderData<typeof loader>();
+  const { storyteller, library, customText, submissionId } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const here = `/dashboard/recipient/${storyteller.id}/prompts/new`;
   return (
     <section className="flex max-w-3xl flex-col gap-5">
       <h1 className="text-2xl font-bold">{t("add.heading", { name: storyteller.nickname })}</h1>
-      <Form method="get" role="search" className="flex flex-col gap-2">
-        <PickerSearchFields query={library.query} matches={library.matches} clearHref={here} />
-      </Form>
       <Form method="post" className="flex flex-col gap-4">
+        <PickerSearchFields query={library.query} matches={library.matches} clearHref={here} getAction={here} />
+        <SubmissionField id={submissionId} />
         <FieldErrors id="add-prompts-errors" errors={replyErrors(actionData?.result)} />
-        <PromptPicker library={library.categories} starter={library.starter} searching={Boolean(library.query)} />
+        <PromptPicker
+          library={library.categories}
+          starter={library.starter}
+          searching={Boolean(library.query)}
+          picked={library.picked}
+          customText={customText}
+        />
         <div className={addBarClass}>
           <button type="submit" className="btn-primary">
             {t("add.submit")}

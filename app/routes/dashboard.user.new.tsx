@@ -5,9 +5,10 @@ import { Form, useActionData, useLoaderData, data } from "react-router";
 import type { z } from "zod";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { Field, FieldErrors, SelectField } from "~/components/forms";
+import { Field, FieldErrors, SelectField, SubmissionField } from "~/components/forms";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
-import { inviteOneToGroup, ownedGroups } from "~/models/group.server";
+import { newSubmissionId, oncePerSubmission, submissionIdOf } from "~/models/form-submission.server";
+import { inviteOneToGroup, type InviteToGroupResult, ownedGroups } from "~/models/group.server";
 import { inviteToHeirloom } from "~/models/invitation.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { formConstraints } from "~/utils/form-constraints.server";
@@ -25,34 +26,47 @@ export async function loader({ request, context }: LoaderArgs) {
     title: await pageTitle(request, context, "invite.title", "account"),
     groups: await ownedGroups(context.db, user.id),
     constraint: formConstraints.invite,
+    submissionId: newSubmissionId(),
   };
 }
 
 export async function action({ request, context }: ActionArgs) {
   const user = await requireUser(request, context);
-  const submission = parseWithZod(await readForm(request), { schema: inviteSchema });
+  const formData = await readForm(request);
+  const submission = parseWithZod(formData, { schema: inviteSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const limit = await context.rateLimit("invitesPerUser", user.id);
   if (!limit.allowed)
     return data({ result: submission.reply({ formErrors: ["errors.rateLimited"] }) }, { status: 429 });
-  const { groupId } = submission.value;
-  if (groupId) {
-    const invited = await inviteOneToGroup(context, user, groupId, submission.value.email);
-    // A group the user does not own is one they may not see.
-    if (!invited.ok && invited.problem === "not-found") throw new Response(null, { status: 404 });
-    if (!invited.ok) return data({ result: submission.reply({ fieldErrors: invited.fieldErrors }) }, { status: 400 });
-  } else await inviteToHeirloom(context, user, submission.value.email);
-  return redirectWithToast(request, context, "/dashboard/user/new", {
+  const { groupId, email } = submission.value;
+  const back = "/dashboard/user/new";
+  // A second post of this drawing of the form (a double click) invites no one twice.
+  const once = await oncePerSubmission(
+    context.db,
+    user.id,
+    submissionIdOf(formData),
+    async (tx): Promise<InviteToGroupResult> => {
+      if (groupId) return inviteOneToGroup({ ...context, db: tx }, user, groupId, email);
+      await inviteToHeirloom({ ...context, db: tx }, user, email);
+      return { ok: true };
+    },
+    (invited) => (invited.ok ? back : null),
+  );
+  if (!once.repeat && !once.result.ok) {
+    if (once.result.problem === "not-found") throw new Response(null, { status: 404 });
+    return data({ result: submission.reply({ fieldErrors: once.result.fieldErrors }) }, { status: 400 });
+  }
+  return redirectWithToast(request, context, once.repeat ? once.location : back, {
     type: "success",
     key: "account:invite.sent",
-    values: { email: submission.value.email },
+    values: { email },
   });
 }
 
 export default function InviteSomeone() {
   const { t } = useTranslation("account");
   const actionData = useActionData<typeof action>();
-  const { groups, constraint } = useLoaderData<typeof loader>();
+  const { groups, constraint, submissionId } = useLoaderData<typeof loader>();
   const [form, fields] = useForm<z.input<typeof inviteSchema>>({
     lastResult: actionData?.result,
     constraint,
@@ -63,6 +77,7 @@ export default function InviteSomeone() {
       <p className="text-muted">{t("invite.intro")}</p>
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
         <FieldErrors id={form.errorId} errors={form.errors} />
+        <SubmissionField id={submissionId} />
         <Field
           label={t("invite.email")}
           inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "off" }}

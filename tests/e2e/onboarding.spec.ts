@@ -84,6 +84,36 @@ test("add a Storyteller reached by email, with library and custom questions", as
   expect(schedule.frequency).toBe("monthly");
 });
 
+test("a double click on Add Storyteller makes one Storyteller, with one first question", async ({
+  page,
+  context,
+  db,
+  baseURL,
+}) => {
+  const user = await signInAsNewUser(db, context, baseURL!, "Arjun");
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto("/dashboard/onboarding");
+  await page.getByLabel("Nickname").fill("Dadi");
+  await page.getByLabel("First name").fill("Kamla");
+  await page.getByLabel("Their email").fill("dadi@example.com");
+  await next(page);
+  await expect(page).toHaveURL(/step=2/);
+  await page.getByLabel("Your own questions").fill("What did you cook for Diwali?");
+  await next(page);
+  await expect(page).toHaveURL(/step=3/);
+  // What he sees after a double click: one Storyteller. Here the two clicks seldom race on the
+  // server; the race itself (two posts at once) is held by app/routes/once-per-submission.test.ts.
+  await page.getByRole("button", { name: "Add Storyteller" }).dblclick();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole("status").filter({ hasText: "New Storyteller added" })).toBeVisible();
+  await expect(page.getByTestId("storyteller-card").filter({ hasText: "Dadi" })).toHaveCount(1);
+  const made = await db.selectFrom("storytellers").select("id").where("owner_id", "=", user.id).execute();
+  expect(made).toHaveLength(1);
+  expect(await db.selectFrom("prompts").select("id").where("storyteller_id", "=", made[0].id).execute()).toHaveLength(
+    1,
+  );
+});
+
 test("Enter in a field goes on to the next step, and an email typed before choosing a text is not held against her", async ({
   page,
   context,

@@ -10,6 +10,7 @@ import {
   type AddGroupRefusal,
 } from "~/components/add-group-steps";
 import type { AppContext } from "~/context.server";
+import { newSubmissionId, oncePerSubmission, type Once, submissionIdOf } from "~/models/form-submission.server";
 import {
   checkInvitationEmails,
   createGroupFromDraft,
@@ -53,6 +54,7 @@ export async function stepPage(
     defaultTimeZone,
     today: todayIn(defaultTimeZone),
     extraSlots: more ? 2 : 1,
+    submissionId: step === 3 ? newSubmissionId() : "",
     constraints: {
       details: formConstraints.groupDetails,
       pick: formConstraints.pickStoryteller,
@@ -126,29 +128,40 @@ async function invite(args: StepArgs) {
     return refuse("invite", submission.reply({ fieldErrors: { emails: ["groups:errors.tooManyInvitations"] } }));
   const fieldErrors = await checkInvitationEmails(context.db, user, emails);
   if (Object.keys(fieldErrors).length) return refuse("invite", submission.reply({ fieldErrors }));
-  await saveGroupDraftStep(context.db, user.id, "emails", emails);
-  if (intent === Intent.more) return go(3, true);
-
-  const draft = await getGroupDraft(context.db, user.id);
-  if (!draft.details) return go(1);
-  if (!draft.storyteller) return go(2);
-  let created: Awaited<ReturnType<typeof createGroupFromDraft>>;
+  if (intent === Intent.more) {
+    await saveGroupDraftStep(context.db, user.id, "emails", emails);
+    return go(3, true);
+  }
+  let once: Once<{ to: 1 | 2 } | { to: "created"; groupId: string }>;
   try {
-    created = await createGroupFromDraft(context, user, {
-      details: draft.details,
-      storyteller: draft.storyteller,
-      emails,
-    });
+    // A second post of this drawing of the form (a double click) follows the first to its group.
+    once = await oncePerSubmission(
+      context.db,
+      user.id,
+      submissionIdOf(formData),
+      async (tx) => {
+        await saveGroupDraftStep(tx, user.id, "emails", emails);
+        const draft = await getGroupDraft(tx, user.id);
+        if (!draft.details) return { to: 1 as const };
+        if (!draft.storyteller) return { to: 2 as const };
+        const created = await createGroupFromDraft({ ...context, db: tx }, user, {
+          details: draft.details,
+          storyteller: draft.storyteller,
+          emails,
+        });
+        // A Storyteller step that no longer holds (theirs no more, or fields the server now refuses): back there.
+        return created.ok ? { to: "created" as const, groupId: created.groupId } : { to: 2 as const };
+      },
+      (outcome) => (outcome.to === "created" ? `/dashboard/groups/${outcome.groupId}` : null),
+    );
   } catch (error) {
     log.error({ module: "groups", err: error }, "could not create group");
     return redirectWithToast(request, context, stepUrl(3), { type: "error", key: "groups:toast.notCreated" });
   }
-  // A Storyteller step that no longer holds (theirs no more, or fields the server now refuses): back there.
-  if (!created.ok) return go(2);
-  return redirectWithToast(request, context, `/dashboard/groups/${created.groupId}`, {
-    type: "success",
-    key: "groups:toast.created",
-  });
+  const created = { type: "success", key: "groups:toast.created" } as const;
+  if (once.repeat) return redirectWithToast(request, context, once.location, created);
+  if (once.result.to !== "created") return go(once.result.to);
+  return redirectWithToast(request, context, `/dashboard/groups/${once.result.groupId}`, created);
 }
 
 export const submitStep = { 1: details, 2: storyteller, 3: invite } satisfies Record<

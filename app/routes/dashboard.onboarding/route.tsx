@@ -3,7 +3,8 @@ import { useActionData, useLoaderData } from "react-router";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
-import { i18nServer } from "~/i18n/i18next.server";
+import { readerLanguage } from "~/i18n/i18next.server";
+import { newSubmissionId } from "~/models/form-submission.server";
 import { getDraft } from "~/models/onboarding.server";
 import { getPromptLibrary } from "~/models/prompt-library.server";
 import { todayIn } from "~/models/storyteller.server";
@@ -29,17 +30,18 @@ export async function loader({ request, context }: LoaderArgs) {
   const draft = await getDraft(context.db, user.id);
   const language = draft.who?.language ?? user.language;
   // Places and countries in the reader's language (the library is in the Storyteller's).
-  const reader = await i18nServer.getLocale(request);
+  const reader = await readerLanguage(request);
   return {
     title: await pageTitle(request, context, "onboarding.title", "storytellers"),
     step,
     draft,
-    library: step === 2 ? await getPromptLibrary(context.db, language) : [],
+    library: step === 2 ? await getPromptLibrary(context.db, language, reader) : [],
     ...(step === 1 ? storytellerFormLists(request, reader) : { timeZones: [], phoneCountries: [], phoneCountry: "US" }),
     defaultTimeZone: user.language === "hi" ? "Asia/Kolkata" : "America/New_York",
     today: todayIn(draft.who?.timeZone ?? "UTC"),
     // Her time zone in words, in the reader's language ("Kolkata, India"), for the review.
     zonePlace: step === 3 && draft.who ? zoneLabel(draft.who.timeZone, reader) : null,
+    submissionId: step === 3 ? newSubmissionId() : "",
     constraint: [formConstraints.storyteller, formConstraints.prompts, formConstraints.schedule][step - 1],
   };
 }
@@ -61,6 +63,7 @@ export default function Onboarding() {
     defaultTimeZone,
     today,
     zonePlace,
+    submissionId,
     constraint,
   } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
@@ -98,6 +101,7 @@ export default function Onboarding() {
           draft={draft}
           today={today}
           zonePlace={zonePlace ?? ""}
+          submissionId={submissionId}
           constraint={constraint}
           lastResult={lastResult}
         />

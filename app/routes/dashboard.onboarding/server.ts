@@ -2,6 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import type { AppContext } from "~/context.server";
+import { oncePerSubmission, type Once, submissionIdOf } from "~/models/form-submission.server";
 import { createStorytellerFromDraft, getDraft, saveDraftStep } from "~/models/onboarding.server";
 import { checkLibraryPromptIds } from "~/models/prompt-library.server";
 import { checkFirstPromptDate, checkStorytellerFields } from "~/models/storyteller.server";
@@ -16,6 +17,7 @@ import { Intent, type Step, stepSchemas } from "./schema";
 type StepArgs = { request: Request; context: AppContext; userId: string; formData: FormData };
 
 const stepUrl = (step: number) => `/dashboard/onboarding?step=${step}`;
+const ADDED_URL = "/dashboard";
 const refuse = (result: SubmissionResult<string[]>) => data({ result }, { status: 400 });
 
 async function who({ context, userId, formData }: StepArgs) {
@@ -45,25 +47,40 @@ async function schedule({ request, context, userId, formData }: StepArgs) {
   if (submission.status !== "success") return refuse(submission.reply());
   if (submission.value.intent === Intent.back) return redirect(stepUrl(2));
   const { intent: _submit, ...schedule } = submission.value;
-  const draft = await getDraft(context.db, userId);
-  if (!draft.who) return redirect(stepUrl(1));
-  const dateErrors = checkFirstPromptDate({ ...schedule, timeZone: draft.who.timeZone });
-  if (dateErrors) return refuse(submission.reply({ fieldErrors: dateErrors }));
-  await saveDraftStep(context.db, userId, "schedule", schedule);
-  let created: Awaited<ReturnType<typeof createStorytellerFromDraft>>;
+  let once: Once<{ to: "who" } | { to: "refused"; dateErrors: Record<string, string[]> } | { to: "added" }>;
   try {
-    created = await createStorytellerFromDraft(context, userId, {
-      who: draft.who,
-      prompts: draft.prompts ?? { libraryPromptIds: [], customPrompts: [] },
-      schedule,
-    });
+    // A second post of this page (a double click) waits for the first and follows it to the dashboard.
+    once = await oncePerSubmission(
+      context.db,
+      userId,
+      submissionIdOf(formData),
+      async (tx) => {
+        const draft = await getDraft(tx, userId);
+        if (!draft.who) return { to: "who" as const };
+        const dateErrors = checkFirstPromptDate({ ...schedule, timeZone: draft.who.timeZone });
+        if (dateErrors) return { to: "refused" as const, dateErrors };
+        await saveDraftStep(tx, userId, "schedule", schedule);
+        const created = await createStorytellerFromDraft({ db: tx, config: context.config }, userId, {
+          who: draft.who,
+          prompts: draft.prompts ?? { libraryPromptIds: [], customPrompts: [] },
+          schedule,
+        });
+        // A first step saved before the server's checks applied to it: back there, where Next checks it again.
+        return created.ok ? { to: "added" as const } : { to: "who" as const };
+      },
+      (outcome) => (outcome.to === "added" ? ADDED_URL : null),
+    );
   } catch (error) {
     log.error({ module: "onboarding", err: error }, "could not add storyteller");
     return redirectWithToast(request, context, stepUrl(3), { type: "error", key: "storytellers:toast.notAdded" });
   }
-  // A first step saved before the server's checks applied to it: back there, where Next checks it again.
-  if (!created.ok) return redirect(stepUrl(1));
-  return redirectWithToast(request, context, "/dashboard", { type: "success", key: "storytellers:toast.added" });
+  if (!once.repeat && once.result.to === "who") return redirect(stepUrl(1));
+  if (!once.repeat && once.result.to === "refused")
+    return refuse(submission.reply({ fieldErrors: once.result.dateErrors }));
+  return redirectWithToast(request, context, once.repeat ? once.location : ADDED_URL, {
+    type: "success",
+    key: "storytellers:toast.added",
+  });
 }
 
 export const submitStep = { 1: who, 2: prompts, 3: schedule } satisfies Record<

@@ -2,8 +2,8 @@ import { getFormProps, getTextareaProps, type SubmissionResult, useForm } from "
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import type { z } from "zod";
-import { FieldErrors, TextareaField } from "~/components/forms";
-import { type LibraryCategory, pickClass, summaryClass } from "~/components/prompt-picker";
+import { FieldErrors, SubmissionField, TextareaField } from "~/components/forms";
+import { type LibraryCategory, PromptPicker } from "~/components/prompt-picker";
 import { ScheduleFields, StorytellerFields } from "~/components/storyteller-fields";
 import { SendTime } from "~/components/time-zone-chooser";
 import type { FormConstraint } from "~/utils/form-constraint";
@@ -116,31 +116,11 @@ export function PromptsStepForm({
         id={`${fields.libraryPromptIds.id}-error`}
         errors={libraryErrors.length ? libraryErrors : undefined}
       />
-      {library.map((category) => (
-        <details
-          key={category.id}
-          className="rounded-lg border border-line bg-panel"
-          open={category.prompts.some((p) => picked.has(p.id))}
-        >
-          <summary className={summaryClass}>{category.name}</summary>
-          <ul className="flex flex-col px-4 pb-2">
-            {category.prompts.map((prompt) => (
-              <li key={prompt.id}>
-                <label className={pickClass}>
-                  <input
-                    type="checkbox"
-                    name="libraryPromptIds"
-                    value={prompt.id}
-                    defaultChecked={picked.has(prompt.id)}
-                    className="mt-0.5 size-5 shrink-0"
-                  />
-                  <span>{prompt.text}</span>
-                </label>
-              </li>
-            ))}
-          </ul>
-        </details>
-      ))}
+      <PromptPicker
+        library={library}
+        picked={library.flatMap((category) => category.prompts).filter((prompt) => picked.has(prompt.id))}
+        custom={false}
+      />
       <TextareaField
         label={t("fields.customPrompts")}
         textareaProps={getTextareaProps(fields.customPrompts)}
@@ -156,6 +136,7 @@ export function ScheduleStepForm({
   draft,
   today,
   zonePlace,
+  submissionId,
   constraint,
   lastResult,
 }: {
@@ -163,6 +144,7 @@ export function ScheduleStepForm({
   today: string;
   /** Her time zone in words ("Kolkata, India"), never its IANA name. */
   zonePlace: string;
+  submissionId: string;
   constraint: FormConstraint;
   lastResult: Result;
 }) {
@@ -199,6 +181,7 @@ export function ScheduleStepForm({
           </dl>
         </section>
       ) : null}
+      <SubmissionField id={submissionId} />
       <StepButtons back last />
     </Form>
   );

@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useFetcher } from "react-router";
-import { FieldErrors, replyErrors } from "~/components/forms";
+import { FieldErrors, replyErrors, SubmissionField } from "~/components/forms";
 import { addBarClass, PickerSearchFields, PromptPicker } from "~/components/prompt-picker";
 import type { PickerLibrary } from "~/models/prompt-library.server";
 import { useOpenUntilNavigate } from "~/utils/use-close-on-navigate";
@@ -15,7 +15,7 @@ export function AddPromptButton({ storytellerId }: { storytellerId: string }) {
   const { t } = useTranslation("storytellers");
   const href = `/dashboard/recipient/${storytellerId}/prompts/new`;
   const dialog = useRef<HTMLDialogElement>(null);
-  const loader = useFetcher<{ library: PickerLibrary }>();
+  const loader = useFetcher<{ library: PickerLibrary; submissionId: string }>();
   const submitter = useFetcher<{ result?: SubmissionResult<string[]> }>();
   // A successful add redirects back here, which closes the dialog.
   const [open, setOpen] = useOpenUntilNavigate();
@@ -49,7 +49,7 @@ export function AddPromptButton({ storytellerId }: { storytellerId: string }) {
         </h2>
         {loader.data ? (
           <>
-            <loader.Form method="get" action={href} role="search" className="mb-4 flex flex-col gap-2">
+            <loader.Form method="get" action={href} className="mb-4">
               <PickerSearchFields
                 query={loader.data.library.query}
                 matches={loader.data.library.matches}
@@ -58,6 +58,7 @@ export function AddPromptButton({ storytellerId }: { storytellerId: string }) {
               />
             </loader.Form>
             <submitter.Form method="post" action={href} className="flex flex-col gap-4">
+              <SubmissionField id={loader.data.submissionId} />
               <FieldErrors id="add-dialog-errors" errors={replyErrors(submitter.data?.result)} />
               <PromptPicker
                 library={loader.data.library.categories}
