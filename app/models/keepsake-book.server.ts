@@ -145,7 +145,7 @@ ${code ? `<figure class="qr">${code}<figcaption>${escapeHtml(t("book.scan", { na
 @page :first { @bottom-center { content: none; } }
 @page :left { margin-left: 18mm; margin-right: 28mm; }
 @page :right { margin-left: 28mm; margin-right: 18mm; }
-html { font-family: "Noto Serif", "Noto Serif Devanagari", "Noto Sans Devanagari", serif; font-size: 12pt; color: #1d1d1d; }
+html { font-family: "Noto Serif", "Noto Serif Devanagari", "Noto Sans Devanagari", "Noto Color Emoji", serif; font-size: 12pt; color: #1d1d1d; }
 body { margin: 0; }
 .cover { height: 230mm; display: flex; flex-direction: column; align-items: center; justify-content: center; text-align: center; break-after: page; }
 .cover h1 { font-size: 30pt; margin: 0 0 6mm; line-height: 1.3; }

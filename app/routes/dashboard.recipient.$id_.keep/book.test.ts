@@ -2,7 +2,9 @@ import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { runOnce } from "graphile-worker";
+import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
+import { getServerT } from "~/i18n/i18next.server";
 import { loader as downloadLoader } from "~/routes/dashboard_.keep.$id.download";
 import { loader as listenPage } from "~/routes/l.$token";
 import { loader as listenAudio } from "~/routes/l.$token.audio";
@@ -339,10 +341,88 @@ describe("keepsake book", () => {
     // Flowing: the two short answers share the first answers' page; the long one pushes the last on.
     expect(starts[0]).toBe(3);
     expect(starts[1]).toBe(3);
+    // So the keep page promises no page per answer: it says short answers share one.
+    const en = await getServerT("en", context, "keep");
+    const hi = await getServerT("hi", context, "keep");
+    expect(en("book.lead")).toContain("Short answers share a page.");
+    expect(en("book.lead")).not.toMatch(/each answer gets a page/i);
+    expect(hi("book.lead")).toContain("छोटे जवाब एक ही पन्ने पर आ जाते हैं।");
     expect(starts[3]).toBeGreaterThan(starts[2]);
     expect(Number((await run("pdfinfo", [pdf])).stdout.match(/Pages:\s+(\d+)/)![1])).toBeLessThan(
       2 + stories.length + 2,
     );
+  });
+
+  it("prints an emoji in her name with the emoji font, not as an empty box", async () => {
+    const context = makeTestContext(database);
+    const owner = await signedInUser(database, { language: "en", first_name: "Aman" });
+    const st = await createStoryteller(database.db, {
+      ownerId: owner.id,
+      firstName: "Kamla",
+      nickname: "Nani 🌸",
+      language: "en",
+      timeZone: "Asia/Kolkata",
+      prompts: [],
+    });
+    const prompt = await createPrompt(database.db, {
+      storytellerId: st.id,
+      text: "What did you cook on Diwali?",
+      sentAt: new Date(),
+      createdBy: owner.id,
+    });
+    const answer = await createAnswer(database.db, {
+      storytellerId: st.id,
+      promptId: prompt.id,
+      storage: context.storage,
+      transcript: "Kheer, and the sweets my mother taught me.",
+      transcriptStatus: "done",
+    });
+    const queued = await act(owner, st.id, {
+      intent: "book",
+      title: "The stories of Nani 🌸",
+      paper: "a4",
+      cover: "none",
+      language: "en",
+      include: [answer.id],
+    });
+    expect(queued).toMatchObject({ status: 302 });
+    await runJobs();
+    const keepsake = await database.db
+      .selectFrom("keepsakes")
+      .select(["status", "storage_key"])
+      .where("user_id", "=", owner.id)
+      .executeTakeFirstOrThrow();
+    expect(keepsake.status).toBe("ready");
+    const directory = await mkdtemp(path.join(os.tmpdir(), "keep-book-"));
+    scratch.push(directory);
+    const pdf = path.join(directory, "book.pdf");
+    const stored = (await context.storage.get(keepsake.storage_key!))!;
+    await writeFile(pdf, new Uint8Array(await new Response(stored.body).arrayBuffer()));
+    // The flower is drawn from the colour emoji font: Chromium embeds its bitmaps as a Type 3 font,
+    // where a missing glyph would be a text font's empty box, in black ink.
+    const { stdout: cover } = await run("pdftotext", ["-enc", "UTF-8", "-f", "1", "-l", "1", pdf, "-"]);
+    expect(cover).toContain("Told by Nani");
+    const { stdout: fonts } = await run("pdffonts", ["-f", "1", "-l", "1", pdf]);
+    expect(fonts).toMatch(/Type 3/);
+    await run("pdftoppm", [
+      "-r",
+      "50",
+      "-png",
+      "-f",
+      "1",
+      "-l",
+      "1",
+      "-singlefile",
+      pdf,
+      path.join(directory, "cover"),
+    ]);
+    const { data } = await sharp(path.join(directory, "cover.png")).raw().toBuffer({ resolveWithObject: true });
+    let coloured = 0;
+    for (let i = 0; i + 2 < data.length; i += 3) {
+      const [r, g, b] = [data[i], data[i + 1], data[i + 2]];
+      if (Math.max(r, g, b) - Math.min(r, g, b) > 60) coloured++;
+    }
+    expect(coloured).toBeGreaterThan(20);
   });
 
   it("says so instead of queueing, or fails the book plainly, when there is no Chromium", async () => {
