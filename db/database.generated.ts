@@ -112,6 +112,11 @@ export interface EmailOptOuts {
   email: string;
 }
 
+export interface EnglishWordForms {
+  substitute: string;
+  target: string;
+}
+
 export interface GroupDrafts {
   data: DefaultedJsonb<Record<string, unknown>>;
   updated_at: Generated<Timestamp>;
@@ -371,6 +376,7 @@ export interface Users {
   notify_application: Generated<boolean>;
   phone_e164: string | null;
   profile_pic_key: string | null;
+  time_zone: string | null;
   updated_at: Generated<Timestamp>;
 }
 
@@ -397,6 +403,7 @@ export interface DB {
   deliveries: Deliveries;
   email_changes: EmailChanges;
   email_opt_outs: EmailOptOuts;
+  english_word_forms: EnglishWordForms;
   group_drafts: GroupDrafts;
   group_invitations: GroupInvitations;
   group_members: GroupMembers;

@@ -5,6 +5,7 @@ import { enqueueJob } from "~/services/jobs.server";
 import { queueEmail } from "~/services/outbox.server";
 import { signCapability } from "~/services/tokens.server";
 import { isUuid } from "~/utils/ids";
+import { formatDay, readerTimeZone } from "~/utils/intl-formats";
 import type { KeepsakeView } from "~/utils/keep-schema";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import type { Language } from "../../db/schema";
@@ -30,7 +31,6 @@ export type KeptAnswer = {
   storyteller_id: string;
   storyteller_name: string;
   storyteller_photo: string | null;
-  storyteller_time_zone: string;
   prompt_text: string;
   asked_by: string;
   asked_at: Date | null;
@@ -83,7 +83,6 @@ export async function keptAnswers(db: DbOrTx, userId: string, scope: ExportScope
       "a.storyteller_id",
       "s.first_name as storyteller_name",
       "s.profile_pic_key as storyteller_photo",
-      "s.time_zone as storyteller_time_zone",
       "p.text as prompt_text",
       eb.fn.coalesce("asker.first_name", "owner.first_name").as("asked_by"),
       "p.sent_at as asked_at",
@@ -264,6 +263,7 @@ export async function keepsakeForJob(db: DbOrTx, keepsakeId: string) {
         "u.email",
         "u.first_name",
         "u.language",
+        "u.time_zone",
       ])
       .where("k.id", "=", keepsakeId)
       .executeTakeFirst()) ?? null
@@ -312,7 +312,7 @@ export async function finishKeepsake(
       })
       .whereRef("u.id", "=", "k.user_id")
       .where("k.id", "=", keepsakeId)
-      .returning(["k.user_id", "k.kind", "k.storyteller_id", "u.email", "u.first_name", "u.language"])
+      .returning(["k.user_id", "k.kind", "k.storyteller_id", "u.email", "u.first_name", "u.language", "u.time_zone"])
       .executeTakeFirst();
     if (!row) return;
     await tx
@@ -325,7 +325,7 @@ export async function finishKeepsake(
       .execute();
     const t = await getServerT(row.language, { config }, "keep");
     const url = keepsakeDownloadUrl(config, keepsakeId);
-    const expires = formatDate(row.language, expiresAt);
+    const expires = formatDay(row.language, expiresAt, readerTimeZone(row), "long");
     const kind = row.kind === "book" ? "book" : "export";
     await queueEmail(tx, {
       to: row.email,
@@ -338,10 +338,6 @@ export async function finishKeepsake(
 export const keepsakeDownloadPath = (keepsakeId: string) => `/dashboard/keep/${keepsakeId}/download`;
 export const keepsakeDownloadUrl = (config: Pick<Config, "APP_URL">, keepsakeId: string) =>
   `${config.APP_URL}${keepsakeDownloadPath(keepsakeId)}`;
-
-export function formatDate(language: Language, date: Date, timeZone = "UTC") {
-  return new Intl.DateTimeFormat(language === "hi" ? "hi-IN" : "en-GB", { dateStyle: "long", timeZone }).format(date);
-}
 
 /** A finished keepsake its owner may download now (ready, not expired), or null. */
 export async function downloadableKeepsake(db: DbOrTx, userId: string, keepsakeId: string, now = new Date()) {

@@ -3,6 +3,8 @@ import { useTranslation } from "react-i18next";
 import { Form, Link, useFetcher, useNavigate, useSearchParams } from "react-router";
 import { AnswerWithWords } from "~/components/answer-words";
 import { ownReasonKey } from "~/utils/delivery-reasons";
+import { formatDay } from "~/utils/intl-formats";
+import { useRootData } from "~/utils/root-data";
 import type { WordsView } from "~/utils/words";
 import { Intent } from "./intents";
 
@@ -45,8 +47,9 @@ export function SentPrompts({
 }) {
   const { t } = useTranslation("storytellers");
   const { t: tPhone } = useTranslation("phone");
+  const rootData = useRootData();
   if (!prompts.length) return <p className="text-muted">{t("view.nothingSent")}</p>;
-  const format = new Intl.DateTimeFormat(locale === "hi" ? "hi-IN" : "en-US", { dateStyle: "medium", timeZone: "UTC" });
+  const timeZone = rootData?.timeZone ?? "UTC";
   return (
     <ul className="flex flex-col gap-2">
       {prompts.map((prompt) => {
@@ -66,7 +69,7 @@ export function SentPrompts({
           >
             <p>{prompt.text}</p>
             <p className="mt-1 text-sm text-muted">
-              {prompt.sent_at ? format.format(new Date(prompt.sent_at)) : null} · {t(`view.status.${status}`)}
+              {prompt.sent_at ? formatDay(locale, prompt.sent_at, timeZone) : null} · {t(`view.status.${status}`)}
               {prompt.answer_id && prompt.via_phone ? <> · {tPhone("viaPhone")}</> : null}
               {prompt.answer_id && !prompt.is_private && prompt.duration_ms ? (
                 <> · {t("answers.length", { length: clockLength(prompt.duration_ms) })}</>

@@ -5,9 +5,11 @@ import { runOnce } from "graphile-worker";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import { getServerT } from "~/i18n/i18next.server";
+import { loader as timelineLoader } from "~/routes/dashboard.timeline/route";
 import { loader as downloadLoader } from "~/routes/dashboard_.keep.$id.download";
 import { loader as listenPage } from "~/routes/l.$token";
 import { loader as listenAudio } from "~/routes/l.$token.audio";
+import { action as reportTimeZone } from "~/routes/resources.time-zone";
 import { createTaskList } from "../../../jobs/task-list";
 import { silentWav } from "../../../tests/audio-fixtures";
 import { makeTestContext, routeArgs } from "../../../tests/context";
@@ -353,7 +355,7 @@ describe("keepsake book", () => {
     );
   });
 
-  it("prints an emoji in her name with the emoji font, not as an empty box", async () => {
+  it("prints an emoji in her name with the emoji font, and the day she answered as the reader's Timeline says it", async () => {
     const context = makeTestContext(database);
     const owner = await signedInUser(database, { language: "en", first_name: "Aman" });
     const st = await createStoryteller(database.db, {
@@ -370,13 +372,36 @@ describe("keepsake book", () => {
       sentAt: new Date(),
       createdBy: owner.id,
     });
+    // Answered at 7:00 on the 29th in Kolkata: 20:30 on the 28th for her grandson in New York.
     const answer = await createAnswer(database.db, {
       storytellerId: st.id,
       promptId: prompt.id,
       storage: context.storage,
       transcript: "Kheer, and the sweets my mother taught me.",
       transcriptStatus: "done",
+      createdAt: new Date("2026-11-29T01:30:00Z"),
     });
+    // His browser tells the account its zone on his first visit; a later report changes nothing.
+    const report = (zone: string) =>
+      outcome(() =>
+        reportTimeZone({
+          request: post(owner.jar, "/resources/time-zone", { timeZone: zone }),
+          context: makeTestContext(database),
+          params: {},
+          ...routeArgs,
+        }),
+      );
+    expect(await report("Not/AZone")).toMatchObject({ status: 400 });
+    expect(await report("America/New_York")).toMatchObject({ status: 200 });
+    expect(await report("Asia/Tokyo")).toMatchObject({ status: 200 });
+    const timeline = (await timelineLoader({
+      request: get(owner.jar, "/dashboard/timeline"),
+      context: makeTestContext(database),
+      params: {},
+      ...routeArgs,
+    })) as { months: { label: string; items: { id: string; dateLabel: string }[] }[] };
+    expect(timeline.months.map((month) => month.label)).toEqual(["November 2026"]);
+    expect(timeline.months[0].items).toMatchObject([{ id: answer.id, dateLabel: "Nov 28, 2026" }]);
     const queued = await act(owner, st.id, {
       intent: "book",
       title: "The stories of Nani 🌸",
@@ -402,6 +427,9 @@ describe("keepsake book", () => {
     // where a missing glyph would be a text font's empty box, in black ink.
     const { stdout: cover } = await run("pdftotext", ["-enc", "UTF-8", "-f", "1", "-l", "1", pdf, "-"]);
     expect(cover).toContain("Told by Nani");
+    // The book dates the answer on the day his Timeline does.
+    const { stdout: whole } = await run("pdftotext", ["-enc", "UTF-8", pdf, "-"]);
+    expect(whole.replace(/\s+/g, " ")).toContain("Answered on November 28, 2026");
     const { stdout: fonts } = await run("pdffonts", ["-f", "1", "-l", "1", pdf]);
     expect(fonts).toMatch(/Type 3/);
     await run("pdftoppm", [
