@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { useLoaderData } from "react-router";
+import { Link, useLoaderData } from "react-router";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { MarkedText } from "~/components/marked-text";
@@ -68,7 +68,12 @@ export default function Search() {
               data-testid="search-hit"
             >
               <h2 className="font-semibold">
-                <MarkedText text={hit.questionMarked} />
+                {/* To the answer where it is kept: its Storyteller's Sent tab, or My Stories. */}
+                <Link to={hit.href} className="link-target" data-testid="search-hit-link">
+                  <span>
+                    <MarkedText text={hit.questionMarked} />
+                  </span>
+                </Link>
               </h2>
               <p className="text-sm text-muted">
                 {t("search.from", { name: hit.storytellerName, date: hit.dateLabel })}
