@@ -4,6 +4,7 @@ import type { StorageService } from "~/services/storage.server";
 import { type ZipEntry, zipLength, zipStream } from "~/services/zip.server";
 import { formatDay, readerTimeZone } from "~/utils/intl-formats";
 import type { ExportSummary } from "~/utils/keep-schema";
+import { familyName, keepsakeFilename, keepsakeFolder, storiesTitle } from "~/utils/keepsake-name";
 import { cleanSegments, clockOf, toWebVtt } from "~/utils/words";
 import type { DbOrTx } from "../../db/client";
 import type { Language } from "../../db/schema";
@@ -155,7 +156,10 @@ async function buildPlan(
 
   const title =
     scope.kind === "storyteller" && answers[0]
-      ? t("archive.titleStoryteller", { name: answers[0].storyteller_name })
+      ? storiesTitle(
+          t,
+          familyName({ nickname: answers[0].storyteller_nickname, first_name: answers[0].storyteller_name }),
+        )
       : t("archive.titleEverything");
   const dateMade = date(now);
 
@@ -263,25 +267,16 @@ ${answers.length ? sections.join("\n") : `<p>${escapeHtml(t("archive.empty"))}</
   };
   written("manifest.json", `${JSON.stringify(manifest, null, 2)}\n`, "application/json");
 
-  const folder = `${slug(title)}-${now.toISOString().slice(0, 10)}`;
+  const folder = keepsakeFolder(title, now);
   return {
     folder,
-    filename: `${folder}.zip`,
+    filename: keepsakeFilename(title, now, "zip"),
     createdAt: now,
     answerCount: answers.length,
     photoCount: photos.size,
     files,
     length: zipLength(zipEntries(storage, folder, files, now)),
   };
-}
-
-/** A folder name any file system takes: the title's letters (any script), spaces as dashes. */
-function slug(title: string) {
-  const cleaned = title
-    .replace(/[\p{Cc}<>:"/\\|?*'’]+/gu, "")
-    .trim()
-    .replace(/\s+/g, "-");
-  return cleaned || "heirloom";
 }
 
 function zipEntries(storage: StorageService, folder: string, files: PlannedFile[], now: Date): ZipEntry[] {

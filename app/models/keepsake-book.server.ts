@@ -4,6 +4,7 @@ import { getServerT } from "~/i18n/i18next.server";
 import { anchorPages, htmlToPdf } from "~/services/pdf.server";
 import { qrSvg } from "~/services/qr.server";
 import { formatDay, readerTimeZone } from "~/utils/intl-formats";
+import { familyName } from "~/utils/keepsake-name";
 import { cleanSegments, paragraphsOf, paragraphsOfText } from "~/utils/words";
 import { type BookOptions, keptAnswers, listenUrlsFor } from "./keepsake.server";
 
@@ -110,7 +111,7 @@ export async function buildBook(
   const language = request.options.language ?? storyteller.language;
   const t = await getServerT(language, context, "keep");
   // What the family calls her ("Grandma Rose"), as the cover and every "Scan to hear …" say.
-  const name = storyteller.nickname.trim() || storyteller.first_name;
+  const name = familyName(storyteller);
   const date = (value: Date) => formatDay(language, value, timeZone, "long");
   const sections = chosen.map((answer, index) => {
     const transcript = answer.transcript?.trim();

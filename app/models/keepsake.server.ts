@@ -30,6 +30,7 @@ export type KeptAnswer = {
   id: string;
   storyteller_id: string;
   storyteller_name: string;
+  storyteller_nickname: string;
   storyteller_photo: string | null;
   prompt_text: string;
   asked_by: string;
@@ -82,6 +83,7 @@ export async function keptAnswers(db: DbOrTx, userId: string, scope: ExportScope
       "a.id",
       "a.storyteller_id",
       "s.first_name as storyteller_name",
+      "s.nickname as storyteller_nickname",
       "s.profile_pic_key as storyteller_photo",
       "p.text as prompt_text",
       eb.fn.coalesce("asker.first_name", "owner.first_name").as("asked_by"),
@@ -346,7 +348,7 @@ export async function downloadableKeepsake(db: DbOrTx, userId: string, keepsakeI
     (await db
       .selectFrom("keepsakes as k")
       .leftJoin("storytellers as s", "s.id", "k.storyteller_id")
-      .select(["k.id", "k.kind", "k.storage_key", "k.created_at", "s.first_name"])
+      .select(["k.id", "k.kind", "k.storage_key", "k.created_at", "k.options", "s.first_name", "s.nickname"])
       .where("k.id", "=", keepsakeId)
       .where("k.user_id", "=", userId)
       .where("k.status", "=", "ready")

@@ -164,6 +164,11 @@ describe("keepsake book", () => {
       ...routeArgs,
     })) as Response;
     expect(response.headers.get("Content-Type")).toBe("application/pdf");
+    // The file is named as the book is titled.
+    const day = keepsake.created_at.toISOString().slice(0, 10);
+    expect(response.headers.get("Content-Disposition")).toContain(
+      `filename*=UTF-8''${encodeURIComponent(`कमला-की-कहानियाँ-${day}.pdf`)}`,
+    );
     const directory = await mkdtemp(path.join(os.tmpdir(), "keep-book-"));
     scratch.push(directory);
     const pdf = path.join(directory, "book.pdf");
