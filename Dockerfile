@@ -36,9 +36,10 @@ RUN npm run build
 FROM node:22-bookworm-slim
 # tini forwards SIGTERM so shutdown drains requests and jobs; ffmpeg makes answers playable on iOS;
 # Chromium's headless shell prints keepsake books (CHROMIUM_PATH) without the desktop browser's GTK
-# and X stack, with Noto fonts so Hindi is shaped (decision 023). Lists and caches leave the layer.
+# and X stack, with Noto fonts so Hindi is shaped (decision 023) and emoji in names print in colour,
+# not as empty boxes. Lists and caches leave the layer.
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends tini ffmpeg ca-certificates chromium-headless-shell fonts-noto-core \
+  && apt-get install -y --no-install-recommends tini ffmpeg ca-certificates chromium-headless-shell fonts-noto-core fonts-noto-color-emoji \
   && apt-get clean && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/log/apt /var/log/dpkg.log \
   && mkdir -p /data && chown node:node /data
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data CHROMIUM_PATH=/usr/bin/chromium-headless-shell \

@@ -11,6 +11,7 @@ import { EmbeddedTranslations, useRouteTranslations } from "~/i18n/embedded-reso
 import { getServerT, i18nServer, serializeLanguage } from "~/i18n/i18next.server";
 import { takeToasts } from "~/services/toast.server";
 import stylesheet from "~/tailwind.css?url";
+import { readerTimeZone } from "~/utils/intl-formats";
 import { errorPageTitle } from "~/utils/meta";
 import { useNonce } from "~/utils/nonce";
 import { useRootData } from "~/utils/root-data";
@@ -53,6 +54,8 @@ export async function loader({ request, context }: LoaderArgs) {
         maintenance: t("errors.maintenance.title"),
       },
       user: user ? { firstName: user.first_name, email: user.email, nickname: user.nickname } : null,
+      // Dates are written in the reader's zone on the server and in the browser alike (decision 069).
+      timeZone: user ? readerTimeZone(user) : "UTC",
     },
     { headers: setCookie ? { "Set-Cookie": setCookie } : undefined },
   );

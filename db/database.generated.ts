@@ -113,6 +113,11 @@ export interface EmailOptOuts {
   email: string;
 }
 
+export interface EnglishWordForms {
+  substitute: string;
+  target: string;
+}
+
 export interface FormSubmissions {
   created_at: Generated<Timestamp>;
   id: string;
@@ -389,6 +394,7 @@ export interface Users {
   notify_application: Generated<boolean>;
   phone_e164: string | null;
   profile_pic_key: string | null;
+  time_zone: string | null;
   updated_at: Generated<Timestamp>;
 }
 
@@ -416,6 +422,7 @@ export interface DB {
   deliveries: Deliveries;
   email_changes: EmailChanges;
   email_opt_outs: EmailOptOuts;
+  english_word_forms: EnglishWordForms;
   form_submissions: FormSubmissions;
   group_drafts: GroupDrafts;
   group_invitations: GroupInvitations;

@@ -21,7 +21,7 @@ export const keepsakeExport =
     try {
       const plan = await planExport(
         { db, storage, config },
-        { id: keepsake.user_id, language: keepsake.language },
+        { id: keepsake.user_id, language: keepsake.language, time_zone: keepsake.time_zone },
         keepsake.storyteller_id
           ? { kind: "storyteller", storytellerId: keepsake.storyteller_id }
           : { kind: "everything" },

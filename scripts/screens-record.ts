@@ -4,7 +4,8 @@
 //   queue/      the overview, the queue and the queue mid-drag, the picker, the Sent tab and the
 //               board (screens-queue.spec.ts)
 //   reactions/  an answer's hearts and notes; book/ the keepsake book's first pages, English and
-//               Hindi, drawn by pdftoppm (reactions-and-book.spec.ts)
+//               Hindi, for a Storyteller with an emoji in her name, drawn by pdftoppm
+//               (reactions-and-book.spec.ts)
 // The shots are taken by those Playwright specs with the e2e server, database and fake microphone;
 // this script only asks Playwright to run them (the ordinary suite skips the shots). Run
 // `npm run build` first (`npm run screens` does).

@@ -192,6 +192,8 @@ export async function createPrompt(db: DbOrTx, options: PromptOptions) {
 
 export type AnswerOptions = {
   storytellerId: string;
+  /** When it was answered. Default: now. */
+  createdAt?: Date;
   /** Default: a new sent prompt of the Storyteller's. */
   promptId?: string;
   /** With `storage`, the recording is stored for real under the answer's key (and byte_size is its length). */
@@ -266,6 +268,7 @@ export async function createAnswer(db: DbOrTx, options: AnswerOptions) {
       recorded_for_email: options.recordedForEmail ?? null,
       upload_id: options.uploadId ?? null,
       via_phone: options.viaPhone ?? false,
+      created_at: options.createdAt,
     })
     .returning(["id", "prompt_id", "storyteller_id", "storage_key", "playable_storage_key"])
     .executeTakeFirstOrThrow();

@@ -34,6 +34,8 @@ export type SessionUser = {
   nickname: string;
   profile_pic_key: string | null;
   language: "en" | "hi";
+  /** The zone dates are shown in (null until the browser or Settings says): `readerTimeZone`. */
+  time_zone: string | null;
 };
 
 /** Creates a session row and returns the Set-Cookie value carrying its (unhashed) id. */
@@ -100,6 +102,7 @@ const sessionUserQuery = preparedQuery(
         "users.nickname",
         "users.profile_pic_key",
         "users.language",
+        "users.time_zone",
         "sessions.last_seen_at",
         "sessions.id_hash",
       ])

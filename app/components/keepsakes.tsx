@@ -1,7 +1,9 @@
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useRevalidator } from "react-router";
+import { formatDay } from "~/utils/intl-formats";
 import type { ExportSummary, KeepsakeView } from "~/utils/keep-schema";
+import { useRootData } from "~/utils/root-data";
 
 /** Where an export form posts (a download, or a redirect back when the export is queued). */
 const EXPORT_ACTION = "/dashboard/keep/export";
@@ -20,8 +22,8 @@ export function useSize() {
 
 function useDate() {
   const { i18n } = useTranslation("keep");
-  const locale = i18n.language === "hi" ? "hi-IN" : "en-GB";
-  return (iso: string) => new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(new Date(iso));
+  const timeZone = useRootData()?.timeZone ?? "UTC";
+  return (iso: string) => formatDay(i18n.language, iso, timeZone, "long");
 }
 
 /**

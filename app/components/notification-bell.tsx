@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useRevalidator } from "react-router";
+import { formatDay } from "~/utils/intl-formats";
 import { BellIntent, type NotificationView } from "~/utils/notifications";
 import { useRootData } from "~/utils/root-data";
 import { useOpenUntilNavigate } from "~/utils/use-close-on-navigate";
@@ -44,7 +45,8 @@ function notificationTarget(item: Pick<NotificationView, "type" | "storytellerId
 /** "3 hours ago", from the server's clock (so the server's and the browser's render agree). */
 function useAgo(now: string) {
   const { t } = useTranslation();
-  const locale = useRootData()?.locale === "hi" ? "hi-IN" : "en-US";
+  const rootData = useRootData();
+  const locale = rootData?.locale === "hi" ? "hi-IN" : "en-US";
   return (iso: string) => {
     const seconds = Math.max(0, (Date.parse(now) - Date.parse(iso)) / 1000);
     if (seconds < 60) return t("notifications.justNow");
@@ -52,7 +54,7 @@ function useAgo(now: string) {
     if (seconds < 3600) return relative.format(-Math.floor(seconds / 60), "minute");
     if (seconds < 86_400) return relative.format(-Math.floor(seconds / 3600), "hour");
     if (seconds < 30 * 86_400) return relative.format(-Math.floor(seconds / 86_400), "day");
-    return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(iso));
+    return formatDay(rootData?.locale ?? "en", iso, rootData?.timeZone ?? "UTC");
   };
 }
 

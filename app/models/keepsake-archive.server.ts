@@ -2,11 +2,13 @@ import type { AppContext } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
 import type { StorageService } from "~/services/storage.server";
 import { type ZipEntry, zipLength, zipStream } from "~/services/zip.server";
+import { formatDay, readerTimeZone } from "~/utils/intl-formats";
 import type { ExportSummary } from "~/utils/keep-schema";
+import { familyName, keepsakeFilename, keepsakeFolder, storiesTitle } from "~/utils/keepsake-name";
 import { cleanSegments, clockOf, toWebVtt } from "~/utils/words";
 import type { DbOrTx } from "../../db/client";
 import type { Language } from "../../db/schema";
-import { type ExportScope, formatDate, keptAnswers, type KeptAnswer } from "./keepsake.server";
+import { type ExportScope, keptAnswers, type KeptAnswer } from "./keepsake.server";
 
 /**
  * The export zip (decision 023): one folder holding `index.html` (plays everything offline, no
@@ -70,25 +72,27 @@ const answerFolder = (index: number) => `answers/${String(index + 1).padStart(3,
 /** What an export of this scope would hold (sizes read from storage), or null when the user may not see it. */
 export async function planExport(
   context: Pick<AppContext, "db" | "storage" | "config">,
-  user: { id: string; language: Language },
+  user: { id: string; language: Language; time_zone: string | null },
   scope: ExportScope,
   now = new Date(),
 ): Promise<ExportPlan | null> {
   const answers = await keptAnswers(context.db, user.id, scope);
   if (!answers) return null;
-  return buildPlan(context, user.language, scope, answers, now);
+  return buildPlan(context, user.language, readerTimeZone(user), scope, answers, now);
 }
 
 async function buildPlan(
   context: Pick<AppContext, "storage" | "config">,
   language: Language,
+  timeZone: string,
   scope: ExportScope,
   answers: KeptAnswer[],
   now: Date,
 ): Promise<ExportPlan> {
   const t = await getServerT(language, context, "keep");
   const { storage } = context;
-  const date = (value: Date | null, timeZone?: string) => (value ? formatDate(language, value, timeZone) : "");
+  // In the zone of whoever asked for it, as their pages and books say it (decision 069).
+  const date = (value: Date | null) => (value ? formatDay(language, value, timeZone, "long") : "");
   const files: PlannedFile[] = [];
   const stored = async (path: string, key: string | null, contentType: string) => {
     if (!key) return null;
@@ -140,8 +144,8 @@ async function buildPlan(
         `${t("archive.question")}: ${answer.prompt_text}`,
         `${t("archive.storyteller")}: ${answer.storyteller_name}`,
         `${t("archive.askedBy")}: ${answer.asked_by}`,
-        answer.asked_at ? `${t("archive.askedOn")}: ${date(answer.asked_at, answer.storyteller_time_zone)}` : null,
-        `${t("archive.answeredOn")}: ${date(answer.answered_at, answer.storyteller_time_zone)}`,
+        answer.asked_at ? `${t("archive.askedOn")}: ${date(answer.asked_at)}` : null,
+        `${t("archive.answeredOn")}: ${date(answer.answered_at)}`,
         answer.is_private ? t("archive.private") : null,
         "",
       ]
@@ -154,7 +158,10 @@ async function buildPlan(
 
   const title =
     scope.kind === "storyteller" && answers[0]
-      ? t("archive.titleStoryteller", { name: answers[0].storyteller_name })
+      ? storiesTitle(
+          t,
+          familyName({ nickname: answers[0].storyteller_nickname, first_name: answers[0].storyteller_name }),
+        )
       : t("archive.titleEverything");
   const dateMade = date(now);
 
@@ -179,8 +186,8 @@ async function buildPlan(
       )
       .join("");
     const meta = [
-      t("archive.askedByOn", { name: answer.asked_by, date: date(answer.asked_at, answer.storyteller_time_zone) }),
-      t("archive.answeredOnDate", { date: date(answer.answered_at, answer.storyteller_time_zone) }),
+      t("archive.askedByOn", { name: answer.asked_by, date: date(answer.asked_at) }),
+      t("archive.answeredOnDate", { date: date(answer.answered_at) }),
     ];
     sections.push(
       `<article id="answer-${String(entries.indexOf(entry) + 1).padStart(3, "0")}">` +
@@ -262,10 +269,10 @@ ${answers.length ? sections.join("\n") : `<p>${escapeHtml(t("archive.empty"))}</
   };
   written("manifest.json", `${JSON.stringify(manifest, null, 2)}\n`, "application/json");
 
-  const folder = `${slug(title)}-${now.toISOString().slice(0, 10)}`;
+  const folder = keepsakeFolder(title, now);
   return {
     folder,
-    filename: `${folder}.zip`,
+    filename: keepsakeFilename(title, now, "zip"),
     createdAt: now,
     answerCount: answers.length,
     storytellerIds: [...new Set(answers.map((answer) => answer.storyteller_id))],
@@ -273,15 +280,6 @@ ${answers.length ? sections.join("\n") : `<p>${escapeHtml(t("archive.empty"))}</
     files,
     length: zipLength(zipEntries(storage, folder, files, now)),
   };
-}
-
-/** A folder name any file system takes: the title's letters (any script), spaces as dashes. */
-function slug(title: string) {
-  const cleaned = title
-    .replace(/[\p{Cc}<>:"/\\|?*'’]+/gu, "")
-    .trim()
-    .replace(/\s+/g, "-");
-  return cleaned || "heirloom";
 }
 
 function zipEntries(storage: StorageService, folder: string, files: PlannedFile[], now: Date): ZipEntry[] {

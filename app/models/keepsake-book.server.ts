@@ -3,8 +3,10 @@ import type { AppContext } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
 import { anchorPages, htmlToPdf } from "~/services/pdf.server";
 import { qrSvg } from "~/services/qr.server";
+import { formatDay, readerTimeZone } from "~/utils/intl-formats";
+import { familyName } from "~/utils/keepsake-name";
 import { cleanSegments, paragraphsOf, paragraphsOfText } from "~/utils/words";
-import { type BookOptions, formatDate, keptAnswers, listenUrlsFor } from "./keepsake.server";
+import { type BookOptions, keptAnswers, listenUrlsFor } from "./keepsake.server";
 
 /**
  * The keepsake book (decisions 023, 047): HTML printed to PDF by the system Chromium. A cover (title,
@@ -99,11 +101,18 @@ export async function buildBook(
     }
   }
 
+  // Dates in the zone of the family member who asked for the book, as their Timeline says them.
+  const reader = await context.db
+    .selectFrom("users")
+    .select("time_zone")
+    .where("id", "=", request.userId)
+    .executeTakeFirstOrThrow();
+  const timeZone = readerTimeZone(reader);
   const language = request.options.language ?? storyteller.language;
   const t = await getServerT(language, context, "keep");
   // What the family calls her ("Grandma Rose"), as the cover and every "Scan to hear …" say.
-  const name = storyteller.nickname.trim() || storyteller.first_name;
-  const date = (value: Date | null, timeZone: string) => (value ? formatDate(language, value, timeZone) : "");
+  const name = familyName(storyteller);
+  const date = (value: Date) => formatDay(language, value, timeZone, "long");
   const sections = chosen.map((answer, index) => {
     const transcript = answer.transcript?.trim();
     // The family's (corrected) words, in the paragraphs the pages show: cut at the voice's pauses when
@@ -120,7 +129,7 @@ export async function buildBook(
     return `<section class="answer" id="${anchorOf(index)}">
 <header>
 <div><p class="number">${index + 1}</p><h2>${escapeHtml(answer.prompt_text)}</h2>
-<p class="meta">${escapeHtml(t("book.askedBy", { name: answer.asked_by }))} · ${escapeHtml(t("book.answeredOn", { date: date(answer.answered_at, answer.storyteller_time_zone) }))}</p></div>
+<p class="meta">${escapeHtml(t("book.askedBy", { name: answer.asked_by }))} · ${escapeHtml(t("book.answeredOn", { date: date(answer.answered_at) }))}</p></div>
 ${code ? `<figure class="qr">${code}<figcaption>${escapeHtml(t("book.scan", { name }))}</figcaption></figure>` : ""}
 </header>
 <div class="transcript">${paragraphs}</div>
@@ -145,7 +154,7 @@ ${code ? `<figure class="qr">${code}<figcaption>${escapeHtml(t("book.scan", { na
 @page :first { @bottom-center { content: none; } }
 @page :left { margin-left: 18mm; margin-right: 28mm; }
 @page :right { margin-left: 28mm; margin-right: 18mm; }
-html { font-family: "Noto Serif", "Noto Serif Devanagari", "Noto Sans Devanagari", serif; font-size: 12pt; color: #1d1d1d; }
+html { font-family: "Noto Serif", "Noto Serif Devanagari", "Noto Sans Devanagari", "Noto Color Emoji", serif; font-size: 12pt; color: #1d1d1d; }
 body { margin: 0; }
 .cover { height: 230mm; display: flex; flex-direction: column; align-items: center; justify-content: center; text-align: center; break-after: page; }
 .cover h1 { font-size: 30pt; margin: 0 0 6mm; line-height: 1.3; }
@@ -177,7 +186,7 @@ body { margin: 0; }
 ${cover ? `<img src="${cover}" alt="">` : ""}
 <h1>${escapeHtml(request.options.title)}</h1>
 <p class="byline">${escapeHtml(t("book.byline", { name }))}</p>
-<p class="made">${escapeHtml(t("book.made", { appName: context.config.APP_NAME, date: formatDate(language, now) }))}</p>
+<p class="made">${escapeHtml(t("book.made", { appName: context.config.APP_NAME, date: date(now) }))}</p>
 </section>
 <section class="contents"><h2>${escapeHtml(t("book.contents"))}</h2><ol>${contents(pages)}</ol></section>
 ${sections.join("\n")}

@@ -6,6 +6,7 @@ import { enqueueJob } from "~/services/jobs.server";
 import { queueEmail } from "~/services/outbox.server";
 import { signCapability } from "~/services/tokens.server";
 import { isUuid } from "~/utils/ids";
+import { formatDay, readerTimeZone } from "~/utils/intl-formats";
 import type { KeepsakeView } from "~/utils/keep-schema";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import type { Language } from "../../db/schema";
@@ -30,8 +31,8 @@ export type KeptAnswer = {
   id: string;
   storyteller_id: string;
   storyteller_name: string;
+  storyteller_nickname: string;
   storyteller_photo: string | null;
-  storyteller_time_zone: string;
   prompt_text: string;
   asked_by: string;
   asked_at: Date | null;
@@ -76,8 +77,8 @@ export async function keptAnswers(db: DbOrTx, userId: string, scope: ExportScope
       "a.id",
       "a.storyteller_id",
       "s.first_name as storyteller_name",
+      "s.nickname as storyteller_nickname",
       "s.profile_pic_key as storyteller_photo",
-      "s.time_zone as storyteller_time_zone",
       "p.text as prompt_text",
       eb.fn.coalesce("asker.first_name", "owner.first_name").as("asked_by"),
       "p.sent_at as asked_at",
@@ -258,6 +259,7 @@ export async function keepsakeForJob(db: DbOrTx, keepsakeId: string) {
         "u.email",
         "u.first_name",
         "u.language",
+        "u.time_zone",
       ])
       .where("k.id", "=", keepsakeId)
       .executeTakeFirst()) ?? null
@@ -309,7 +311,7 @@ export async function finishKeepsake(
       })
       .whereRef("u.id", "=", "k.user_id")
       .where("k.id", "=", keepsakeId)
-      .returning(["k.user_id", "k.kind", "k.storyteller_id", "u.email", "u.first_name", "u.language"])
+      .returning(["k.user_id", "k.kind", "k.storyteller_id", "u.email", "u.first_name", "u.language", "u.time_zone"])
       .executeTakeFirst();
     if (!row) return;
     await tx
@@ -322,7 +324,7 @@ export async function finishKeepsake(
       .execute();
     const t = await getServerT(row.language, { config }, "keep");
     const url = keepsakeDownloadUrl(config, keepsakeId);
-    const expires = formatDate(row.language, expiresAt);
+    const expires = formatDay(row.language, expiresAt, readerTimeZone(row), "long");
     const kind = row.kind === "book" ? "book" : "export";
     await queueEmail(tx, {
       to: row.email,
@@ -336,10 +338,6 @@ export const keepsakeDownloadPath = (keepsakeId: string) => `/dashboard/keep/${k
 export const keepsakeDownloadUrl = (config: Pick<Config, "APP_URL">, keepsakeId: string) =>
   `${config.APP_URL}${keepsakeDownloadPath(keepsakeId)}`;
 
-export function formatDate(language: Language, date: Date, timeZone = "UTC") {
-  return new Intl.DateTimeFormat(language === "hi" ? "hi-IN" : "en-GB", { dateStyle: "long", timeZone }).format(date);
-}
-
 /** A finished keepsake its maker may download now (ready, not expired, still theirs to hear), or null. */
 export async function downloadableKeepsake(db: DbOrTx, userId: string, keepsakeId: string, now = new Date()) {
   if (!isUuid(keepsakeId)) return null;
@@ -347,7 +345,7 @@ export async function downloadableKeepsake(db: DbOrTx, userId: string, keepsakeI
     (await db
       .selectFrom("keepsakes as k")
       .leftJoin("storytellers as s", "s.id", "k.storyteller_id")
-      .select(["k.id", "k.kind", "k.storage_key", "k.created_at", "s.first_name"])
+      .select(["k.id", "k.kind", "k.storage_key", "k.created_at", "k.options", "s.first_name", "s.nickname"])
       .where("k.id", "=", keepsakeId)
       .where("k.user_id", "=", userId)
       // Checked now, not when it was made (decision 063): a member removed since loses it. An

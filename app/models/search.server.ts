@@ -5,8 +5,9 @@ import { isOwnAnswer, visibleStorytellerIds } from "./access.server";
 
 /**
  * Search every story by what was said (issue 21 item 5, decision 037): the words of the answers and
- * their questions, in English (stemmed: "walking" finds "walked") and in any script ('simple':
- * Hindi in Devanagari, names), plus trigram similarity for words spelt a little differently. Only
+ * their questions, in English (stemmed: "walking" finds "walked"; an irregular verb's forms are
+ * rewritten into each other, "swim" finds "swam", from migration 0040's table) and in any script
+ * ('simple': Hindi in Devanagari, names), plus trigram similarity for words spelt a little differently. Only
  * among the answers the user may hear: the media route's rule (answerForListener), so a removed
  * collaborator finds nothing. One statement whatever the numbers; the matches come from the GIN
  * indexes of migration 0020 (heirloom_words and gin_trgm_ops on answers and prompts).
@@ -29,6 +30,8 @@ export type SearchHit = {
   questionMarked: string;
   /** Where the first matching segment starts (seconds), to play from there; null without timings. */
   startAt: number | null;
+  /** Where the answer is kept: its Storyteller's Sent tab, or My Stories for one's own. */
+  href: string;
 };
 
 export type SearchQuery = { ok: true; query: string } | { ok: false; problem: "empty" | "tooLong" | "invalid" };
@@ -62,9 +65,15 @@ export async function searchAnswers(
     snippet: string | null;
     question_marked: string;
     start_at: number | null;
+    prompt_id: string;
+    storyteller_id: string;
+    own: boolean;
   }>`
     with q as (
-      select websearch_to_tsquery('english', ${query}) || websearch_to_tsquery('simple', ${query}) as tsq,
+      select ts_rewrite(
+          websearch_to_tsquery('english', ${query}) || websearch_to_tsquery('simple', ${query}),
+          'select target, substitute from english_word_forms'
+        ) as tsq,
         ${query}::text as raw
     ), heard as (
       select s.id from storytellers s where s.id in (${visible})
@@ -72,13 +81,13 @@ export async function searchAnswers(
       -- Each half reads its GIN indexes and keeps what the user may hear (the media route's rule);
       -- the answer's columns come along, so the table is not read again.
       select a.id, a.prompt_id, a.storyteller_id, a.created_at, a.transcript, a.transcript_status,
-        a.transcript_segments
+        a.transcript_segments, a.recorded_for_email
       from answers a, q
       where (heirloom_words(a.transcript) @@ q.tsq or (${fuzzy} and a.transcript %> q.raw))
         and ((a.is_private = false and a.storyteller_id in (select id from heard)) or ${isOwnAnswer("a", viewer)})
       union
       select a.id, a.prompt_id, a.storyteller_id, a.created_at, a.transcript, a.transcript_status,
-        a.transcript_segments
+        a.transcript_segments, a.recorded_for_email
       from prompts p join answers a on a.prompt_id = p.id, q
       where (heirloom_words(p.text) @@ q.tsq or (${fuzzy} and p.text %> q.raw))
         and ((a.is_private = false and a.storyteller_id in (select id from heard)) or ${isOwnAnswer("a", viewer)})
@@ -86,14 +95,15 @@ export async function searchAnswers(
       -- Ranked and cut to the page first: the snippets, the marked question and the first matching
       -- segment are worked out for these rows only, not for every answer a common word matches.
       select a.id, a.prompt_id, a.storyteller_id, a.created_at, a.transcript, a.transcript_status,
-        a.transcript_segments, p.text as question,
+        a.transcript_segments, a.recorded_for_email, p.text as question,
         ts_rank(heirloom_words(a.transcript), q.tsq) + ts_rank(heirloom_words(p.text), q.tsq)
           + case when ${fuzzy} then word_similarity(q.raw, coalesce(a.transcript, '')) / 4 else 0 end as score
       from matched a join prompts p on p.id = a.prompt_id, q
       order by score desc, a.created_at desc, a.id
       limit ${SEARCH_LIMIT}
     )
-    select a.id, a.question, s.nickname, a.created_at,
+    select a.id, a.question, s.nickname, a.created_at, a.prompt_id, a.storyteller_id,
+      a.recorded_for_email is not distinct from ${email} as own,
       case when a.transcript_status = 'done' and a.transcript is not null
         then ts_headline('english', a.transcript, q.tsq, ${HEADLINE}) end as snippet,
       ts_headline('english', a.question, q.tsq, ${WHOLE}) as question_marked,
@@ -121,5 +131,8 @@ export async function searchAnswers(
     snippet: row.snippet,
     questionMarked: row.question_marked,
     startAt: row.start_at,
+    href: row.own
+      ? "/dashboard/mystories"
+      : `/dashboard/recipient/${row.storyteller_id}?sent=true#prompt-${row.prompt_id}`,
   }));
 }

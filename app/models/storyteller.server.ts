@@ -212,7 +212,7 @@ export async function getVisibleStoryteller(db: DbOrTx, userId: string, storytel
   return row ?? null;
 }
 
-const isTimeZone = (zone: string) => IANAZone.isValidZone(zone);
+export const isTimeZone = (zone: string) => IANAZone.isValidZone(zone);
 
 /** Messages (translation keys) by field name, as conform's reply takes them. */
 type FieldErrors = Record<string, string[]>;

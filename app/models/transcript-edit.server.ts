@@ -231,11 +231,12 @@ export type WordsRow = {
   heard_again: boolean;
 };
 
-const CORRECTED_ON: Intl.DateTimeFormatOptions = { day: "numeric", month: "long", timeZone: "UTC" };
-
-/** The words as a page shows them (app/components/answer-words.tsx), the correction's date written in the page's language. */
-export function wordsView(row: WordsRow, locale: string): WordsView {
-  const format = dateTimeFormat(locale === "hi" ? "hi-IN" : "en-GB", CORRECTED_ON);
+/**
+ * The words as a page shows them (app/components/answer-words.tsx), the correction's date written in
+ * the page's language and the reader's time zone.
+ */
+export function wordsView(row: WordsRow, locale: string, timeZone: string): WordsView {
+  const format = dateTimeFormat(locale === "hi" ? "hi-IN" : "en-GB", { day: "numeric", month: "long", timeZone });
   return {
     status: row.transcript_status,
     transcript: row.transcript,

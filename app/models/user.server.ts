@@ -1,9 +1,11 @@
 import { sql } from "kysely";
 import type { AppContext } from "~/context.server";
+import { currentZoneName } from "~/utils/time-zones";
 import type { DbOrTx } from "../../db/client";
 import type { Language } from "../../db/schema";
 import { memberGroupIds, ownedStorytellerIds } from "./access.server";
 import { deleteWithAnswerFiles } from "./answer.server";
+import { isTimeZone } from "./storyteller.server";
 
 /**
  * Creates the account unless the address already has one (any letter case). The email is confirmed
@@ -45,6 +47,7 @@ export async function getAccount(db: DbOrTx, userId: string) {
       "profile_pic_key",
       "notify_activity",
       "notify_application",
+      "time_zone",
     ])
     .where("id", "=", userId)
     .executeTakeFirstOrThrow();
@@ -112,6 +115,22 @@ export async function isSiteAdmin(
 
 export async function updateLanguage(db: DbOrTx, userId: string, language: Language) {
   await db.updateTable("users").set({ language, updated_at: new Date() }).where("id", "=", userId).execute();
+}
+
+/**
+ * The zone the user reads dates in (decision 069). `whenUnset`: their browser's report on a first
+ * visit, which never overrides a zone already there (one chosen in Settings). False for a name that
+ * is no IANA zone.
+ */
+export async function setTimeZone(db: DbOrTx, userId: string, zone: string, options: { whenUnset?: boolean } = {}) {
+  if (!isTimeZone(zone)) return false;
+  let query = db
+    .updateTable("users")
+    .set({ time_zone: currentZoneName(zone), updated_at: new Date() })
+    .where("id", "=", userId);
+  if (options.whenUnset) query = query.where("time_zone", "is", null);
+  await query.execute();
+  return true;
 }
 
 /** The storage key of the user's profile photo, or null when they have none. */

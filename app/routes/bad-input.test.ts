@@ -1209,6 +1209,16 @@ const routes: Record<string, Entry> = {
         hidden: ["intent"],
       },
       {
+        name: "time zone",
+        prepare: async () => ({
+          path: "/dashboard/user/account",
+          fields: { intent: AccountIntent.timeZone, timeZone: "Asia/Kolkata" },
+          jar: (await signedInUser(database)).jar,
+        }),
+        typed: ["timeZone"],
+        hidden: ["intent"],
+      },
+      {
         name: "delete the account",
         prepare: async () => ({
           path: "/dashboard/user/account",
@@ -1516,6 +1526,20 @@ const routes: Record<string, Entry> = {
       },
     ],
     loader: { prepare: () => signedOut("/resources/language") },
+  },
+  "resources.time-zone": {
+    forms: [
+      {
+        name: "the browser's time zone",
+        prepare: async () => ({
+          path: "/resources/time-zone",
+          fields: { timeZone: "America/New_York" },
+          jar: (await signedInUser(database)).jar,
+        }),
+        hidden: ["timeZone"],
+      },
+    ],
+    loader: { prepare: () => signedOut("/resources/time-zone") },
   },
   "resources.notifications": {
     forms: [

@@ -9,7 +9,7 @@ import { listGroupCards } from "~/models/group.server";
 import { listStorytellerCards } from "~/models/storyteller.server";
 import { getTimelinePage } from "~/models/timeline.server";
 import { wordsView } from "~/models/transcript-edit.server";
-import { dateTimeFormat } from "~/utils/intl-formats";
+import { formatDay, readerTimeZone } from "~/utils/intl-formats";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { TimelineAnswer } from "./dashboard.timeline/answer";
@@ -26,13 +26,12 @@ export async function loader({ request, context }: LoaderArgs) {
   const user = await requireUser(request, context);
   // The newest answers the user may hear (the Timeline's rule: the media route's), played in place.
   const [locale, latest] = await Promise.all([i18nServer.getLocale(request), getTimelinePage(context.db, user)]);
-  const dateFormat = dateTimeFormat(locale === "hi" ? "hi-IN" : "en-US", { dateStyle: "medium", timeZone: "UTC" });
   return {
     title: await pageTitle(request, context, "dashboard.storytellers.title"),
     newest: latest.items.slice(0, NEWEST_ANSWERS).map(({ words, ...item }) => ({
       ...item,
-      words: wordsView(words, locale),
-      dateLabel: dateFormat.format(new Date(item.answeredAt)),
+      words: wordsView(words, locale, readerTimeZone(user)),
+      dateLabel: formatDay(locale, item.answeredAt, readerTimeZone(user)),
       durationLabel: formatDuration(item.durationMs),
       // Hearts and notes are given on the Timeline, whose action takes them.
       reactions: null,

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { useLoaderData } from "react-router";
+import { Link, useLoaderData } from "react-router";
 import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { MarkedText } from "~/components/marked-text";
@@ -7,6 +7,7 @@ import { SearchBox } from "~/components/search-box";
 import type { LoaderArgs } from "~/context.server";
 import { i18nServer } from "~/i18n/i18next.server";
 import { parseSearchQuery, SEARCH_LIMIT, searchAnswers } from "~/models/search.server";
+import { formatDay, readerTimeZone } from "~/utils/intl-formats";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { clockOf } from "~/utils/words";
@@ -23,7 +24,6 @@ export async function loader({ request, context }: LoaderArgs) {
     pageTitle(request, context, "search.title", "words"),
     i18nServer.getLocale(request),
   ]);
-  const date = new Intl.DateTimeFormat(locale === "hi" ? "hi-IN" : "en-US", { dateStyle: "medium", timeZone: "UTC" });
   const hits = parsed.ok ? await searchAnswers(context.db, user, parsed.query) : [];
   return {
     title,
@@ -31,7 +31,10 @@ export async function loader({ request, context }: LoaderArgs) {
     problem: parsed.ok || parsed.problem === "empty" ? null : parsed.problem,
     searched: parsed.ok,
     limit: SEARCH_LIMIT,
-    hits: hits.map(({ answeredAt, ...hit }) => ({ ...hit, dateLabel: date.format(answeredAt) })),
+    hits: hits.map(({ answeredAt, ...hit }) => ({
+      ...hit,
+      dateLabel: formatDay(locale, answeredAt, readerTimeZone(user)),
+    })),
   };
 }
 
@@ -65,7 +68,12 @@ export default function Search() {
               data-testid="search-hit"
             >
               <h2 className="font-semibold">
-                <MarkedText text={hit.questionMarked} />
+                {/* To the answer where it is kept: its Storyteller's Sent tab, or My Stories. */}
+                <Link to={hit.href} className="link-target" data-testid="search-hit-link">
+                  <span>
+                    <MarkedText text={hit.questionMarked} />
+                  </span>
+                </Link>
               </h2>
               <p className="text-sm text-muted">
                 {t("search.from", { name: hit.storytellerName, date: hit.dateLabel })}

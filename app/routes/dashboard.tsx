@@ -1,4 +1,5 @@
-import { Outlet, useLoaderData } from "react-router";
+import { useEffect } from "react";
+import { Outlet, useFetcher, useLoaderData } from "react-router";
 import { requireUser } from "~/auth/session.server";
 import { DashboardSidebar } from "~/components/dashboard-sidebar";
 import { DashboardTopbar } from "~/components/dashboard-topbar";
@@ -18,11 +19,26 @@ export async function loader({ request, context }: LoaderArgs) {
     counts,
     appName: context.config.APP_NAME,
     siteAdmin,
+    timeZoneKnown: user.time_zone !== null,
   };
 }
 
+/**
+ * Tells the account the browser's time zone once, while it has none (decision 069): the pages
+ * reload their data and write dates in it from then on, on the server too.
+ */
+function useReportTimeZone(known: boolean) {
+  const { submit } = useFetcher();
+  useEffect(() => {
+    if (known) return;
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (zone) void submit({ timeZone: zone }, { method: "post", action: "/resources/time-zone" });
+  }, [known, submit]);
+}
+
 export default function DashboardLayout() {
-  const { user, counts, appName } = useLoaderData<typeof loader>();
+  const { user, counts, appName, timeZoneKnown } = useLoaderData<typeof loader>();
+  useReportTimeZone(timeZoneKnown);
   return (
     <div className="min-[900px]:flex">
       <DashboardSidebar counts={counts} appName={appName} />

@@ -1,7 +1,9 @@
 import { requireUser } from "~/auth/session.server";
 import type { LoaderArgs } from "~/context.server";
+import { getServerT } from "~/i18n/i18next.server";
 import { downloadableKeepsake } from "~/models/keepsake.server";
 import { serveStoredFile } from "~/services/serve-file.server";
+import { familyName, keepsakeFilename, storiesTitle } from "~/utils/keepsake-name";
 
 /**
  * A finished export or book, for the user who asked for it, for 7 days (the emailed link). Byte
@@ -11,12 +13,20 @@ export async function loader({ request, context, params }: LoaderArgs) {
   const user = await requireUser(request, context);
   const keepsake = await downloadableKeepsake(context.db, user.id, params.id ?? "");
   if (!keepsake?.storage_key) throw new Response(null, { status: 404 });
-  const day = keepsake.created_at.toISOString().slice(0, 10);
-  const stem = keepsake.first_name ? `${keepsake.first_name} – ${context.config.APP_NAME}` : context.config.APP_NAME;
   const book = keepsake.kind === "book";
+  // Named as the book's title or the export's ("The-stories-of-Dadi-2026-11-28.pdf"), as the keep
+  // page and the zip's own folder say it.
+  const t = await getServerT(user.language, context, "keep");
+  const chosen = book ? (keepsake.options as { title?: unknown } | null)?.title : null;
+  const title =
+    typeof chosen === "string"
+      ? chosen
+      : keepsake.first_name !== null && keepsake.nickname !== null
+        ? storiesTitle(t, familyName({ nickname: keepsake.nickname, first_name: keepsake.first_name }))
+        : t("archive.titleEverything");
   return serveStoredFile(request, context.storage, keepsake.storage_key, {
     contentType: book ? "application/pdf" : "application/zip",
     disposition: "attachment",
-    filename: `${stem} ${day}.${book ? "pdf" : "zip"}`,
+    filename: keepsakeFilename(title, keepsake.created_at, book ? "pdf" : "zip"),
   });
 }

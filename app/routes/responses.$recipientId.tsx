@@ -5,6 +5,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { LoaderArgs } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
 import { getStories } from "~/models/responses.server";
+import { formatDay } from "~/utils/intl-formats";
 import { titleFromLoader } from "~/utils/meta";
 import { useRootData } from "~/utils/root-data";
 
@@ -23,8 +24,9 @@ export async function loader({ request, context, params }: LoaderArgs) {
 export default function Responses() {
   const { t } = useTranslation("responses");
   const { firstName, stories } = useLoaderData<typeof loader>();
-  const locale = useRootData()?.locale ?? "en";
-  const date = new Intl.DateTimeFormat(locale === "hi" ? "hi-IN" : "en-US", { dateStyle: "long" });
+  const rootData = useRootData();
+  const locale = rootData?.locale ?? "en";
+  const timeZone = rootData?.timeZone ?? "UTC";
   return (
     <main id="main" className="mx-auto max-w-2xl px-5 py-8 print:max-w-none print:p-0">
       <h1 className="text-3xl font-bold">{t("title", { name: firstName })}</h1>
@@ -36,7 +38,7 @@ export default function Responses() {
             <h2 className="text-xl font-semibold">{story.question}</h2>
             <p className="mt-1 text-sm text-muted">
               {story.state === "answered" || story.state === "private"
-                ? `${t(story.state === "private" ? "private" : "answered", { date: date.format(new Date(story.answeredAt!)) })}`
+                ? `${t(story.state === "private" ? "private" : "answered", { date: formatDay(locale, story.answeredAt!, timeZone, "long") })}`
                 : t(story.state)}
               {story.viaPhone ? <> · {t("viaPhone")}</> : null}
             </p>

@@ -72,6 +72,27 @@ describe("/dashboard/search", () => {
     expect(hit.startAt).toBe(4);
     expect(hit.snippet).toContain("\u0001walked\u0002");
     expect(hit.snippet).toContain("\u0001markets\u0002");
+    // The result opens the answer where it is kept: on Nani's Sent tab, at its question.
+    const answer = await database.db
+      .selectFrom("answers")
+      .select("prompt_id")
+      .where("id", "=", market.id)
+      .executeTakeFirstOrThrow();
+    expect(hit.href).toBe(`/dashboard/recipient/${market.storyteller_id}?sent=true#prompt-${answer.prompt_id}`);
+  });
+
+  it("finds an irregular verb by its other forms: swim and swum find swam", async () => {
+    const { owner, nani } = await family();
+    const lake = await createAnswer(database.db, {
+      storytellerId: nani.id,
+      transcript: "In the summer we swam across the lake every morning.",
+    });
+    const page = await search(owner, "swim lake");
+    expect(page.hits.map((hit) => hit.id)).toEqual([lake.id]);
+    expect(page.hits[0].snippet).toContain("\u0001swam\u0002");
+    expect((await search(owner, "swum")).hits.map((hit) => hit.id)).toEqual([lake.id]);
+    // An English verb's forms join only their own: "swim" does not find "went".
+    expect((await search(owner, "swim went")).hits).toEqual([]);
   });
 
   it("finds Hindi words in Devanagari, exactly and spelt a little differently", async () => {

@@ -24,10 +24,10 @@ const QUESTIONS = ["What was the farm like?", "Who was your best friend?"];
 const javaScriptOn = () => test.info().project.use.javaScriptEnabled !== false;
 const screensDir = () => (javaScriptOn() ? process.env.SCREENS_DIR : undefined);
 
-async function grandmaRose(db: Db, ownerId: string) {
+async function grandmaRose(db: Db, ownerId: string, nickname = "Grandma Rose") {
   const rose = await createStoryteller(db, {
     ownerId,
-    nickname: "Grandma Rose",
+    nickname,
     firstName: "Rose",
     firstPromptDate: "2031-01-01",
     prompts: [],
@@ -96,9 +96,10 @@ test("a heart and a note on an answer in the Timeline", async ({ page, context, 
 test("upload a cover photo and make the book with it", async ({ page, context, db, baseURL }) => {
   test.setTimeout(120_000);
   const user = await signInAsNewUser(db, context, baseURL!, "Priya");
-  const rose = await grandmaRose(db, user.id);
+  // An emoji in her name, as families write them: the book prints it from the emoji font.
+  const rose = await grandmaRose(db, user.id, "Grandma Rose 🌹");
   await page.goto(`/dashboard/recipient/${rose.id}/keep`);
-  await expect(page.getByLabel("Title")).toHaveValue("The stories of Grandma Rose");
+  await expect(page.getByLabel("Title")).toHaveValue("The stories of Grandma Rose 🌹");
 
   // Not a photo: refused on its field, in words.
   await page.getByLabel("Upload a cover photo").setInputFiles({

@@ -116,6 +116,20 @@ describe("HTTP server", () => {
     expect(page).toContain('<html lang="hi"');
   });
 
+  it("tells families on the landing page and in the FAQs that WhatsApp and phone calls reach a Storyteller", async () => {
+    const page = async (path: string) => (await (await fetch(`${base}${path}`)).text()).replace(/&#x27;|&#39;/g, "'");
+    for (const path of ["/", "/faqs"]) {
+      const english = await page(path);
+      expect(english, path).toContain("WhatsApp");
+      expect(english, path).toMatch(/phone call|phone line/);
+      const hindi = await page(`${path}?lng=hi`);
+      expect(hindi, path).toContain("WhatsApp");
+      expect(hindi, path).toMatch(/फ़ोन कॉल|फ़ोन लाइन/);
+    }
+    // And a WhatsApp voice note is an answer, said where people ask how to answer.
+    expect(await page("/faqs")).toContain("reply with a voice note");
+  });
+
   it("picks the language from Accept-Language when nothing was chosen", async () => {
     const html = await (await fetch(`${base}/`, { headers: { "Accept-Language": "hi-IN,hi;q=0.9,en;q=0.5" } })).text();
     expect(html).toContain('<html lang="hi"');

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, useActionData, useLoaderData } from "react-router";
-import { requireUser } from "~/auth/session.server";
+import { requireUser, type SessionUser } from "~/auth/session.server";
 import { AnswerWithWords } from "~/components/answer-words";
 import { FormAlert, replyErrors } from "~/components/forms";
 import type { ActionArgs, LoaderArgs } from "~/context.server";
@@ -9,6 +9,7 @@ import { i18nServer } from "~/i18n/i18next.server";
 import { answerWordsForEditor, correctWords, settleHeardAgain } from "~/models/transcript-edit.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { idParam } from "~/utils/ids";
+import { readerTimeZone } from "~/utils/intl-formats";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { readForm } from "~/utils/request-body.server";
@@ -27,14 +28,14 @@ function backTo(request: Request) {
   return /^\/dashboard(\/[\w\-/]*)?(\?[\w\-=&%.]*)?(#[\w-]*)?$/.test(from) ? from : "/dashboard/timeline";
 }
 
-async function loadWords(request: Request, context: LoaderArgs["context"], userId: string, answerId: string) {
-  const words = await answerWordsForEditor(context.db, userId, answerId);
+async function loadWords(request: Request, context: LoaderArgs["context"], user: SessionUser, answerId: string) {
+  const words = await answerWordsForEditor(context.db, user.id, answerId);
   if (!words) throw notFound();
   const locale = await i18nServer.getLocale(request);
   const date = new Intl.DateTimeFormat(locale === "hi" ? "hi-IN" : "en-GB", {
     day: "numeric",
     month: "long",
-    timeZone: "UTC",
+    timeZone: readerTimeZone(user),
   });
   return {
     // Nothing written yet (no words heard, or none yet): the page is for writing them, not correcting.
@@ -50,7 +51,7 @@ async function loadWords(request: Request, context: LoaderArgs["context"], userI
 
 export async function loader({ request, context, params }: LoaderArgs) {
   const user = await requireUser(request, context);
-  return loadWords(request, context, user.id, idParam(params.answerId));
+  return loadWords(request, context, user, idParam(params.answerId));
 }
 
 export async function action({ request, context, params }: ActionArgs) {

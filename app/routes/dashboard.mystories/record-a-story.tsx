@@ -2,6 +2,8 @@ import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { Field, FieldErrors } from "~/components/forms";
 import { type LibraryCategory, PromptPicker } from "~/components/prompt-picker";
+import { formatDay } from "~/utils/intl-formats";
+import { useRootData } from "~/utils/root-data";
 import { Intent, recordingPath } from "./intents";
 import type { Refusal } from "./server";
 
@@ -65,7 +67,7 @@ export function OpenQuestions({
   locale: string;
 }) {
   const { t } = useTranslation("stories");
-  const date = new Intl.DateTimeFormat(locale === "hi" ? "hi-IN" : "en-US", { dateStyle: "medium", timeZone: "UTC" });
+  const timeZone = useRootData()?.timeZone ?? "UTC";
   return (
     <>
       {questions.length ? (
@@ -78,7 +80,7 @@ export function OpenQuestions({
               <li key={q.id} className="flex flex-col gap-2 rounded-lg border border-line bg-panel p-4">
                 <p className="text-lg font-semibold">{q.question}</p>
                 <p className="text-sm text-muted">
-                  {t("questions.askedBy", { name: q.askerName, date: date.format(new Date(q.sentAt)) })}
+                  {t("questions.askedBy", { name: q.askerName, date: formatDay(locale, q.sentAt, timeZone) })}
                 </p>
                 {q.rerecord ? <p className="text-sm">{t("questions.rerecord", { name: q.askerName })}</p> : null}
                 <a href={recordingPath(q.id)} className="btn-primary self-start">

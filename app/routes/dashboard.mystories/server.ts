@@ -7,6 +7,7 @@ import { deleteMyStory, getMyStories, setStoryPrivacy, startOwnStory } from "~/m
 import { getPromptLibrary } from "~/models/prompt-library.server";
 import { wordsView } from "~/models/transcript-edit.server";
 import { redirectWithToast } from "~/services/toast.server";
+import { readerTimeZone } from "~/utils/intl-formats";
 import { pageTitle } from "~/utils/page-title.server";
 import { type ActionInput, Intent, recordingPath } from "./schema";
 
@@ -17,7 +18,10 @@ export async function myStoriesPage(request: Request, context: AppContext, user:
     getMyStories(context.db, user),
     i18nServer.getLocale(request),
   ]);
-  const stories = mine.stories.map(({ words, ...story }) => ({ ...story, words: wordsView(words, locale) }));
+  const stories = mine.stories.map(({ words, ...story }) => ({
+    ...story,
+    words: wordsView(words, locale, readerTimeZone(user)),
+  }));
   return { title, library, ...mine, stories };
 }
 

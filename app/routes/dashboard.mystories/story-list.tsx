@@ -1,6 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { AnswerWithWords } from "~/components/answer-words";
+import { formatDay } from "~/utils/intl-formats";
+import { useRootData } from "~/utils/root-data";
 import type { WordsView } from "~/utils/words";
 import { Intent } from "./intents";
 import { ConfirmedDelete } from "./record-a-story";
@@ -24,7 +26,7 @@ type Story = {
  */
 export function StoryList({ stories, locale }: { stories: Story[]; locale: string }) {
   const { t } = useTranslation("stories");
-  const date = new Intl.DateTimeFormat(locale === "hi" ? "hi-IN" : "en-US", { dateStyle: "medium", timeZone: "UTC" });
+  const timeZone = useRootData()?.timeZone ?? "UTC";
   return (
     <section aria-labelledby="your-stories" className="flex flex-col gap-3">
       <h2 id="your-stories" className="text-xl font-semibold">
@@ -33,7 +35,7 @@ export function StoryList({ stories, locale }: { stories: Story[]; locale: strin
       {stories.length === 0 ? <p>{t("list.empty")}</p> : null}
       <ul className="flex flex-col gap-3">
         {stories.map((story) => {
-          const when = date.format(new Date(story.answeredAt));
+          const when = formatDay(locale, story.answeredAt, timeZone);
           return (
             <li
               key={story.id}

@@ -6,6 +6,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { i18nServer } from "~/i18n/i18next.server";
 import { idParam } from "~/utils/ids";
+import { readerTimeZone } from "~/utils/intl-formats";
 import { titleFromLoader } from "~/utils/meta";
 import { readForm } from "~/utils/request-body.server";
 import { useRootData } from "~/utils/root-data";
@@ -27,7 +28,14 @@ export async function loader({ request, context, params }: LoaderArgs) {
   const storytellerId = idParam(params.id);
   if (!(await storytellerPageRole(context, user.id, storytellerId))) throw notFound();
   const tab = new URL(request.url).searchParams.get("sent") === "true" ? "sent" : "scheduled";
-  const page = await storytellerPage(context, user.id, storytellerId, tab, await i18nServer.getLocale(request));
+  const page = await storytellerPage(
+    context,
+    user.id,
+    storytellerId,
+    tab,
+    await i18nServer.getLocale(request),
+    readerTimeZone(user),
+  );
   if (!page) throw notFound();
   return page;
 }

@@ -4,7 +4,8 @@ import { Form, Link, useFetcher, useNavigate, useSearchParams } from "react-rout
 import { AnswerWithWords } from "~/components/answer-words";
 import { useTimeForYou } from "~/components/time-zone-chooser";
 import { ownReasonKey } from "~/utils/delivery-reasons";
-import { herTime } from "~/utils/intl-formats";
+import { formatDay, herTime } from "~/utils/intl-formats";
+import { useRootData } from "~/utils/root-data";
 import type { WordsView } from "~/utils/words";
 import { Intent } from "./intents";
 
@@ -52,8 +53,9 @@ export function SentPrompts({
 }) {
   const { t } = useTranslation("storytellers");
   const { t: tPhone } = useTranslation("phone");
+  const rootData = useRootData();
   if (!prompts.length) return <p className="text-muted">{t("view.nothingSent")}</p>;
-  const format = new Intl.DateTimeFormat(locale === "hi" ? "hi-IN" : "en-US", { dateStyle: "medium", timeZone: "UTC" });
+  const timeZone = rootData?.timeZone ?? "UTC";
   return (
     <ul className="flex flex-col gap-2">
       {prompts.map((prompt) => {
@@ -76,7 +78,7 @@ export function SentPrompts({
               <Waiting at={prompt.delivery_due} storyteller={storyteller} locale={locale} />
             ) : null}
             <p hidden={!prompt.sent_at} className="mt-1 text-sm text-muted">
-              {prompt.sent_at ? format.format(new Date(prompt.sent_at)) : null} · {t(`view.status.${status}`)}
+              {prompt.sent_at ? formatDay(locale, prompt.sent_at, timeZone) : null} · {t(`view.status.${status}`)}
               {prompt.answer_id && prompt.via_phone ? <> · {tPhone("viaPhone")}</> : null}
               {prompt.answer_id && !prompt.is_private && prompt.duration_ms ? (
                 <> · {t("answers.length", { length: clockLength(prompt.duration_ms) })}</>

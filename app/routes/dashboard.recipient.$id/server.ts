@@ -43,6 +43,7 @@ export async function storytellerPage(
   storytellerId: string,
   tab: "scheduled" | "sent" = "scheduled",
   locale = "en",
+  timeZone = "UTC",
 ) {
   const view = await getStorytellerView(context.db, userId, storytellerId);
   if (!view) return null;
@@ -84,6 +85,7 @@ export async function storytellerPage(
                         heard_again: Boolean(heard_again),
                       },
                       locale,
+                      timeZone,
                     )
                   : null,
               share_url: share_link_id ? await shareUrlFor(context.config, share_link_id) : null,

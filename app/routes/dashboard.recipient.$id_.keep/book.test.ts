@@ -2,10 +2,14 @@ import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { runOnce } from "graphile-worker";
+import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
+import { getServerT } from "~/i18n/i18next.server";
+import { loader as timelineLoader } from "~/routes/dashboard.timeline/route";
 import { loader as downloadLoader } from "~/routes/dashboard_.keep.$id.download";
 import { loader as listenPage } from "~/routes/l.$token";
 import { loader as listenAudio } from "~/routes/l.$token.audio";
+import { action as reportTimeZone } from "~/routes/resources.time-zone";
 import { createTaskList } from "../../../jobs/task-list";
 import { silentWav } from "../../../tests/audio-fixtures";
 import { makeTestContext, routeArgs } from "../../../tests/context";
@@ -160,6 +164,11 @@ describe("keepsake book", () => {
       ...routeArgs,
     })) as Response;
     expect(response.headers.get("Content-Type")).toBe("application/pdf");
+    // The file is named as the book is titled.
+    const day = keepsake.created_at.toISOString().slice(0, 10);
+    expect(response.headers.get("Content-Disposition")).toContain(
+      `filename*=UTF-8''${encodeURIComponent(`कमला-की-कहानियाँ-${day}.pdf`)}`,
+    );
     const directory = await mkdtemp(path.join(os.tmpdir(), "keep-book-"));
     scratch.push(directory);
     const pdf = path.join(directory, "book.pdf");
@@ -339,10 +348,114 @@ describe("keepsake book", () => {
     // Flowing: the two short answers share the first answers' page; the long one pushes the last on.
     expect(starts[0]).toBe(3);
     expect(starts[1]).toBe(3);
+    // So the keep page promises no page per answer: it says short answers share one.
+    const en = await getServerT("en", context, "keep");
+    const hi = await getServerT("hi", context, "keep");
+    expect(en("book.lead")).toContain("Short answers share a page.");
+    expect(en("book.lead")).not.toMatch(/each answer gets a page/i);
+    expect(hi("book.lead")).toContain("छोटे जवाब एक ही पन्ने पर आ जाते हैं।");
     expect(starts[3]).toBeGreaterThan(starts[2]);
     expect(Number((await run("pdfinfo", [pdf])).stdout.match(/Pages:\s+(\d+)/)![1])).toBeLessThan(
       2 + stories.length + 2,
     );
+  });
+
+  it("prints an emoji in her name with the emoji font, and the day she answered as the reader's Timeline says it", async () => {
+    const context = makeTestContext(database);
+    const owner = await signedInUser(database, { language: "en", first_name: "Aman" });
+    const st = await createStoryteller(database.db, {
+      ownerId: owner.id,
+      firstName: "Kamla",
+      nickname: "Nani 🌸",
+      language: "en",
+      timeZone: "Asia/Kolkata",
+      prompts: [],
+    });
+    const prompt = await createPrompt(database.db, {
+      storytellerId: st.id,
+      text: "What did you cook on Diwali?",
+      sentAt: new Date(),
+      createdBy: owner.id,
+    });
+    // Answered at 7:00 on the 29th in Kolkata: 20:30 on the 28th for her grandson in New York.
+    const answer = await createAnswer(database.db, {
+      storytellerId: st.id,
+      promptId: prompt.id,
+      storage: context.storage,
+      transcript: "Kheer, and the sweets my mother taught me.",
+      transcriptStatus: "done",
+      createdAt: new Date("2026-11-29T01:30:00Z"),
+    });
+    // His browser tells the account its zone on his first visit; a later report changes nothing.
+    const report = (zone: string) =>
+      outcome(() =>
+        reportTimeZone({
+          request: post(owner.jar, "/resources/time-zone", { timeZone: zone }),
+          context: makeTestContext(database),
+          params: {},
+          ...routeArgs,
+        }),
+      );
+    expect(await report("Not/AZone")).toMatchObject({ status: 400 });
+    expect(await report("America/New_York")).toMatchObject({ status: 200 });
+    expect(await report("Asia/Tokyo")).toMatchObject({ status: 200 });
+    const timeline = (await timelineLoader({
+      request: get(owner.jar, "/dashboard/timeline"),
+      context: makeTestContext(database),
+      params: {},
+      ...routeArgs,
+    })) as { months: { label: string; items: { id: string; dateLabel: string }[] }[] };
+    expect(timeline.months.map((month) => month.label)).toEqual(["November 2026"]);
+    expect(timeline.months[0].items).toMatchObject([{ id: answer.id, dateLabel: "Nov 28, 2026" }]);
+    const queued = await act(owner, st.id, {
+      intent: "book",
+      title: "The stories of Nani 🌸",
+      paper: "a4",
+      cover: "none",
+      language: "en",
+      include: [answer.id],
+    });
+    expect(queued).toMatchObject({ status: 302 });
+    await runJobs();
+    const keepsake = await database.db
+      .selectFrom("keepsakes")
+      .select(["status", "storage_key"])
+      .where("user_id", "=", owner.id)
+      .executeTakeFirstOrThrow();
+    expect(keepsake.status).toBe("ready");
+    const directory = await mkdtemp(path.join(os.tmpdir(), "keep-book-"));
+    scratch.push(directory);
+    const pdf = path.join(directory, "book.pdf");
+    const stored = (await context.storage.get(keepsake.storage_key!))!;
+    await writeFile(pdf, new Uint8Array(await new Response(stored.body).arrayBuffer()));
+    // The flower is drawn from the colour emoji font: Chromium embeds its bitmaps as a Type 3 font,
+    // where a missing glyph would be a text font's empty box, in black ink.
+    const { stdout: cover } = await run("pdftotext", ["-enc", "UTF-8", "-f", "1", "-l", "1", pdf, "-"]);
+    expect(cover).toContain("Told by Nani");
+    // The book dates the answer on the day his Timeline does.
+    const { stdout: whole } = await run("pdftotext", ["-enc", "UTF-8", pdf, "-"]);
+    expect(whole.replace(/\s+/g, " ")).toContain("Answered on November 28, 2026");
+    const { stdout: fonts } = await run("pdffonts", ["-f", "1", "-l", "1", pdf]);
+    expect(fonts).toMatch(/Type 3/);
+    await run("pdftoppm", [
+      "-r",
+      "50",
+      "-png",
+      "-f",
+      "1",
+      "-l",
+      "1",
+      "-singlefile",
+      pdf,
+      path.join(directory, "cover"),
+    ]);
+    const { data } = await sharp(path.join(directory, "cover.png")).raw().toBuffer({ resolveWithObject: true });
+    let coloured = 0;
+    for (let i = 0; i + 2 < data.length; i += 3) {
+      const [r, g, b] = [data[i], data[i + 1], data[i + 2]];
+      if (Math.max(r, g, b) - Math.min(r, g, b) > 60) coloured++;
+    }
+    expect(coloured).toBeGreaterThan(20);
   });
 
   it("says so instead of queueing, or fails the book plainly, when there is no Chromium", async () => {

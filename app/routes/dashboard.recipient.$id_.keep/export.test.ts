@@ -240,6 +240,12 @@ describe("export", () => {
     expect(bytes.byteLength).toBe(Number(built.byte_size));
     const folder = await unzip(bytes);
     expect(await filesUnder(folder)).toContain("answers/001/playable.m4a");
+    // One name, as the family calls her: the file, the folder it unzips into, and the export's title.
+    const filename = decodeURIComponent(whole.headers.get("Content-Disposition")!.match(/filename\*=UTF-8''(.+)$/)![1]);
+    const day = built.created_at.toISOString().slice(0, 10);
+    expect(filename).toBe(`Nani-की-कहानियाँ-${day}.zip`);
+    expect(`${path.basename(folder)}.zip`).toBe(filename);
+    expect(await readFile(path.join(folder, "index.html"), "utf8")).toContain("<h1>Nani की कहानियाँ</h1>");
     // A broken download resumes where it stopped.
     const rest = (await download(owner, { Range: "bytes=100-" })) as Response;
     expect(rest.status).toBe(206);

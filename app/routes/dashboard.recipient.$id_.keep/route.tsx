@@ -9,6 +9,7 @@ import type { ActionArgs, LoaderArgs } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { idParam } from "~/utils/ids";
+import { storiesTitle } from "~/utils/keepsake-name";
 import { titleFromLoader } from "~/utils/meta";
 import { readForm } from "~/utils/request-body.server";
 import { CoverForm } from "./cover-form";
@@ -133,7 +134,7 @@ export default function KeepStoryteller() {
                 className="input"
                 required
                 maxLength={MAX_TITLE}
-                defaultValue={t("book.defaultTitle", { name: storyteller.name })}
+                defaultValue={storiesTitle(t, storyteller.name)}
                 aria-invalid={errors("title")?.length ? true : undefined}
                 aria-describedby={errors("title")?.length ? "book-title-error" : undefined}
               />

@@ -12,6 +12,7 @@ import {
 import { checkPhoto, COVER_MAX_SIDE, MAX_PHOTO_BYTES } from "~/services/images.server";
 import { chromiumAvailable } from "~/services/pdf.server";
 import { storageKeys } from "~/services/storage-keys";
+import { familyName } from "~/utils/keepsake-name";
 import { readMultipart } from "~/utils/request-body.server";
 
 /** The keep page's data, or null when the user may not see this Storyteller. */
@@ -31,7 +32,7 @@ export async function keepPage(context: AppContext, userId: string, storytellerI
       id: storyteller.id,
       firstName: storyteller.first_name,
       // What the family calls her ("Grandma Rose"): the book's default title and cover say it.
-      name: storyteller.nickname.trim() || storyteller.first_name,
+      name: familyName(storyteller),
       language: storyteller.language,
       hasPhoto: !!storyteller.profile_pic_key,
       hasCover: !!storyteller.book_cover_key,

@@ -7,14 +7,12 @@ import { react, reactionsOn } from "~/models/reaction.server";
 import { getTimelinePage, groupByMonth, listTimelineStorytellers, parseTimelineCursor } from "~/models/timeline.server";
 import { wordsView } from "~/models/transcript-edit.server";
 import { redirectWithToast } from "~/services/toast.server";
-import { dateTimeFormat } from "~/utils/intl-formats";
+import { dateTimeFormat, formatDay, intlLocale, monthOf, readerTimeZone } from "~/utils/intl-formats";
 import { pageTitle } from "~/utils/page-title.server";
 import { ReactionIntent } from "~/utils/reaction-intents";
 import { reactionSchema } from "~/utils/reaction-schema";
 import { readForm } from "~/utils/request-body.server";
 import { Param, searchSchema } from "./schema";
-
-const intlLocale = (locale: string) => (locale === "hi" ? "hi-IN" : "en-US");
 
 /** "3:07": an answer's length (at most 5:00). */
 export function formatDuration(ms: number) {
@@ -24,8 +22,8 @@ export function formatDuration(ms: number) {
 
 /**
  * The page's data: one page of answers in month groups, the filter's choices, and the next page's
- * address. Months and dates are written here, in the page's language (in UTC, like the Sent tab),
- * so the browser renders the same text the server did.
+ * address. Months and dates are written here, in the page's language and the reader's time zone
+ * (like the Sent tab and the book), so the browser renders the same text the server did.
  */
 export async function timelinePage(request: Request, context: AppContext, user: SessionUser) {
   const url = new URL(request.url);
@@ -44,17 +42,18 @@ export async function timelinePage(request: Request, context: AppContext, user: 
     user.id,
     page.items.filter((item) => item.voice === "family" && !item.isPrivate).map((item) => item.id),
   );
+  const zone = readerTimeZone(user);
   const monthFormat = dateTimeFormat(intlLocale(locale), { month: "long", year: "numeric", timeZone: "UTC" });
-  const dateFormat = dateTimeFormat(intlLocale(locale), { dateStyle: "medium", timeZone: "UTC" });
-  const months = groupByMonth(page.items).map(({ month, items }) => {
+  const inZone = page.items.map((item) => ({ ...item, month: monthOf(item.answeredAt, zone) }));
+  const months = groupByMonth(inZone).map(({ month, items }) => {
     const [year, monthNumber] = month.split("-").map(Number);
     return {
       month,
       label: monthFormat.format(Date.UTC(year, monthNumber - 1, 1)),
       items: items.map(({ words, ...item }) => ({
         ...item,
-        words: wordsView(words, locale),
-        dateLabel: dateFormat.format(new Date(item.answeredAt)),
+        words: wordsView(words, locale, zone),
+        dateLabel: formatDay(locale, item.answeredAt, zone),
         durationLabel: formatDuration(item.durationMs),
         reactions: reactions.get(item.id) ?? null,
       })),

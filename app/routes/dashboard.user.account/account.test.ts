@@ -95,6 +95,35 @@ describe("account settings", () => {
     expect(row.phone_e164).toBe("+442079460958");
   });
 
+  it("keeps the time zone chosen without JavaScript, refuses a name that is no zone on its field", async () => {
+    const user = await signedIn();
+    const page = (await accountLoader({
+      request: new Request("http://localhost:3000/dashboard/user/account", { headers: { Cookie: user.jar.header() } }),
+      context: context(),
+      params: {},
+      ...routeArgs,
+    })) as { account: { time_zone: string | null }; zones: { zone: string; label: string }[] };
+    expect(page.account.time_zone).toBeNull();
+    expect(page.zones).toContainEqual({ zone: "Asia/Kolkata", label: "Kolkata, India" });
+    const choose = (timeZone: string) => {
+      const form = new FormData();
+      form.set("intent", "time-zone");
+      form.set("timeZone", timeZone);
+      return submit(user.jar, form);
+    };
+    const refused = await choose("Mars/Olympus_Mons");
+    expect(refused).not.toBeInstanceOf(Response);
+    expect((refused as { init?: { status: number } }).init?.status).toBe(400);
+    expect(fieldErrors(refused)).toMatchObject({ timeZone: ["account:timeZone.invalid"] });
+    expect(await choose("Asia/Kolkata")).toBeInstanceOf(Response);
+    const row = await database.db
+      .selectFrom("users")
+      .select("time_zone")
+      .where("id", "=", user.id)
+      .executeTakeFirstOrThrow();
+    expect(row.time_zone).toBe("Asia/Kolkata");
+  });
+
   it("stores a real photo, re-encoded without where it was taken, and serves it only to its owner", async () => {
     const user = await signedIn();
     // A phone photo: 1200×900 with the camera and the place it was taken in its EXIF.

@@ -7,6 +7,7 @@ export const Intent = {
   general: PROFILE_INTENT,
   confirmEmail: "confirm-email",
   notifications: "notifications",
+  timeZone: "time-zone",
   delete: "delete",
 } as const;
 export type Intent = (typeof Intent)[keyof typeof Intent];

@@ -11,6 +11,7 @@ import { getAccount } from "~/models/user.server";
 import { formConstraints } from "~/utils/form-constraints.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
+import { zoneChoices } from "~/utils/time-zone-choices.server";
 import { Intent } from "./intents";
 import { accountSchema } from "./schema";
 import {
@@ -21,6 +22,7 @@ import {
   refuse,
   saveProfile,
   savePreferences,
+  saveTimeZone,
 } from "./server";
 
 export const handle = { i18n: ["account", "auth", "keep"] };
@@ -30,6 +32,8 @@ export async function loader({ request, context }: LoaderArgs) {
   const user = await requireUser(request, context);
   const [account, pending] = await Promise.all([getAccount(context.db, user.id), pendingEmailChange(context, user.id)]);
   return {
+    // UTC first, where the dates are until a zone is chosen.
+    zones: [{ zone: "UTC", label: "UTC" }, ...zoneChoices(user.language).map(({ zone, label }) => ({ zone, label }))],
     title: await pageTitle(request, context, "title", "account"),
     account,
     pendingEmail: pending?.new_email ?? null,
@@ -55,6 +59,8 @@ export async function action({ request, context }: ActionArgs) {
       return confirmEmail(context, request, user, input, submission.reply);
     case Intent.notifications:
       return savePreferences(context, request, user, input);
+    case Intent.timeZone:
+      return saveTimeZone(context, request, user, input, submission.reply);
     case Intent.delete:
       return deleteAccount(context, request, user);
   }
@@ -62,7 +68,7 @@ export async function action({ request, context }: ActionArgs) {
 
 export default function AccountSettings() {
   const { t } = useTranslation("account");
-  const { account, pendingEmail, constraint } = useLoaderData<typeof loader>();
+  const { account, pendingEmail, constraint, zones } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>()?.result ?? null;
   // Each form shows the errors of its own post.
   const errorsFor = (intent: Intent) =>
@@ -134,6 +140,38 @@ export default function AccountSettings() {
           ))}
           <button type="submit" className="btn-primary self-start">
             {t("notifications.save")}
+          </button>
+        </Form>
+      </section>
+
+      <section aria-labelledby="time-zone" className="rounded-xl border border-line bg-panel p-6">
+        <h2 id="time-zone" className="mb-4 text-lg font-semibold">
+          {t("timeZone.title")}
+        </h2>
+        <Form method="post" className="flex flex-col gap-3">
+          <input type="hidden" name="intent" value={Intent.timeZone} />
+          <FieldErrors id="time-zone-errors" errors={errorsFor(Intent.timeZone)} />
+          <label htmlFor="account-time-zone" className="font-medium">
+            {t("timeZone.label")}
+          </label>
+          <select
+            id="account-time-zone"
+            name="timeZone"
+            className="input max-w-md"
+            defaultValue={account.time_zone ?? "UTC"}
+            aria-describedby="account-time-zone-hint"
+          >
+            {zones.map((z) => (
+              <option key={z.zone} value={z.zone}>
+                {z.label}
+              </option>
+            ))}
+          </select>
+          <p id="account-time-zone-hint" className="text-sm text-muted">
+            {account.time_zone ? t("timeZone.hint") : t("timeZone.notSet")}
+          </p>
+          <button type="submit" className="btn-primary self-start">
+            {t("timeZone.save")}
           </button>
         </Form>
       </section>

@@ -23,6 +23,12 @@ const preferencesSchema = z.object({
   application: z.boolean({ error: "validation.invalidChoice" }).default(false),
 });
 
+// Whether it names a zone is the model's check (setTimeZone).
+const timeZoneSchema = z.object({
+  intent: z.literal(Intent.timeZone),
+  timeZone: z.string({ error: "account:timeZone.invalid" }).trim().max(64, "account:timeZone.invalid"),
+});
+
 const deleteAccountSchema = z.object({
   intent: z.literal(Intent.delete),
   confirm: z.literal("on", { error: "account:delete.confirmRequired" }),
@@ -31,7 +37,7 @@ const deleteAccountSchema = z.object({
 /** Everything the action takes, parsed once; an unknown intent fails on `intent`. */
 export const accountSchema = z.discriminatedUnion(
   "intent",
-  [profileSchema, confirmEmailSchema, preferencesSchema, deleteAccountSchema],
+  [profileSchema, confirmEmailSchema, preferencesSchema, timeZoneSchema, deleteAccountSchema],
   unknownIntent,
 );
 export type AccountInput = z.infer<typeof accountSchema>;

@@ -6,7 +6,7 @@ import { confirmEmailChange, requestEmailChange } from "~/auth/email-change.serv
 import { destroyUserSession, type SessionUser } from "~/auth/session.server";
 import type { AppContext } from "~/context.server";
 import { serializeLanguage } from "~/i18n/i18next.server";
-import { deleteUserAccount, getAccount, updatePreferences, updateProfile } from "~/models/user.server";
+import { deleteUserAccount, getAccount, setTimeZone, updatePreferences, updateProfile } from "~/models/user.server";
 import { checkPhoto, MAX_PHOTO_BYTES } from "~/services/images.server";
 import { log } from "~/services/logger.server";
 import { storageKeys } from "~/services/storage-keys";
@@ -166,6 +166,19 @@ export async function savePreferences(
     type: "success",
     key: "account:toast.preferencesUpdated",
   });
+}
+
+/** The zone the user reads dates in (decision 069); a name that is no zone goes back to the field. */
+export async function saveTimeZone(
+  context: AppContext,
+  request: Request,
+  user: SessionUser,
+  input: Input<typeof Intent.timeZone>,
+  reply: Reply,
+) {
+  if (!(await setTimeZone(context.db, user.id, input.timeZone)))
+    return refuse(reply({ fieldErrors: { timeZone: ["account:timeZone.invalid"] } }));
+  return redirectWithToast(request, context, ACCOUNT_PAGE, { type: "success", key: "account:timeZone.saved" });
 }
 
 /** Deletes the account and everything it owns (the database cascades), its files, and every session. */
