@@ -103,7 +103,7 @@ export async function searchAnswers(
       limit ${SEARCH_LIMIT}
     )
     select a.id, a.question, s.nickname, a.created_at, a.prompt_id, a.storyteller_id,
-      a.recorded_for_email is not distinct from ${email} as own,
+      ${isOwnAnswer("a", viewer)} as own,
       case when a.transcript_status = 'done' and a.transcript is not null
         then ts_headline('english', a.transcript, q.tsq, ${HEADLINE}) end as snippet,
       ts_headline('english', a.question, q.tsq, ${WHOLE}) as question_marked,
