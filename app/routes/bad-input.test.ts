@@ -24,6 +24,7 @@ import {
   createGroup,
   createGroupInvitation,
   createPrompt,
+  createSentEmail,
   createShareLink,
   createSelfStoryteller,
   createStoryteller,
@@ -766,7 +767,7 @@ const routes: Record<string, Entry> = {
         name: "a recording without JavaScript",
         prepare: async () => {
           const f = await family();
-          // A question sent to the owner's own address is one they answer from My Stories.
+          // A question whose link went to the owner's own address is one they answer from My Stories.
           const me = await database.db
             .selectFrom("users")
             .select("email")
@@ -778,6 +779,7 @@ const routes: Record<string, Entry> = {
             .where("id", "=", f.storyteller.id)
             .execute();
           const prompt = await createPrompt(database.db, { storytellerId: f.storyteller.id, sentAt: new Date() });
+          await createSentEmail(database.db, { promptId: prompt.id, to: me.email });
           const file = { field: "audio", bytes: silentWav(1), name: "story.wav", type: "audio/wav" };
           return {
             path: `/dashboard/mystories/record/${prompt.id}`,

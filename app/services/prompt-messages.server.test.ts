@@ -1,14 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { getServerT } from "~/i18n/i18next.server";
+import { oneLine } from "~/utils/validation";
 import type { Language } from "../../db/schema";
 import { composePromptEmail, type PromptMessageInput } from "./prompt-messages.server";
 
 const config = { APP_NAME: "Heirloom", APP_URL: "https://heirloom.example", MAIL_POSTAL_ADDRESS: "1 Main St & Co <x>" };
 
-/** The composition as it was, straight through i18next per message: the templates must match it. */
+/**
+ * The composition as it was, straight through i18next per message: the templates must match it.
+ * Names go in on one line, as the message builders fold them.
+ */
 async function reference(input: PromptMessageInput & { to: string; unsubscribeUrl: string }) {
   const t = await getServerT(input.language, { config }, "delivery");
-  const vars = { name: input.storytellerName, asker: input.askerName };
+  const vars = { name: oneLine(input.storytellerName), asker: oneLine(input.askerName) };
   const e = (text: string) =>
     text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
   const photo = input.photoUrl

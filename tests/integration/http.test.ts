@@ -140,7 +140,7 @@ describe("HTTP server", () => {
       method: "POST",
       redirect: "manual",
       headers: { "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded" },
-      body: "mode=dark&direction=rtl&color=cyan&redirectTo=/about-us",
+      body: "mode=dark&textSize=large&color=cyan&redirectTo=/about-us",
     });
     expect(saved.headers.get("location")).toBe("/about-us");
     const cookies = saved.headers
@@ -148,7 +148,7 @@ describe("HTTP server", () => {
       .map((c) => c.split(";")[0])
       .join("; ");
     const html = await (await fetch(`${base}/`, { headers: { Cookie: cookies } })).text();
-    expect(html).toMatch(/<html lang="en" dir="rtl" data-mode="dark" data-color="cyan"/);
+    expect(html).toMatch(/<html lang="en" dir="ltr" data-text-size="large" data-mode="dark" data-color="cyan"/);
     expect(html).toContain("Settings saved"); // the flash toast, rendered without JavaScript
   });
 

@@ -50,9 +50,11 @@ export async function loader({ request, context, params }: LoaderArgs) {
       { status: 404, headers: capabilityPageHeaders },
     );
   // Her page is in her language, whatever the link said when it was sent: the whole page, not just
-  // the parts made from her row, so the page is asked again in it.
+  // the parts made from her row, so the page is asked again in it. Only a link that names another
+  // language: the loader also runs after her form's post, whose answer a redirect would throw away.
   const url = new URL(request.url);
-  if (url.searchParams.get("lng") !== state.language) {
+  const linkLanguage = url.searchParams.get("lng");
+  if (linkLanguage !== null && linkLanguage !== state.language) {
     url.searchParams.set("lng", state.language);
     throw redirect(url.pathname + url.search, { headers: capabilityPageHeaders });
   }
