@@ -227,7 +227,8 @@ export function PickerSearchFields({
         <p role="status" className="text-sm">
           {t("add.matches", { count: matches, query })}{" "}
           {getAction ? (
-            <button type="submit" name="clear" value="1" className="link" {...byGet}>
+            // A button, not a link in the sentence: it is pressed on its own, so it gets a finger's room.
+            <button type="submit" name="clear" value="1" className="link-target" {...byGet}>
               {t("add.clear")}
             </button>
           ) : (

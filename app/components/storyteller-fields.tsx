@@ -60,13 +60,15 @@ export function StorytellerFields({
     valueOf(fields.deliveryMethod) ?? (fields.deliveryMethod.initialValue as string | undefined) ?? "email",
   );
   const typedNumber = valueOf(fields.phone) ?? (fields.phone.initialValue as string | undefined) ?? "";
-  // A number written with its +code names its country, on a post-back as when typed.
-  const [country, setCountry] = useState(
-    () =>
-      countryOfTypedNumber(typedNumber, phoneCountries, valueOf(fields.phoneCountry)) ??
-      valueOf(fields.phoneCountry) ??
-      "",
+  // A number written with its +code names its country, on a post-back as when typed; written
+  // without one, it is read in the country the reader chose: a country read off an earlier "+44 …"
+  // is not his choice, so "(416) 555-0199" typed after it is still read where he chose. Without
+  // JavaScript the select can't follow the typing, so it shows (and posts) his own choice.
+  const [chosenCountry, setChosenCountry] = useState(valueOf(fields.phoneCountry) ?? "");
+  const [codeCountry, setCodeCountry] = useState(() =>
+    countryOfTypedNumber(typedNumber, phoneCountries, valueOf(fields.phoneCountry)),
   );
+  const country = codeCountry ?? chosenCountry;
   const [query, setQuery] = useState(valueOf(fields.zoneQuery) ?? "");
   // A plain post that was a new search (zoneSearchFirst) comes back with its one place chosen.
   const [zone, setZone] = useState(
@@ -86,14 +88,19 @@ export function StorytellerFields({
   const byPhone = method === "sms" || method === "call" || method === "whatsapp";
   // A number's country with one zone chooses it (unless the reader chose a zone, or one of that
   // country's); with several, they come first in the list.
-  const chooseCountry = (code: string) => {
-    setCountry(code);
+  const suggestZone = (code: string) => {
     const own = timeZones.filter((z) => z.country === code);
     if (own.length === 1 && !zonePicked && !own.some((z) => z.zone === zone)) setZone(own[0].zone);
   };
+  const chooseCountry = (code: string) => {
+    setChosenCountry(code);
+    setCodeCountry(null);
+    suggestZone(code);
+  };
   const onNumber = (typed: string) => {
     const code = countryOfTypedNumber(typed, phoneCountries, country);
-    if (code) chooseCountry(code);
+    setCodeCountry(code);
+    if (code) suggestZone(code);
   };
   const { key: whatsappKey, ...whatsappProps } = getInputProps(fields.whatsappConsent, {
     type: "checkbox",
@@ -176,7 +183,7 @@ export function StorytellerFields({
           <select
             key={countryKey}
             {...countryProps}
-            value={country}
+            value={hydrated ? country : chosenCountry}
             onChange={(event) => chooseCountry(event.target.value)}
             className="input"
             aria-describedby={`${fields.phoneCountry.id}-hint`}

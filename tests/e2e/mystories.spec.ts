@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import type { Db } from "../../db/client";
-import { createStoryteller, createUser } from "../factories";
+import { createSentEmail, createStoryteller, createUser } from "../factories";
 import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
 import {
   answersFor,
@@ -49,6 +49,8 @@ async function questionFor(db: Db, email: string) {
     firstPromptDate: "2031-01-01",
     prompts: [{ text: `What was your school like? (${Math.random().toString(36).slice(2, 8)})`, sentAt: new Date() }],
   });
+  // Hers to answer from My Stories because its link went to her address (the send ledger says so).
+  await createSentEmail(db, { promptId: storyteller.prompts[0].id, to: email });
   return { ravi, promptId: storyteller.prompts[0].id, text: storyteller.prompts[0].text };
 }
 
