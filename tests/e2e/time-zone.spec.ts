@@ -34,7 +34,7 @@ async function chooseWhatsApp(page: Page, language: string) {
   if (!hasJs()) await page.getByRole("button", { name: say(language, "fields.showMethodFields") }).click();
 }
 
-for (const language of ["en", "hi"]) {
+for (const language of ["en", "hi"] as const) {
   const place = language === "hi" ? "कोलकाता, भारत" : "Kolkata, India";
   const searchFor = language === "hi" ? "भारत" : "India";
 
@@ -48,6 +48,8 @@ for (const language of ["en", "hi"]) {
       baseURL,
     }) => {
       const user = await signInAsNewUser(db, context, baseURL!, "Aman");
+      // His account's language is the one his screens speak (one language per person).
+      await db.updateTable("users").set({ language }).where("id", "=", user.id).execute();
       await page.goto("/dashboard/onboarding");
       await page.getByLabel(say(language, "fields.nickname")).fill("Dadi");
       await page.getByLabel(say(language, "fields.firstName")).fill("Kamla");
@@ -120,6 +122,8 @@ for (const language of ["en", "hi"]) {
       baseURL,
     }) => {
       const user = await signInAsNewUser(db, context, baseURL!, "Aman");
+      // His account's language is the one his screens speak (one language per person).
+      await db.updateTable("users").set({ language }).where("id", "=", user.id).execute();
       const timeZone = nightZone();
       const dadi = await createStoryteller(db, {
         ownerId: user.id,

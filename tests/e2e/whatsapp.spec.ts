@@ -202,7 +202,7 @@ test("a voice note with no open question becomes her own story", async ({ page, 
 
   await page.goto("/dashboard/notifications");
   const story = page.getByTestId("notification-list").getByRole("link", { name: /Dadi sent a story/ });
-  await expect(story).toHaveAttribute("href", /\/dashboard\/recipient\/[0-9a-f-]{36}\?sent=true$/);
+  await expect(story).toHaveAttribute("href", /\/dashboard\/recipient\/[0-9a-f-]{36}\?sent=true#prompt-[0-9a-f-]{36}$/);
   await story.click();
   await expect(page.getByText("Dadi sent a story").first()).toBeVisible();
   // Kept like any answer: its recording is served to the family; the questions she was to be asked still wait.
