@@ -76,8 +76,9 @@ for (const { id, pattern } of listed) {
           }
         }
         // Signed out, pages are served whole with no router in the browser (decision 026): nothing
-        // is reached by a client-side navigation there.
-        if (javaScriptEnabled !== false && status === 200 && !signedOutPage(id))
+        // is reached by a client-side navigation there. Which namespaces a navigation loads does not
+        // depend on the language, so one language (Hindi, whose keys show rawest) checks it.
+        if (javaScriptEnabled !== false && status === 200 && !signedOutPage(id) && language === "hi")
           for (const key of await rawKeysAfterClientNavigation(page, from(id), {
             url: `${found.path}${query[id] ?? ""}`,
             language,
