@@ -147,8 +147,10 @@ test("add a Storyteller reached by text message; a UK number is refused", async 
   await page.getByLabel("Their phone number").fill("(416) 555-0199");
   await next(page);
   await expect(page).toHaveURL(/step=2/);
-  // The library is shown in the Storyteller's language.
-  await expect(page.locator("summary", { hasText: "बचपन" })).toBeVisible();
+  // The library's categories are in his language, its questions in hers (with his beside them).
+  await expect(page.locator("summary", { hasText: "Growing up" })).toBeVisible();
+  await page.locator("summary", { hasText: "Growing up" }).click();
+  await expect(page.getByRole("checkbox", { name: /[\u0900-\u097F]/ }).first()).toBeVisible();
   await next(page);
   await expect(page).toHaveURL(/step=3/);
   await page.getByRole("button", { name: "Back" }).click();
