@@ -107,6 +107,9 @@ async function rawKeysAfterClientNavigation(
   { url, language }: { url: string; language: string },
 ): Promise<string[]> {
   await page.goto(`${from}?lng=${language}`);
+  // A new account's dashboard first reports the browser's time zone (a fetcher): let it end, or its
+  // answer arrives on a page outside the dashboard and React Router logs that it has no route.
+  await page.waitForLoadState("networkidle");
   const target = `${url}${url.includes("?") ? "&" : "?"}lng=${language}`;
   const router = await page.waitForFunction(() => (window as RouterWindow).__reactRouterDataRouter);
   const before = await router.evaluate((r) => r!.state.location.key);
