@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { isUuid } from "~/utils/ids";
 import { SUBMISSION_FIELD } from "~/utils/submission-field";
 import type { DbOrTx } from "../../db/client";
 import { inTransaction } from "../../db/client";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A fresh id for a creating form, drawn by its loader. */
 export const newSubmissionId = () => randomUUID();
@@ -11,7 +10,7 @@ export const newSubmissionId = () => randomUUID();
 /** The post's submission id, or null when it has none (a hand-made post: created as before, once per post). */
 export function submissionIdOf(formData: FormData): string | null {
   const value = formData.get(SUBMISSION_FIELD);
-  return typeof value === "string" && UUID.test(value) ? value.toLowerCase() : null;
+  return typeof value === "string" && isUuid(value) ? value.toLowerCase() : null;
 }
 
 export type Once<T> = { repeat: false; result: T } | { repeat: true; location: string };
