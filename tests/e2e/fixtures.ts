@@ -53,8 +53,8 @@ export { expect };
 
 /**
  * axe on the whole page: zero violations. axe runs as a script, which a JavaScript-disabled page
- * cannot run; there it checks the same URL in a page whose script files are blocked, which renders
- * exactly what a no-JavaScript browser gets.
+ * cannot run; there it checks a copy of the page's document, without its scripts, in a page that
+ * can run axe.
  */
 export async function expectNoAxeViolations(page: Page) {
   if (test.info().project.use.javaScriptEnabled !== false) return expectNoViolations(page);
@@ -63,9 +63,10 @@ export async function expectNoAxeViolations(page: Page) {
 
 /**
  * One scriptless page per worker, kept between checks and tests: opening a browser context and its
- * renderer for every check cost more than the check (family-journey's 19 checks: no-js 189 worker-s
- * against js 90). Each use takes the test page's cookies and viewport; nothing else carries over, as
- * no script of the app runs there. Uses wait their turn (a test may check two browsers at once).
+ * renderer for every check cost more than the check. Each check copies the test page's document as
+ * it is now (what a no-JavaScript browser shows, a form post's answer included) into that page,
+ * without its scripts, so the page is not fetched again and axe's source is evaluated once per worker.
+ * Uses wait their turn (a test may check two browsers at once).
  */
 const scriptless = new WeakMap<Browser, Promise<Page>>();
 let scriptlessTurn: Promise<unknown> = Promise.resolve();
@@ -85,14 +86,35 @@ async function inScriptlessPage(page: Page, check: (scriptlessPage: Page) => Pro
       copy = await openScriptlessPage(browser);
       scriptless.set(browser, Promise.resolve(copy));
     }
-    await copy.context().clearCookies();
-    await copy.context().addCookies(await page.context().cookies());
+    const origin = new URL(page.url()).origin;
+    // A same-origin document to copy into, so the page's styles and images load as they did.
+    if (new URL(copy.url(), "about:blank").origin !== origin) await copy.goto(`${origin}/healthz`);
     await copy.setViewportSize(page.viewportSize()!);
-    await copy.goto(page.url());
+    await copy.evaluate(copyDocument, await page.content());
     await check(copy);
   });
   scriptlessTurn = turn.catch(() => undefined);
   return turn;
+}
+
+/** Runs in the scriptless page: its document becomes `html`, with no script and `<noscript>` shown. */
+async function copyDocument(html: string) {
+  const parsed = new DOMParser().parseFromString(html, "text/html");
+  for (const script of parsed.querySelectorAll("script")) script.remove();
+  // Parsed without scripting, so `<noscript>` holds elements; unwrapped, as a scriptless browser shows them.
+  for (const noscript of parsed.querySelectorAll("noscript")) noscript.replaceWith(...noscript.childNodes);
+  document.replaceChild(document.adoptNode(parsed.documentElement), document.documentElement);
+  const sheets = [...document.querySelectorAll<HTMLLinkElement>("link[rel=stylesheet]")];
+  await Promise.all(
+    sheets.map(
+      (link) =>
+        link.sheet ??
+        new Promise((resolve) => {
+          link.addEventListener("load", resolve);
+          link.addEventListener("error", resolve);
+        }),
+    ),
+  );
 }
 
 /**
