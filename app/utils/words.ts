@@ -79,14 +79,6 @@ export function toWebVtt(segments: Segment[]): string {
 /** Whitespace made single spaces: the words of one segment, as the contract keeps them. */
 export const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 
-/** Two sets of segments with the same words and timings (an engine's result compared with the one a correction was made on). */
-export function sameSegments(a: Segment[], b: Segment[]): boolean {
-  return (
-    a.length === b.length &&
-    a.every((segment, i) => segment.start === b[i].start && segment.end === b[i].end && segment.text === b[i].text)
-  );
-}
-
 /** "1:05": where a segment starts, for a link or a label. */
 export function clockOf(seconds: number): string {
   const whole = Math.floor(Math.max(0, seconds));
