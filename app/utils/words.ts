@@ -1,4 +1,4 @@
-// An answer's words as the family sees them (issue 21): cut into paragraphs for reading, written as
+// An answer's words as the family sees them (decision 037): cut into paragraphs for reading, written as
 // WebVTT captions for players, and checked when the family corrects them. Pure, so the pages, the
 // captions route and the export all cut and write the words alike.
 
