@@ -131,3 +131,38 @@ describe("decision records", () => {
     expect(dangling).toEqual([]);
   });
 });
+
+describe("configuration", () => {
+  const readme = readFileSync(path.join(root, "README.md"), "utf8");
+  const example = readFileSync(path.join(root, ".env.example"), "utf8");
+  const documented = (text: string, name: string) => new RegExp(`\\b${name}\\b`).test(text);
+
+  it("every variable of the config's schema is in README.md and .env.example", () => {
+    const config = readFileSync(path.join(root, "app/config.server.ts"), "utf8");
+    const schema = config.slice(config.indexOf("const envSchema"));
+    const names = [...schema.matchAll(/^ {4}([A-Z][A-Z0-9_]+):/gm)].map((match) => match[1]);
+    expect(names.length).toBeGreaterThan(40);
+    expect(names.filter((name) => !documented(readme, name))).toEqual([]);
+    expect(names.filter((name) => !new RegExp(`^#? ?${name}=`, "m").test(example))).toEqual([]);
+  });
+
+  /** Read from the environment but never set by whoever runs Heirloom or its tests. */
+  const notSettings = new Set([
+    ...["HOME", "PATH", "TMPDIR"], // the system's
+    ...["BASE_URL", "EXEC", "STATE", "CHECK_EMAIL"], // scripts/test-image/lib.sh to its checks
+    "HEIRLOOM_MACHINE_TMPDIR", // tests/setup/own-tmpdir.ts to the files after the first
+    ...["FAIL_BUILD", "FROM_DOTENV", "PRESET"], // the stand-in app of tests/integration/start-script.test.ts
+  ]);
+
+  it("every variable the code, scripts and tests read is in README.md", () => {
+    const names = new Set<string>();
+    for (const file of tracked) {
+      if (!/^(app|server|jobs|db|scripts|tests|lint)\/.*\.(ts|tsx|mjs|js|sh)$|^[a-z.-]+\.config\.ts$/.test(file))
+        continue;
+      const text = readFileSync(path.join(root, file), "utf8");
+      for (const match of text.matchAll(/process\.env(?:\.|\[["'])([A-Z][A-Z0-9_]+)/g)) names.add(match[1]);
+    }
+    expect(names.size).toBeGreaterThan(40);
+    expect([...names].filter((name) => !notSettings.has(name) && !documented(readme, name)).sort()).toEqual([]);
+  });
+});
