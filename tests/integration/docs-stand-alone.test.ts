@@ -32,7 +32,7 @@ const outside: { pattern: RegExp; why: string }[] = [
     why: "a tracker's number: write an upstream one as owner/repository#number, ours not at all",
   },
   {
-    pattern: /\b(?:PRODUCT|SPEC|ENGINEERING)\.md\b/,
+    pattern: /\b(?:PRODUCT|SPEC|ENGINEERING)(?:\.md\b|'s\b|\s+§)/,
     why: "a document outside the repository: point at docs/product.md or docs/CONVENTIONS.md",
   },
   {
@@ -74,6 +74,8 @@ describe("the repository stands alone", () => {
       "see #37",
       "as PRODUCT.md says",
       "ENGINEERING.md's budgets",
+      "the shape SPEC's section gives",
+      "(SPEC §8)",
       "measured in session 12",
       "the react-router issue #15247",
     ])
