@@ -9,6 +9,6 @@ export default defineConfig({
   resolve: { tsconfigPaths: true, alias: i18nAlias },
   plugins: [tailwindcss(), reactRouter()],
   // Rolldown warns when plugins take most of a build's time, which on a busy machine is React Router's
-  // own virtual modules (2.3 s of 3.1): a warning about the machine, not the code (issue 25 item 8).
+  // own virtual modules (2.3 s of 3.1): a warning about the machine, not the code.
   build: { rolldownOptions: { checks: { bundlerTimings: false } } },
 });

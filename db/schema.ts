@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from "kysely";
+import type { Selectable } from "kysely";
 import type { DB, OutboxMessages, Prompts, Storytellers, Users } from "./database.generated";
 
 // The app's names for the generated types (db/database.generated.ts, `npm run db:types`). Nothing
@@ -10,12 +10,9 @@ export type * from "./database.generated";
 export type Database = DB;
 
 export type User = Selectable<Users>;
-export type NewUser = Insertable<Users>;
-export type UserUpdate = Updateable<Users>;
 export type Storyteller = Selectable<Storytellers>;
 export type Prompt = Selectable<Prompts>;
 export type OutboxMessage = Selectable<OutboxMessages>;
-export type NewOutboxMessage = Insertable<OutboxMessages>;
 
 export type Language = User["language"];
 export type DeliveryMethod = Storyteller["delivery_method"];
@@ -23,6 +20,3 @@ export type SmsConsent = Storyteller["sms_consent"];
 export type CallConsent = Storyteller["call_consent"];
 export type Frequency = Selectable<DB["schedules"]>["frequency"];
 export type Channel = Selectable<DB["deliveries"]>["channel"];
-export type PhoneRecordingStatus = Selectable<DB["phone_recordings"]>["status"];
-export type KeepsakeKind = Selectable<DB["keepsakes"]>["kind"];
-export type KeepsakeStatus = Selectable<DB["keepsakes"]>["status"];

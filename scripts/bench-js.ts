@@ -1,5 +1,5 @@
 // `npm run bench:js`: the JavaScript a first visit downloads, per page, as the server sends it
-// (brotli to browsers on https, gzip otherwise), against the budgets of issue 14 and decision 026:
+// (brotli to browsers on https, gzip otherwise), against the budgets of decision 026:
 // every dashboard page <= 100 KB compressed on a first visit, every public page and every page a
 // Storyteller or a stranger opens from a message <= 30 KB (they are served without React). Loads each page in Chromium from the production server, then asks the
 // server for every script the page requested with each encoding and counts the bytes sent. The pages

@@ -1,10 +1,10 @@
-// `npm run bench:record`: the record page (/record/{token}) against ENGINEERING.md's budgets, in
+// `npm run bench:record`: the record page (/record/{token}) against its budgets (docs/product.md), in
 // three parts, from the production server in a temporary data folder:
 // 1. What the page sends: the HTML, then every script and stylesheet it names, each asked for with
 //    brotli, counted as bytes on the wire. Compressed JS must be ≤ 75 KB.
 // 2. Lighthouse (npm, node API) in Debian's Chromium with its default mobile config (Moto G Power,
 //    simulated slow 4G, 4× CPU slowdown): performance and accessibility scores, LCP against 1.0 s
-//    and CLS against 0.02 (issue 22: nothing moves under her finger), TBT, total byte weight; the
+//    and CLS against 0.02 (nothing moves under her finger), TBT, total byte weight; the
 //    median of BENCH_LIGHTHOUSE_RUNS (3) runs.
 // 3. 20 five-minute answers (4:59 WAV, 8 kHz 16-bit mono, 4.6 MB each: four times what a 32 kbps
 //    Opus recording weighs) uploaded at once through tus in 256 KB PATCHes like the browser's,

@@ -1,4 +1,4 @@
-// `npm run screens`: issue 22's screenshots at 360 and 1280 px, English and Hindi, into docs/screens/
+// `npm run screens`: screenshots of the main screens at 360 and 1280 px, English and Hindi, into docs/screens/
 // (PNG, small enough to keep in git):
 //   record/     the record page in each state, JavaScript on and off (screens-record.spec.ts)
 //   queue/      the overview, the queue and the queue mid-drag, the picker, the Sent tab and the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm run test:image` (run by .ci/run): builds the Docker image with podman as a self-hoster would
-# and runs it alone, against a PostgreSQL server through nginx, and under compose (issue 24,
-# decision 031). Installs what it lacks from Debian (as root). Where the Dockerfile's base cannot be
+# and runs it alone, against a PostgreSQL server through nginx, and under compose
+# (decision 031). Installs what it lacks from Debian (as root). Where the Dockerfile's base cannot be
 # pulled (no registry reachable), a stand-in is made from Debian packages and Node 22
 # (scripts/test-image/stand-in-base.sh). Images, layers and the stand-in live under IMAGE_CACHE
 # (the machine's Heirloom cache: scripts/test-image/podman-env.sh), so a second run, from this clone

@@ -254,7 +254,7 @@ describe("memory", () => {
   });
 
   it(
-    "(control) sees @react-router/node 7.18's writer keep what it sent (issue #15247; decision 030)",
+    "(control) sees @react-router/node 7.18's writer keep what it sent (remix-run/react-router#15247; decision 030)",
     {
       timeout: 120_000,
     },

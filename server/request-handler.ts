@@ -6,8 +6,8 @@ import { createRequestHandler as createReactRouterHandler, type ServerBuild } fr
 /**
  * @react-router/express's request handler, with one change: response bodies are written by
  * `writeBody` below. The adapter's own writer (`writeReadableStreamToWritable` in
- * @react-router/node 7.18) keeps every chunk it sent until the response ends (react-router issue
- * #15247, fixed upstream only for React Router 8.4), flushes compression after every chunk, and
+ * @react-router/node 7.18) keeps every chunk it sent until the response ends (upstream
+ * remix-run/react-router#15247, fixed only for React Router 8.4), flushes compression after every chunk, and
  * writes chunk by chunk. Requests are built exactly as the adapter builds them (a test holds the
  * two to the same answers). Decisions 023 and 030; `npm run bench:export` measures it.
  */
@@ -137,7 +137,7 @@ export async function writeBody(body: ReadableStream<Uint8Array>, res: express.R
         await drained(res);
       }
     }
-    // Uncorked before ending, so the terminator follows the last chunk (issue 24).
+    // Uncorked before ending, so the terminator follows the last chunk.
     flush();
     if (!isClosed(res)) res.end();
   } catch (error) {

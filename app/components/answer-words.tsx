@@ -5,7 +5,7 @@ import { followWords } from "~/utils/follow-words";
 import { paragraphsOf, paragraphsOfText, type WordsView } from "~/utils/words";
 
 /**
- * An answer's player and its words (issue 21 item 4): the segments as paragraphs, each one a
+ * An answer's player and its words (decision 037): the segments as paragraphs, each one a
  * `data-start` span the island (app/utils/follow-words.ts) marks while it is spoken and plays from
  * when tapped; the captions ride along as the player's <track>. Without JavaScript: paragraphs.
  * `standalone` pages (share links) run the island from their own script instead of React.

@@ -143,7 +143,7 @@ const failedList = (): ListData => ({ ok: false, items: [], now: new Date().toIS
 /**
  * The popover's items, fetched as plain JSON when it opens, outside React Router: a router fetcher
  * to a resource route waits for route discovery (/__manifest) and takes part in the router's
- * navigations, and "See all" clicked meanwhile raced it (issue 11, item 7). A request still running
+ * navigations, and "See all" clicked meanwhile raced it. A request still running
  * when the popover closes (See all, a link, Escape) is aborted and its answer ignored.
  */
 function useNotificationList(open: boolean) {

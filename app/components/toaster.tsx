@@ -9,7 +9,7 @@ import type { Toast } from "~/utils/toast";
 export function Toaster({ toasts }: { toasts: Toast[] }) {
   const { t } = useTranslation();
   if (!toasts.length) return null;
-  // Under the top bar on wide screens, at the bottom on phones: over nothing one taps (issue 22).
+  // Under the top bar on wide screens, at the bottom on phones: over nothing one taps.
   return (
     <section
       aria-label={t("a11y.toasts")}

@@ -10,9 +10,6 @@ export function I18nextProvider({ i18n, children }: { i18n: LiteI18n; children: 
   return <I18nContext.Provider value={i18n}>{children}</I18nContext.Provider>;
 }
 
-/** The app's own entry uses the lite translator directly; kept so imports keep one shape. */
-export const initReactI18next = { type: "3rdParty", init() {} };
-
 export function useTranslation(ns?: string | string[]) {
   const i18n = useContext(I18nContext);
   if (!i18n) throw new Error("useTranslation outside I18nextProvider");

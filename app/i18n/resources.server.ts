@@ -99,5 +99,3 @@ export const resources = {
     words: hiWords,
   },
 } as const;
-
-export type Namespace = keyof (typeof resources)["en"];

@@ -14,7 +14,7 @@ import { isOwnAnswer, visibleStorytellerIds } from "./access.server";
 import { type AnswerAudio, answerForLinkToken } from "./share.server";
 
 /**
- * Keeping it forever (issue 13, decision 023): what goes into an export or a book, who may ask for
+ * Keeping it forever (decision 023; docs/product.md): what goes into an export or a book, who may ask for
  * one, the keepsake rows the background jobs fill in, and the permanent listen links a book's QR
  * codes open. Private answers go only into their Storyteller's own export ("everything I can hear"
  * of the user they were recorded for); every other export and every book holds non-private answers

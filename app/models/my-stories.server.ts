@@ -123,7 +123,7 @@ export async function startOwnStory(db: DbOrTx, me: MeInFull, input: StartStoryI
 /**
  * A prompt the signed-in user may answer from My Stories, or null: one of their own stories (under
  * their is_self row), or a sent question of someone else's Storyteller whose address is the user's
- * (PRODUCT.md "People"). `answer` is the answer standing (none while a new recording was asked for).
+ * (docs/product.md, People). `answer` is the answer standing (none while a new recording was asked for).
  * Both the recording page and the upload server (server/uploads.ts) ask this.
  */
 export async function answerablePrompt(db: DbOrTx, me: Me, promptId: string) {

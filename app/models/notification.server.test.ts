@@ -215,7 +215,7 @@ describe("listing, counting and marking read", () => {
   });
 });
 
-describe("what the bell leaves out (issue 22, item 9)", () => {
+describe("what the bell leaves out (decision 050)", () => {
   it("neither lists nor counts a question sent or opened; answers, skips and the rest are both", async () => {
     const { owner, storyteller, prompt } = await family(database.db);
     const at = (minute: number) => [new Date(Date.parse("2026-05-01T10:00:00Z") + minute * 60_000)];

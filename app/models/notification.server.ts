@@ -189,7 +189,7 @@ function oneLine(text: string, max: number) {
 /**
  * Kept (the Storyteller page and tests read them) but not shown: a question going out is the
  * family's own doing, and her opening one asks nothing of them; one of each per question buried
- * the answers (issue 22, item 9; decision 050).
+ * the answers (decision 050).
  */
 export const QUIET_TYPES = ["new", "listened"] as const satisfies NotificationType[];
 

@@ -9,7 +9,7 @@ import { ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
 import { isInsideSendingWindow, nextWindowOpening } from "./schedule";
 
 /**
- * Families answer back (issue 22 item 10, decision 048): on an answer they may hear, family members
+ * Families answer back (decision 048): on an answer they may hear, family members
  * leave a heart (one each) or a short note. The Storyteller hears of them in one gentle message a
  * day at most, in her language, in the evening (18:00 where she lives), naming only who reacted and
  * the question; the owner can turn it off per Storyteller.

@@ -4,7 +4,7 @@ import type { DbOrTx } from "../../db/client";
 import { isOwnAnswer, visibleStorytellerIds } from "./access.server";
 
 /**
- * Search every story by what was said (issue 21 item 5, decision 037): the words of the answers and
+ * Search every story by what was said (decision 037): the words of the answers and
  * their questions, in English (stemmed: "walking" finds "walked"; an irregular verb's forms are
  * rewritten into each other, "swim" finds "swam", from migration 0040's table) and in any script
  * ('simple': Hindi in Devanagari, names), plus trigram similarity for words spelt a little differently. Only

@@ -50,7 +50,7 @@ describe("the sidebar's Storytellers count", () => {
   });
 });
 
-describe("each count agrees with the rows its page shows (issue 22, item 9)", () => {
+describe("each count agrees with the rows its page shows (decision 050)", () => {
   it("Storytellers: one Storyteller and a group for her is one, as on the overview, for owner and collaborator", async () => {
     const owner = await createUser(database.db);
     const collaborator = await createUser(database.db);

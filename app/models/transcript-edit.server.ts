@@ -16,7 +16,7 @@ import type { DbOrTx } from "../../db/client";
 import { isOwnAnswer, visibleStorytellerIds } from "./access.server";
 
 /**
- * The family corrects an answer's words (issue 21 item 3). Who may: its Storyteller's owner or a
+ * The family corrects an answer's words (decision 037). Who may: its Storyteller's owner or a
  * collaborator (visibleStorytellerIds), for an answer they may hear (the media route's rule: never a
  * private one, except the user's own stories as their own Storyteller). The machine's words stay in
  * machine_* as they came; `transcript_edited_over` keeps the machine words a correction was made

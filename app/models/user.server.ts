@@ -31,8 +31,6 @@ export async function registerUser(
   return { created: Boolean(inserted) };
 }
 
-export type AccountDetails = Awaited<ReturnType<typeof getAccount>>;
-
 export async function getAccount(db: DbOrTx, userId: string) {
   return db
     .selectFrom("users")

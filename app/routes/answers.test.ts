@@ -528,7 +528,7 @@ describe("share links and the /s/{token} page", () => {
       firstName: "Kamla",
       prompt: "What was your first home like?",
       audioUrl: `/s/${token}/audio`,
-      // The words follow the voice on a shared link too (issue 21), with their captions and island.
+      // The words follow the voice on a shared link too, with their captions and island.
       captionsUrl: `/s/${token}/captions.vtt`,
       locale: "en",
       words: { status: "done", transcript: "Secret-ish words", segments: [], corrected: null, heardAgain: false },

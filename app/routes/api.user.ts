@@ -1,7 +1,7 @@
 import { getSessionUser } from "~/auth/session.server";
 import type { LoaderArgs } from "~/context.server";
 
-/** The signed-in user (SPEC's shape), or 401. */
+/** The signed-in user, in the shape the first design gave it (mixed-case keys kept as they are), or 401. */
 export async function loader({ request, context }: LoaderArgs) {
   const user = await getSessionUser(request, context);
   const headers = { "Cache-Control": "private, no-store" };

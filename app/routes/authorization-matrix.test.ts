@@ -60,9 +60,9 @@ import { loader as shareAudioLoader } from "./s.$token.audio";
 const inAMonth = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
 
 /*
- * The authorization matrix (ENGINEERING.md "A role × action matrix drives the authorization tests";
+ * The authorization matrix (docs/CONVENTIONS.md; what each role may do: docs/product.md and
  * decision 018): every route and action that touches a Storyteller, tried by each role. One entry
- * per route/action in `matrix` below: `may` lists the roles PRODUCT.md allows; every other role gets
+ * per route/action in `matrix` below: `may` lists the roles the product allows; every other role gets
  * a 404 and the database (and the stored recordings) stay exactly as they were. Each allowed
  * (entry, role) runs in a world of its own, built by `buildWorld`; an entry's refused roles share one.
  *

@@ -20,7 +20,8 @@ import { action as editStoryteller } from "./dashboard.recipient.$id_.edit/route
 import { action as addPrompts } from "./dashboard.recipient.$id_.prompts.new";
 import { action as recordPage } from "./record.$token/route";
 
-// The cases issue 11 reported, each refused with its own message on its field, nothing stored.
+// Cases once reported as a 500, a bare 400 or the wrong message (decision 020), each refused with
+// its own message on its field, nothing stored.
 // (app/routes/bad-input.test.ts throws the same classes of input at every form.)
 
 const database = useTestDatabase();

@@ -8,7 +8,7 @@ import { BellIntent } from "~/utils/notifications";
 import { readForm } from "~/utils/request-body.server";
 import { unknownIntent } from "~/utils/validation";
 
-/** What the bell's popover shows (PRODUCT.md: at most 5 items). */
+/** What the bell's popover shows (docs/product.md: at most 5 items). */
 const POPOVER_ITEMS = 5;
 /** A popover never marks more than it can show; a longer list is someone else's request. */
 const MAX_IDS = 50;

@@ -5,7 +5,7 @@ import { useTestDatabase } from "../../tests/db";
 import { action as chooseLanguage } from "./resources.language";
 import { action as chooseTheme } from "./resources.theme";
 
-// Issue 24: under an https APP_URL every cookie we set is Secure (toast, settings and lng were not);
+// Under an https APP_URL every cookie we set is Secure (toast, settings and lng were not);
 // under http (development, the embedded default) none is, or the browser would drop them.
 const database = useTestDatabase();
 

@@ -1,4 +1,4 @@
-// The words follow the voice (issue 21 item 4): inside one `[data-words-player]`, the segment being
+// The words follow the voice (decision 037): inside one `[data-words-player]`, the segment being
 // spoken is marked (aria-current) and a tap, Enter or Space on a segment plays from its start. Plain
 // DOM, so the dashboard (from a React effect) and the standalone share pages (their only script) run
 // the same few lines; without JavaScript the words are plain paragraphs.

@@ -6,8 +6,6 @@ import { countryOfZone } from "~/utils/zone-countries.server";
 // Answering by phone is a call to a number in her own country, never an international one
 // (decision 043): each country has its line (TWILIO_VOICE_NUMBERS) or none.
 
-export type VoiceLines = Config["voiceLines"];
-
 /** The line for a country, or null when there is none there. */
 export const voiceLineFor = (config: Pick<Config, "voiceLines">, country: CountryCode | null): string | null =>
   (country && config.voiceLines[country]) || null;

@@ -1,4 +1,4 @@
-// An answer's words as the family sees them (issue 21): cut into paragraphs for reading, written as
+// An answer's words as the family sees them (decision 037): cut into paragraphs for reading, written as
 // WebVTT captions for players, and checked when the family corrects them. Pure, so the pages, the
 // captions route and the export all cut and write the words alike.
 
@@ -78,14 +78,6 @@ export function toWebVtt(segments: Segment[]): string {
 
 /** Whitespace made single spaces: the words of one segment, as the contract keeps them. */
 export const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
-
-/** Two sets of segments with the same words and timings (an engine's result compared with the one a correction was made on). */
-export function sameSegments(a: Segment[], b: Segment[]): boolean {
-  return (
-    a.length === b.length &&
-    a.every((segment, i) => segment.start === b[i].start && segment.end === b[i].end && segment.text === b[i].text)
-  );
-}
 
 /** "1:05": where a segment starts, for a link or a label. */
 export function clockOf(seconds: number): string {

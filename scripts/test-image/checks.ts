@@ -59,7 +59,7 @@ async function until<T>(what: string, seconds: number, probe: () => Promise<T | 
   }
 }
 
-/** A page bigger than 2 KB read twice over one keep-alive connection without Accept-Encoding (issue 24). */
+/** A page bigger than 2 KB read twice over one keep-alive connection without Accept-Encoding. */
 function landingTwiceUncompressed() {
   const client = base.startsWith("https:") ? https : http;
   const agent = new client.Agent({ keepAlive: true, maxSockets: 1 });

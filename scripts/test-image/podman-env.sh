@@ -2,7 +2,7 @@
 # IMAGE_CACHE, so the images, layers and the stand-in base stay between runs, and between clones
 # (default: the machine's Heirloom cache, beside the speech engine's; HEIRLOOM_CACHE_DIR=off keeps
 # it in the clone's .cache/test-image), and nothing touches the machine's own podman settings. The
-# settings are the ones these machines need (issue 24): runc (crun refuses hybrid cgroups), explicit
+# settings are the ones these machines need: runc (crun refuses hybrid cgroups), explicit
 # ulimits (the defaults fail with "setrlimit … Operation not permitted"), cgroupfs and file events
 # (no systemd here).
 heirloom_cache="${HEIRLOOM_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/heirloom}"

@@ -157,7 +157,7 @@ test("an answer on the Sent tab: listen (seeking), transcript, download, share, 
   await expect(visitor.getByRole("heading", { level: 1 })).toHaveText(QUESTION);
   await expect(visitor.getByText("A story from Kamla, shared with you")).toBeVisible();
   await expect(visitor.locator("body")).not.toContainText("Nani");
-  // The words follow the voice on a shared link too (issue 21); its only script is our own island.
+  // The words follow the voice on a shared link too; its only script is our own island.
   await expect(visitor.getByTestId("transcript")).toContainText(TRANSCRIPT);
   // Its only script file is the words island, kept in a template until the first paint (decision 055).
   const sources = await visitor.evaluate(() =>

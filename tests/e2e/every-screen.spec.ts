@@ -5,7 +5,7 @@ import { layoutProblems, scaleText } from "./layout-checks";
 import { rawKeysOnPage } from "./raw-keys";
 import { serverConfig } from "./recording-helpers";
 
-// Issue 22, item 8: every page the build serves (the route manifest, as bench:js walks it), on a
+// Decisions 049 and 053: every page the build serves (the route manifest, as bench:js walks it), on a
 // 360 px phone at normal and at 200% text, in English and Hindi: nothing scrolls sideways, no
 // control (header, menu, footer and page alike) is under 44 × 44 px or off the screen, and axe
 // finds nothing. No translation key shows raw, on the page as the server sent it or reached by a
@@ -146,7 +146,7 @@ test.describe("the top bar at 360 px", () => {
     await display.locator("summary").click();
     await expect(display.getByRole("radio", { name: "Purple" })).toBeVisible();
     expect(await layoutProblems(page, "body")).toEqual([]);
-    // The colour group's legend overlapped "Purple" (issue 22).
+    // The colour group's legend overlapped "Purple".
     const legend = await display.getByText("Colour", { exact: true }).boundingBox();
     const purple = await display.locator("label").filter({ hasText: "Purple" }).boundingBox();
     expect(legend!.y + legend!.height).toBeLessThanOrEqual(purple!.y + 0.5);

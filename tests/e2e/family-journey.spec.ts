@@ -16,7 +16,7 @@ import {
 } from "./group-helpers";
 import { answersFor } from "./recording-helpers";
 
-// Issue 10's family journey, chained from start to end, with JavaScript on and off and axe on every
+// The family's journey, chained from start to end, with JavaScript on and off and axe on every
 // new screen: a group made around a new Storyteller with two invitations; the first invitee registers
 // through the link and adds a question; the owner sends it now; the Storyteller answers by uploading
 // a recording on the record page; the collaborator is told, hears it on the Storyteller page and the

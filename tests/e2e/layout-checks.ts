@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 
-/** WCAG 2.5.5's target size, which issue 11 and issue 22 hold every control to. */
+/** WCAG 2.5.5's target size, which every control is held to (decision 053). */
 export const MIN_TARGET = 44;
 
 /**

@@ -5,7 +5,7 @@ import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures
 /**
  * A Storyteller of the user's with eight unread notifications, newest first: uploaded, new,
  * listened, skipped, queue_empty, an unknown type, skipped, uploaded. "new" and "listened" are kept
- * but never shown nor counted (issue 22, item 9), so the bell shows six: uploaded, skipped |
+ * but never shown nor counted (decision 050), so the bell shows six: uploaded, skipped |
  * queue_empty, an unknown type, skipped | uploaded.
  */
 async function seedNotifications(db: Db, userId: string) {
@@ -261,7 +261,7 @@ test.describe("with JavaScript", () => {
     db,
     baseURL,
   }) => {
-    // Issue 11, item 7: the popover's list went through a router fetcher, which first waits for
+    // The popover's list went through a router fetcher, which first waits for
     // route discovery (/__manifest) and then takes part in the router's navigation; "See all"
     // clicked meanwhile raced it and now and then broke the page. The list is a plain request now,
     // aborted when the popover closes. (Any page error or console error fails this test.)

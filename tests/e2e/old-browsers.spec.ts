@@ -5,7 +5,7 @@ import { createNotifications } from "../factories";
 import { expect, signInAsNewUser, test } from "./fixtures";
 import { answersFor, newOwner, notificationTypes, sentQuestion } from "./recording-helpers";
 
-// Issue 11, item 1 (decision 019): a Storyteller on a browser without Fetch Metadata (Safari before
+// Decision 019: a Storyteller on a browser without Fetch Metadata (Safari before
 // 16.4) answers without JavaScript. Chromium plays that browser through a gateway that takes every
 // request on its way to the server and removes `Sec-Fetch-*` and `Origin`, putting back the Origin
 // such a browser sends. (page.route cannot do it: Chromium adds Fetch Metadata after interception,

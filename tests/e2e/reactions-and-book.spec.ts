@@ -10,7 +10,7 @@ import { createAnswer, createPrompt, createStoryteller } from "../factories";
 import { E2E_DATA_DIR } from "./environment";
 import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
 
-// Issue 22 items 7 and 10 (decisions 047, 048), with and without JavaScript: a heart and a note on
+// Decisions 047 and 048, with and without JavaScript: a heart and a note on
 // the Timeline; a cover photo uploaded on the keep page and a book made with it. With SCREENS_DIR
 // set (JavaScript project), the screens at 360 and 1280 px in English and Hindi and the book's
 // pages (pdftoppm) are written there.

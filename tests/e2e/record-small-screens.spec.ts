@@ -4,7 +4,7 @@ import { expect, test } from "./fixtures";
 import { layoutProblems, scaleText } from "./layout-checks";
 import { newOwner, sentQuestion } from "./recording-helpers";
 
-// Issue 11, item 3: the record page on a small, old phone. At 320 px wide, at 200% text size and in
+// The record page on a small, old phone. At 320 px wide, at 200% text size and in
 // landscape: nothing scrolls sideways, every control is at least 44 × 44 px (for a checkbox, its
 // label: the whole label is what a finger taps), and all of them fit the screen.
 

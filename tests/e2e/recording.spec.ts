@@ -592,7 +592,7 @@ test("the record page: Referrer-Policy strict-origin, Cache-Control no-store, an
   for (const referer of referers) expect(referer).toBe(`${new URL(baseURL!).origin}/`);
 });
 
-// Issue 22, item 1: each state says itself in words and has one primary action, in both languages.
+// Each state says itself in words and has one primary action, in both languages.
 const words = {
   en: {
     ready: "Press Record, then say your answer.",

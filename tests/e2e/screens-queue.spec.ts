@@ -6,7 +6,7 @@ import { createAnswer, createPrompt, createStoryteller } from "../factories";
 import { expect, signInAsNewUser, test } from "./fixtures";
 
 // Screenshots of the overview (answers first), the queue (and mid-drag), the picker, the Sent tab and
-// the board (issue 22 items 2–4), at 360 and 1280 px, English and Hindi, into docs/screens/queue/.
+// the board, at 360 and 1280 px, English and Hindi, into docs/screens/queue/.
 // Made by `npm run screens` (SCREENS=1); skipped in the ordinary suite.
 
 const OUT = path.resolve("docs/screens/queue");

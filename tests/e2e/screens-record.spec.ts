@@ -5,7 +5,7 @@ import sharp from "sharp";
 import { expect, test } from "./fixtures";
 import { newOwner, sentQuestions } from "./recording-helpers";
 
-// Screenshots of the record page in each state (issue 22), at 360 and 1280 px, English and Hindi,
+// Screenshots of the record page in each state, at 360 and 1280 px, English and Hindi,
 // with JavaScript on and off, into docs/screens/record/. Run by `npm run screens`
 // (scripts/screens-record.ts), which sets SCREENS=1; skipped in the ordinary suite.
 

@@ -9,7 +9,7 @@ import { E2E_DATA_DIR, SITE_ADMIN_EMAIL } from "./environment";
 import { expect, expectNoAxeViolations, signInAsNewUser, test } from "./fixtures";
 import { serverConfig } from "./recording-helpers";
 
-// The family's words (issue 21 items 3–5): read in segments, corrected with a plain form, searched,
+// The family's words (decision 037): read in segments, corrected with a plain form, searched,
 // with and without JavaScript; screenshots at 360 px and 1280 px under test-results/ to look at.
 
 const storage = createLocalStorage(path.resolve(E2E_DATA_DIR, "files"));

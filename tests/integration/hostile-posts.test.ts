@@ -10,7 +10,7 @@ import { useTestDatabase } from "../db";
 import { createSignedInUser, createStoryteller, createUser } from "../factories";
 import { type ServedBuild, serveBuild } from "../serve-build";
 
-// Issue 24: what a hostile client found through the real HTTP app (the production build on
+// What a hostile client found (decision 038) through the real HTTP app (the production build on
 // server/http.ts): posts that were a 500 or a bare 400 with an error-level log line and stack.
 // Each answer here is a 4xx with a message in English and Hindi, and nothing is logged as an error.
 const database = useTestDatabase();

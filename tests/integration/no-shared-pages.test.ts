@@ -4,7 +4,7 @@ import { useTestDatabase } from "../db";
 import { createAnswer, createSignedInUser, createStoryteller } from "../factories";
 import { serveBuild } from "../serve-build";
 
-// Issue 26: pages get cheaper, never by a cache. Two users asking for the same pages at the same
+// Pages get cheaper, never by a cache (decision 040). Two users asking for the same pages at the same
 // time each get only their own rows: a page or loader-data cache keyed on the path would fail this.
 const database = useTestDatabase();
 

@@ -17,7 +17,7 @@ import {
 } from "../factories";
 import { type ServedBuild, serveBuild } from "../serve-build";
 
-// Issue 11, item 1 (decision 019): every form and upload on a capability page works from browsers
+// Decision 019: every form and upload on a capability page works from browsers
 // without Fetch Metadata, sent through the real HTTP app with exactly the headers those browsers send
 // (node:http adds none of its own but Host and Content-Length); real cross-site posts stay refused,
 // and the session's own forms keep their protection.

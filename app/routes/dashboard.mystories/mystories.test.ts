@@ -231,7 +231,7 @@ describe("each story's private flag and Delete", () => {
     expect(await submit(stranger, { intent: "privacy", answerId: answer.id, private: "1" })).toMatchObject({
       status: 404,
     });
-    // The asker neither: a private flag is the Storyteller's (PRODUCT.md "People").
+    // The asker neither: a private flag is the Storyteller's (docs/product.md, People).
     expect((await submit(ravi, { intent: "privacy", answerId: answer.id, private: "1" })).status).toBe(404);
     expect(await isPrivate()).toBe(false);
 

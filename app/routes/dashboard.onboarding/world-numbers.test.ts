@@ -7,7 +7,7 @@ import { createStoryteller } from "../../../tests/factories";
 import { loader as editLoader } from "../dashboard.recipient.$id_.edit/route";
 import { action, loader } from "./route";
 
-// Adding a Storyteller with a number of any country (issue 23 items 3, 4; issue 22 item 5): each
+// Adding a Storyteller with a number of any country (decisions 043, 044): each
 // method only where it can work, the refusal naming what the number can get, in English and Hindi;
 // the method's fields shown again by a plain post that keeps nothing.
 

@@ -99,8 +99,8 @@ export default function EditStoryteller() {
       email: storyteller.email ?? "",
       phone,
       phoneCountry,
-      // The owner's word stands until the Storyteller opts out; then it must be given again.
-      // The owner's word stands through an opt-out (only the number lifts that): the box stays ticked.
+      // The owner's word, once given, stands through the number's opt-out (only the number's own
+      // START lifts that, never a second tick), so the box stays ticked while calls are stopped.
       callConsent: storyteller.call_consent === "none" ? undefined : "on",
       // A WhatsApp Storyteller was saved with the owner's word (the form requires it).
       whatsappConsent: storyteller.delivery_method === "whatsapp" ? "on" : undefined,

@@ -27,5 +27,3 @@ export const keepSchema = z.discriminatedUnion("intent", [
   }),
   z.object({ intent: z.literal(Intent.revokeLink), linkId: z.uuid() }),
 ]);
-
-export type KeepInput = z.infer<typeof keepSchema>;
