@@ -42,7 +42,10 @@ test("add a Storyteller reached by email, with library and custom questions", as
   await growingUp.getByRole("checkbox").nth(1).check();
   await page.getByLabel("Your own questions").fill("x".repeat(301));
   await next(page);
-  await expect(page.getByText("Too long")).toBeVisible();
+  // Under the box, naming the line and by how much; what was typed stays to be shortened.
+  await expect(page.getByText("Question 1 is too long — 301 of 300 characters")).toBeVisible();
+  await expect(page.getByLabel("Your own questions")).toHaveValue("x".repeat(301));
+  await expect(page.getByLabel("Your own questions")).toHaveAttribute("aria-invalid", "true");
   // The ticked questions are still ticked after the refusal.
   await expect(growingUp.getByRole("checkbox").nth(0)).toBeChecked();
   await expect(growingUp.getByRole("checkbox").nth(1)).toBeChecked();
