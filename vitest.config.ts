@@ -9,7 +9,7 @@ const testRoots = ["app", "db", "jobs", "server", "tests/integration"];
 /** Files that serve or read the production build (build/): their project builds first when needed. */
 const needsBuild = [
   "app/routes/capability-pages.test.ts", // the record page names build/standalone-scripts.json's bundle
-  "tests/integration/{http,old-browsers,metrics,uploads,audio-formats,mystories-uploads}.test.ts", // serveBuild
+  "tests/integration/{http,old-browsers,metrics,uploads,audio-formats,mystories-uploads,early-refusal}.test.ts", // serveBuild
 ];
 
 /**

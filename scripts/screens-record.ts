@@ -6,13 +6,20 @@
 //   reactions/  an answer's hearts and notes; book/ the keepsake book's first pages, English and
 //               Hindi, for a Storyteller with an emoji in her name, drawn by pdftoppm
 //               (reactions-and-book.spec.ts)
+//   first-evening/  Add a Storyteller's time zone found by typing "India", the picker with two
+//               questions ticked, and the bell opened (screens-first-evening.spec.ts)
 // The shots are taken by those Playwright specs with the e2e server, database and fake microphone;
 // this script only asks Playwright to run them (the ordinary suite skips the shots). Run
 // `npm run build` first (`npm run screens` does).
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 
-const specs = ["screens-record.spec.ts", "screens-queue.spec.ts", "reactions-and-book.spec.ts"];
+const specs = [
+  "screens-record.spec.ts",
+  "screens-queue.spec.ts",
+  "reactions-and-book.spec.ts",
+  "screens-first-evening.spec.ts",
+];
 const pdftoppm = spawnSync("pdftoppm", ["-v"]);
 if (pdftoppm.error) console.warn("pdftoppm (poppler-utils) is not installed: the book's pages will not be drawn.");
 

@@ -91,6 +91,10 @@ async function sendResponse(res: express.Response, response: Response) {
   }
   res.statusMessage = response.statusText;
   res.status(response.status);
+  // A 413 is answered before its body is read. Kept alive, the connection would have Node read and
+  // drop the rest (a 20 MB photo, for a minute on a phone) before the browser shows the answer;
+  // closed, the browser stops sending and shows it at once (decision 084).
+  if (response.status === 413) res.setHeader("Connection", "close");
   for (const [key, value] of response.headers.entries()) res.append(key, value);
   if (response.headers.get("Content-Type")?.match(/text\/event-stream/i)) res.flushHeaders();
   if (!response.body) {

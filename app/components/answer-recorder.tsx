@@ -1,6 +1,16 @@
-import type { ReactNode } from "react";
+import type { ComponentProps, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, useSearchParams } from "react-router";
+
+/** The Record button as a Storyteller sees it (the recorder script enables it; the sample page previews it). */
+export function RecordButton(props: ComponentProps<"button"> & { "data-recorder-record"?: boolean }) {
+  const { t } = useTranslation("record");
+  return (
+    <button type="button" className="btn-primary px-8 py-5 text-2xl" {...props}>
+      {t("record")}
+    </button>
+  );
+}
 
 /**
  * Recording an answer, as the record page and My Stories' recording page render it: a plain
@@ -40,9 +50,7 @@ export function AnswerRecorder({
         <p role="timer" className="text-3xl font-bold tabular-nums" data-recorder-timer>
           {t("timeLeft", { time: "5:00" })}
         </p>
-        <button type="button" disabled className="btn-primary px-8 py-5 text-2xl" data-recorder-record>
-          {t("record")}
-        </button>
+        <RecordButton disabled data-recorder-record />
       </div>
       <Form
         method="post"

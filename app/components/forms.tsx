@@ -5,9 +5,15 @@ import { SUBMISSION_FIELD } from "~/utils/submission-field";
 
 type Errors = string[] | undefined;
 
-/** Every message in a conform reply, once each: for a form that lists its errors in one place. */
-export function replyErrors(result: SubmissionResult<string[]> | undefined): Errors {
-  const errors = new Set(Object.values(result?.error ?? {}).flatMap((messages) => messages ?? []));
+/**
+ * Every message in a conform reply, once each: for a form that lists its errors in one place. Those
+ * of the field `except` (and its items, `except[n]`) are left to be shown beside that field.
+ */
+export function replyErrors(result: SubmissionResult<string[]> | undefined, except?: string): Errors {
+  const mine = (name: string) => except !== undefined && (name === except || name.startsWith(`${except}[`));
+  const errors = new Set(
+    Object.entries(result?.error ?? {}).flatMap(([name, messages]) => (mine(name) ? [] : (messages ?? []))),
+  );
   return errors.size ? [...errors] : undefined;
 }
 
@@ -16,14 +22,17 @@ export function SubmissionField({ id }: { id: string }) {
   return <input type="hidden" name={SUBMISSION_FIELD} value={id} />;
 }
 
+/** How a field says an error key, when plain `t` says too little (a question's length: question-errors.tsx). */
+type Say = (error: string) => string;
+
 /** Field errors are translation keys; shown under the field and tied to it for screen readers. */
-export function FieldErrors({ id, errors }: { id: string; errors: Errors }) {
+export function FieldErrors({ id, errors, say }: { id: string; errors: Errors; say?: Say }) {
   const { t } = useTranslation();
   if (!errors?.length) return null;
   return (
     <ul id={id} className="mt-1 text-sm text-danger">
       {errors.map((error) => (
-        <li key={error}>{t(error)}</li>
+        <li key={error}>{say ? say(error) : t(error)}</li>
       ))}
     </ul>
   );
@@ -36,6 +45,7 @@ export function Field({
   hintAfter = false,
   inputProps: { key, ...inputProps },
   errors,
+  say,
 }: {
   label: string;
   hint?: string;
@@ -43,6 +53,7 @@ export function Field({
   hintAfter?: boolean;
   inputProps: ComponentProps<"input"> & { id: string; key?: string };
   errors: Errors;
+  say?: Say;
 }) {
   const errorId = `${inputProps.id}-error`;
   const hintId = `${inputProps.id}-hint`;
@@ -69,7 +80,7 @@ export function Field({
           {hint}
         </p>
       ) : null}
-      <FieldErrors id={errorId} errors={errors} />
+      <FieldErrors id={errorId} errors={errors} say={say} />
     </div>
   );
 }
@@ -78,10 +89,12 @@ export function TextareaField({
   label,
   textareaProps: { key, ...textareaProps },
   errors,
+  say,
 }: {
   label: string;
   textareaProps: ComponentProps<"textarea"> & { id: string; key?: string };
   errors: Errors;
+  say?: Say;
 }) {
   const errorId = `${textareaProps.id}-error`;
   return (
@@ -96,7 +109,7 @@ export function TextareaField({
         aria-describedby={errors?.length ? errorId : undefined}
         className="input min-h-40"
       />
-      <FieldErrors id={errorId} errors={errors} />
+      <FieldErrors id={errorId} errors={errors} say={say} />
     </div>
   );
 }

@@ -1,5 +1,7 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { FieldErrors } from "~/components/forms";
+import { said } from "~/components/question-errors";
 
 /** A library question in her words, with the reader's beside them when they read another language. */
 export type LibraryPrompt = { id: number; text: string; gloss?: string };
@@ -42,6 +44,7 @@ export function PromptPicker({
   picked = [],
   custom = true,
   customText = "",
+  customErrors,
 }: {
   library: PickerCategory[];
   idPrefix?: string;
@@ -54,10 +57,18 @@ export function PromptPicker({
   picked?: LibraryPrompt[];
   /** The box for his own questions (onboarding draws its own). */
   custom?: boolean;
-  /** What he had typed in that box before searching. */
+  /** What he had typed in that box before searching, or in the post refused. */
   customText?: string;
+  /** That post's refusals of his questions, said line by line (useQuestionLineMessages). */
+  customErrors?: string[];
 }) {
   const { t } = useTranslation("storytellers");
+  // A refusal after a post made with JavaScript: the box it is about takes the focus.
+  const customBox = useRef<HTMLTextAreaElement>(null);
+  const refusal = customErrors?.join("\n");
+  useEffect(() => {
+    if (refusal) customBox.current?.focus();
+  }, [refusal]);
   const [selection, setSelection] = useState(() => new Map(picked.map((prompt) => [prompt.id, prompt])));
   const toggle = (prompt: LibraryPrompt, on: boolean) =>
     setSelection((now) => {
@@ -133,15 +144,22 @@ export function PromptPicker({
             {t("fields.customPrompts")}
           </label>
           <textarea
+            ref={customBox}
             id={`${idPrefix}customPrompts`}
             name="customPrompts"
             defaultValue={customText}
-            aria-describedby={`${idPrefix}customPrompts-hint`}
+            aria-invalid={customErrors?.length ? true : undefined}
+            aria-describedby={
+              customErrors?.length
+                ? `${idPrefix}customPrompts-hint ${idPrefix}customPrompts-error`
+                : `${idPrefix}customPrompts-hint`
+            }
             className="input min-h-32"
           />
           <p id={`${idPrefix}customPrompts-hint`} className="-mt-2 text-sm text-muted">
             {t("fields.customPromptsHint")}
           </p>
+          <FieldErrors id={`${idPrefix}customPrompts-error`} errors={customErrors} say={said} />
         </>
       ) : null}
       {choose === "many" ? (

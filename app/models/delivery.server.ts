@@ -6,6 +6,7 @@ import {
   queueEmail,
   queueMessagesWithoutJobs,
   queueSms,
+  queueWhatsApp,
   type ClaimedMessage,
   type SendDeps,
   sendOutboxBatch,
@@ -489,14 +490,14 @@ function callInFor(config: Config, storyteller: { phone_e164: string | null; tim
 }
 
 /**
- * "Check your setup": the user gets the very message a Storyteller would, with a sample question
- * and a link to the sample record page. Goes through the outbox like everything else.
+ * "Check your setup": the user gets the very message a Storyteller would (email, text or WhatsApp),
+ * with a sample question and a link to the sample record page. Goes through the outbox like everything else.
  */
 export async function queueTestPrompt(
   db: DbOrTx,
   config: Config,
   user: { first_name: string; email: string; language: "en" | "hi" },
-  target: { channel: "email" } | { channel: "sms"; phoneE164: string },
+  target: { channel: "email" } | { channel: "sms" | "whatsapp"; phoneE164: string },
 ) {
   const t = await getServerT(user.language, { config }, "delivery");
   const input = {
@@ -516,6 +517,8 @@ export async function queueTestPrompt(
         unsubscribeUrl: `${config.APP_URL}/dashboard/user/account`,
       }),
     );
+  } else if (target.channel === "whatsapp") {
+    await queueWhatsApp(db, await composePromptWhatsApp(config, { ...input, to: target.phoneE164 }));
   } else {
     await queueSms(db, await composePromptSms(config, { ...input, to: target.phoneE164 }));
   }

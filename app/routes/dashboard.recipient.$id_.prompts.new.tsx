@@ -5,6 +5,7 @@ import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FieldErrors, replyErrors, SubmissionField } from "~/components/forms";
 import { addBarClass, PickerSearchFields, PromptPicker } from "~/components/prompt-picker";
+import { useQuestionLineMessages } from "~/components/question-errors";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { readerLanguage } from "~/i18n/i18next.server";
 import { newSubmissionId, oncePerSubmission, type Once, submissionIdOf } from "~/models/form-submission.server";
@@ -99,19 +100,24 @@ export default function AddPrompts() {
   const { storyteller, library, customText, submissionId } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const here = `/dashboard/recipient/${storyteller.id}/prompts/new`;
+  // A refused post keeps what he typed (without JavaScript the page is drawn anew from it).
+  const typed = actionData?.result.initialValue?.customPrompts;
+  const typedText = typeof typed === "string" ? typed : customText;
+  const customErrors = useQuestionLineMessages(actionData?.result.error, "customPrompts", typedText);
   return (
     <section className="flex max-w-3xl flex-col gap-5">
       <h1 className="text-2xl font-bold">{t("add.heading", { name: storyteller.nickname })}</h1>
       <Form method="post" className="flex flex-col gap-4">
         <PickerSearchFields query={library.query} matches={library.matches} clearHref={here} getAction={here} />
         <SubmissionField id={submissionId} />
-        <FieldErrors id="add-prompts-errors" errors={replyErrors(actionData?.result)} />
+        <FieldErrors id="add-prompts-errors" errors={replyErrors(actionData?.result, "customPrompts")} />
         <PromptPicker
           library={library.categories}
           starter={library.starter}
           searching={Boolean(library.query)}
           picked={library.picked}
-          customText={customText}
+          customText={typedText}
+          customErrors={customErrors}
         />
         <div className={addBarClass}>
           <button type="submit" className="btn-primary">

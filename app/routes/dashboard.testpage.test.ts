@@ -4,10 +4,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeTestContext, routeArgs } from "../../tests/context";
 import { CookieJar } from "../../tests/cookie-jar";
-import { get, signedInUser } from "../../tests/dashboard-routes";
+import { get, outcome, post, replyErrorsOf, signedInUser } from "../../tests/dashboard-routes";
 import { useTestDatabase } from "../../tests/db";
 import { signIn } from "../../tests/factories";
-import { loader } from "./dashboard.testpage";
+import { action, loader } from "./dashboard.testpage";
 
 const database = useTestDatabase();
 
@@ -84,5 +84,73 @@ describe("Check your setup: answers in words", () => {
       command: "npm run speech:install",
     });
     expect(await speechOn({ ...missing, ADMIN_EMAILS: "someone@example.com" }, runner)).toEqual({ state: "notYet" });
+  });
+});
+
+describe("Check your setup: a test by WhatsApp", () => {
+  const testsTo = (to: string) =>
+    database.db
+      .selectFrom("outbox_messages")
+      .select(["channel", "to_address", "text_body"])
+      .where("to_address", "=", to)
+      .execute();
+
+  it("sends the sample question by WhatsApp to a number in any country, through the outbox", async () => {
+    const user = await signedInUser(database, { first_name: "Aman", language: "hi" });
+    const context = makeTestContext(database);
+    const page = await loader({ request: get(user.jar, "/dashboard/testpage"), context, params: {}, ...routeArgs });
+    expect(page.whatsapp).toBe(true);
+    const sent = await outcome(() =>
+      action({
+        request: post(user.jar, "/dashboard/testpage", { channel: "whatsapp", phone: "+91 98765 43210" }),
+        context,
+        params: {},
+        ...routeArgs,
+      }),
+    );
+    expect(sent).toMatchObject({ status: 302, location: "/dashboard/testpage" });
+    const [message, ...more] = await testsTo("+919876543210");
+    expect(more).toEqual([]);
+    expect(message.channel).toBe("whatsapp");
+    // His language's sample question and the sample page, as a Storyteller's WhatsApp message says it.
+    expect(message.text_body).toContain("/record/sample?lng=hi");
+  });
+
+  it("refuses a WhatsApp test without a number it can read, and where this site has no WhatsApp", async () => {
+    const user = await signedInUser(database);
+    const context = makeTestContext(database);
+    const noNumber = await outcome(() =>
+      action({
+        request: post(user.jar, "/dashboard/testpage", { channel: "whatsapp", phone: "12" }),
+        context,
+        params: {},
+        ...routeArgs,
+      }),
+    );
+    expect(noNumber.status).toBe(400);
+    expect(replyErrorsOf(noNumber.data)).toEqual({ phone: ["testPage.whatsappPhoneRequired"] });
+    // Twilio set up without a WhatsApp sender: no such choice on the page, and a post of it refused.
+    const noWhatsApp = makeTestContext(database, {
+      TWILIO_ACCOUNT_SID: "AC" + "0".repeat(32),
+      TWILIO_AUTH_TOKEN: "t".repeat(32),
+      TWILIO_FROM_NUMBER: "+15555550100",
+    });
+    const page = await loader({
+      request: get(user.jar, "/dashboard/testpage"),
+      context: noWhatsApp,
+      params: {},
+      ...routeArgs,
+    });
+    expect(page.whatsapp).toBe(false);
+    const refused = await outcome(() =>
+      action({
+        request: post(user.jar, "/dashboard/testpage", { channel: "whatsapp", phone: "+44 7700 900123" }),
+        context: noWhatsApp,
+        params: {},
+        ...routeArgs,
+      }),
+    );
+    expect(refused.status).toBe(400);
+    expect(await testsTo("+447700900123")).toEqual([]);
   });
 });

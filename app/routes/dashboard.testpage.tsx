@@ -13,8 +13,9 @@ import { speechSetup } from "~/services/speech.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
-import { usOrCanadianE164 } from "~/utils/phone.server";
+import { parsePhone, usOrCanadianE164 } from "~/utils/phone.server";
 import { readForm } from "~/utils/request-body.server";
+import { countryOfRequest } from "~/utils/request-country.server";
 import { choice, plainLine } from "~/utils/validation";
 
 export const meta = titleFromLoader;
@@ -27,6 +28,8 @@ export async function loader({ request, context }: LoaderArgs) {
     title: await pageTitle(request, context, "testPage.title"),
     email: user.email,
     phone: phone_e164 ?? "",
+    // WhatsApp where this site sends it (or its outbox's simulator shows it).
+    whatsapp: context.config.whatsappOn,
     // A command is for whoever runs the site; the rest of the family learns what they can do meanwhile.
     speech: siteAdmin || speech.state === "cloud" || speech.state === "ready" ? speech : { state: "notYet" as const },
   };
@@ -52,14 +55,22 @@ function speechState(config: LoaderArgs["context"]["config"]) {
 export async function action({ request, context }: ActionArgs) {
   const user = await requireUser(request, context);
   // Built here, not at module level, so the browser's copy of this page carries no zod.
-  const formSchema = z.object({ channel: choice(["email", "sms"]), phone: plainLine(30).optional() });
+  const channels = context.config.whatsappOn ? (["email", "sms", "whatsapp"] as const) : (["email", "sms"] as const);
+  const formSchema = z.object({ channel: choice(channels), phone: plainLine(30).optional() });
   const submission = parseWithZod(await readForm(request), { schema: formSchema });
   const refuse = (key: string) =>
     data({ result: submission.reply({ fieldErrors: { phone: [key] } }) }, { status: 400 });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const { channel, phone } = submission.value;
-  const phoneE164 = channel === "sms" ? usOrCanadianE164(phone ?? "") : null;
+  // Texts reach US and Canadian mobiles; WhatsApp any number, read as the account page reads it.
+  const phoneE164 =
+    channel === "sms"
+      ? usOrCanadianE164(phone ?? "")
+      : channel === "whatsapp"
+        ? (parsePhone(phone ?? "", countryOfRequest(request))?.e164 ?? null)
+        : null;
   if (channel === "sms" && !phoneE164) return refuse("testPage.phoneRequired");
+  if (channel === "whatsapp" && !phoneE164) return refuse("testPage.whatsappPhoneRequired");
   if (phoneE164 && (await numberHasSentStop(context.db, phoneE164))) return refuse("testPage.optedOut");
   const limit = await context.rateLimit("testSendsPerUser", user.id);
   if (!limit.allowed)
@@ -68,14 +79,14 @@ export async function action({ request, context }: ActionArgs) {
     context.db,
     context.config,
     user,
-    phoneE164 ? { channel: "sms", phoneE164 } : { channel: "email" },
+    channel !== "email" && phoneE164 ? { channel, phoneE164 } : { channel: "email" },
   );
   return redirectWithToast(request, context, "/dashboard/testpage", { type: "success", key: "testPage.sent" });
 }
 
 export default function TestPage() {
   const { t } = useTranslation();
-  const { email, phone, speech } = useLoaderData<typeof loader>();
+  const { email, phone, whatsapp, speech } = useLoaderData<typeof loader>();
   const errors = useActionData<typeof action>()?.result.error;
   return (
     <section className="flex max-w-xl flex-col gap-4">
@@ -91,11 +102,19 @@ export default function TestPage() {
           <label className="flex min-h-11 items-center gap-2">
             <input type="radio" name="channel" value="sms" /> {t("testPage.sms")}
           </label>
+          {whatsapp ? (
+            <label className="flex min-h-11 items-center gap-2">
+              <input type="radio" name="channel" value="whatsapp" /> {t("testPage.whatsapp")}
+            </label>
+          ) : null}
         </fieldset>
         <div className="flex flex-col gap-1">
           <label htmlFor="test-phone" className="font-medium">
             {t("testPage.phone")}
           </label>
+          <p id="test-phone-hint" className="text-sm text-muted">
+            {t(whatsapp ? "testPage.phoneHintWhatsApp" : "testPage.phoneHint")}
+          </p>
           <input
             id="test-phone"
             name="phone"
@@ -104,7 +123,7 @@ export default function TestPage() {
             defaultValue={phone}
             className="input"
             aria-invalid={errors?.phone ? true : undefined}
-            aria-describedby={errors?.phone ? "test-phone-error" : undefined}
+            aria-describedby={errors?.phone ? "test-phone-hint test-phone-error" : "test-phone-hint"}
           />
           <FieldErrors id="test-phone-error" errors={errors?.phone ?? undefined} />
         </div>

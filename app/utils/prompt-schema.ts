@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { MAX_QUESTIONS_AT_ONCE, QUESTION_MAX, QUESTION_MIN, questionLines } from "~/utils/question-lines";
 import { serialId, text } from "~/utils/validation";
 
 // Questions for a Storyteller's queue, as onboarding step 2, the Add prompts page (and its dialog)
 // and editing a queued question send them: one schema for the browser and the server.
 
-export const customPromptText = text(5, 300);
+export const customPromptText = text(QUESTION_MIN, QUESTION_MAX);
 
 /** A library question's id as its box or radio button posts it (an int4 serial; checked to exist by the server). */
 export const libraryPromptId = serialId("storytellers:errors.libraryPromptUnknown");
@@ -20,14 +21,8 @@ export const promptsSchema = z.object({
     .default([])
     .transform((ids) => [...new Set(ids)]),
   customPrompts: z.preprocess(
-    (value) =>
-      typeof value === "string"
-        ? value
-            .split(/\r?\n/)
-            .map((line) => line.trim())
-            .filter(Boolean)
-        : value,
-    z.array(customPromptText).max(100, "validation.tooLong").default([]),
+    (value) => (typeof value === "string" ? questionLines(value) : value),
+    z.array(customPromptText).max(MAX_QUESTIONS_AT_ONCE, "validation.tooLong").default([]),
   ),
 });
 

@@ -395,10 +395,10 @@ test("Check your setup: a test email reaches the outbox; a text needs a valid nu
   await page.goto("/dashboard/testpage");
   for (const phone of ["", "12345"]) {
     await page.getByLabel("Text message").check();
-    await page.getByLabel("Your mobile number (US or Canada)").fill(phone);
+    await page.getByLabel("Your mobile number", { exact: true }).fill(phone);
     await page.getByRole("button", { name: "Send a test" }).click();
     await expect(page.getByText("Enter a US or Canadian mobile number")).toBeVisible();
-    await expect(page.getByLabel("Your mobile number (US or Canada)")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel("Your mobile number", { exact: true })).toHaveAttribute("aria-invalid", "true");
     await expect(page.getByRole("status").filter({ hasText: "Test sent" })).toHaveCount(0);
   }
   await expectNoAxeViolations(page);

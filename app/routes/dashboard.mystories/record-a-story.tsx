@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { Field, FieldErrors } from "~/components/forms";
 import { type LibraryCategory, PromptPicker } from "~/components/prompt-picker";
+import { useQuestionMessage } from "~/components/question-errors";
 import { formatDay } from "~/utils/intl-formats";
 import { useRootData } from "~/utils/root-data";
 import { Intent, recordingPath } from "./intents";
@@ -13,6 +14,7 @@ export function RecordAStory({ library, refusal }: { library: LibraryCategory[];
   const libraryErrors = refusal?.form === Intent.recordLibrary ? refusal.result.error?.libraryPromptId : undefined;
   const titleRefusal = refusal?.form === Intent.recordTitle ? refusal.result : undefined;
   const typedTitle = titleRefusal?.initialValue?.title;
+  const say = useQuestionMessage();
   return (
     <section aria-labelledby="record-a-story" className="flex flex-col gap-4 rounded-xl border border-line p-4">
       <h2 id="record-a-story" className="text-xl font-semibold">
@@ -41,10 +43,10 @@ export function RecordAStory({ library, refusal }: { library: LibraryCategory[];
             id: "story-title",
             name: "title",
             required: true,
-            maxLength: 300,
             defaultValue: typeof typedTitle === "string" ? typedTitle : undefined,
           }}
           errors={titleRefusal?.error?.title ?? undefined}
+          say={(error) => say(error, typeof typedTitle === "string" ? typedTitle : "")}
         />
         <button type="submit" name="intent" value={Intent.recordTitle} className="btn-primary self-start">
           {t("record.titleButton")}

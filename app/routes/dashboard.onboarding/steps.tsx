@@ -4,6 +4,7 @@ import { Form } from "react-router";
 import type { z } from "zod";
 import { FieldErrors, SubmissionField, TextareaField } from "~/components/forms";
 import { type LibraryCategory, PromptPicker } from "~/components/prompt-picker";
+import { said, useQuestionLineMessages } from "~/components/question-errors";
 import { ScheduleFields, StorytellerFields } from "~/components/storyteller-fields";
 import { SendTime } from "~/components/time-zone-chooser";
 import type { FormConstraint } from "~/utils/form-constraint";
@@ -107,7 +108,9 @@ export function PromptsStepForm({
         .flatMap(([, errors]) => errors),
     ),
   ];
-  const customErrors = errorsOf("customPrompts");
+  // Each of his questions refused by its line ("Question 2 is too long — …"), under the box.
+  const typed = fields.customPrompts.initialValue;
+  const customErrors = useQuestionLineMessages(form.allErrors, "customPrompts", typeof typed === "string" ? typed : "");
   const libraryErrors = errorsOf("libraryPromptIds");
   return (
     <Form method="post" action="?step=2" {...getFormProps(form)} className="flex flex-col gap-5">
@@ -124,7 +127,8 @@ export function PromptsStepForm({
       <TextareaField
         label={t("fields.customPrompts")}
         textareaProps={getTextareaProps(fields.customPrompts)}
-        errors={customErrors.length ? customErrors : undefined}
+        errors={customErrors}
+        say={said}
       />
       <p className="-mt-3 text-sm text-muted">{t("fields.customPromptsHint")}</p>
       <StepButtons back />

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useFetcher } from "react-router";
 import { FieldErrors, replyErrors, SubmissionField } from "~/components/forms";
 import { addBarClass, PickerSearchFields, PromptPicker } from "~/components/prompt-picker";
+import { useQuestionLineMessages } from "~/components/question-errors";
 import type { PickerLibrary } from "~/models/prompt-library.server";
 import { useOpenUntilNavigate } from "~/utils/use-close-on-navigate";
 
@@ -19,6 +20,9 @@ export function AddPromptButton({ storytellerId }: { storytellerId: string }) {
   const submitter = useFetcher<{ result?: SubmissionResult<string[]> }>();
   // A successful add redirects back here, which closes the dialog.
   const [open, setOpen] = useOpenUntilNavigate();
+  const refused = submitter.data?.result;
+  const typed = refused?.initialValue?.customPrompts;
+  const customErrors = useQuestionLineMessages(refused?.error, "customPrompts", typeof typed === "string" ? typed : "");
 
   useEffect(() => {
     if (open) dialog.current?.showModal();
@@ -59,12 +63,13 @@ export function AddPromptButton({ storytellerId }: { storytellerId: string }) {
             </loader.Form>
             <submitter.Form method="post" action={href} className="flex flex-col gap-4">
               <SubmissionField id={loader.data.submissionId} />
-              <FieldErrors id="add-dialog-errors" errors={replyErrors(submitter.data?.result)} />
+              <FieldErrors id="add-dialog-errors" errors={replyErrors(refused, "customPrompts")} />
               <PromptPicker
                 library={loader.data.library.categories}
                 starter={loader.data.library.starter}
                 searching={Boolean(loader.data.library.query)}
                 idPrefix="dialog-"
+                customErrors={customErrors}
               />
               <div className={addBarClass}>
                 <button type="submit" className="btn-primary" disabled={submitter.state !== "idle"}>

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, useActionData, useNavigate, useSearchParams } from "react-router";
 import { FieldErrors } from "~/components/forms";
+import { useQuestionMessage } from "~/components/question-errors";
 import { useHydrated } from "~/utils/use-hydrated";
 import { Intent, queuedAnchor } from "./intents";
 import type { EditRefusal } from "./schema";
@@ -32,6 +33,8 @@ export function PromptQueue({
   // A refused edit: its errors and what was typed, shown in the still-open edit form.
   const refusedEdit = useActionData<EditRefusal | undefined>();
   const refused = refusedEdit?.form === Intent.edit ? refusedEdit : undefined;
+  const typed = refused ? String(refused.result.initialValue?.text ?? "") : "";
+  const say = useQuestionMessage();
   if (!prompts.length) return <p className="text-muted">{t("view.emptyQueue")}</p>;
   return (
     <>
@@ -56,14 +59,9 @@ export function PromptQueue({
                 <textarea
                   id={`edit-${prompt.id}`}
                   name="text"
-                  defaultValue={
-                    refused?.promptId === prompt.id
-                      ? String(refused.result.initialValue?.text ?? prompt.text)
-                      : prompt.text
-                  }
+                  defaultValue={refused?.promptId === prompt.id ? typed : prompt.text}
                   required
                   minLength={5}
-                  maxLength={300}
                   className="input"
                   aria-invalid={refused?.promptId === prompt.id ? true : undefined}
                   aria-describedby={refused?.promptId === prompt.id ? `edit-${prompt.id}-error` : undefined}
@@ -71,6 +69,7 @@ export function PromptQueue({
                 <FieldErrors
                   id={`edit-${prompt.id}-error`}
                   errors={refused?.promptId === prompt.id ? (refused.result.error?.text ?? undefined) : undefined}
+                  say={(error) => say(error, typed)}
                 />
                 <div className="flex flex-wrap gap-2">
                   <button type="submit" name="intent" value={Intent.edit} className="btn-primary">

@@ -40,7 +40,9 @@ export async function action({ request, context, params }: ActionArgs) {
   if (request.headers.get("Content-Type")?.startsWith("multipart/form-data")) {
     const saved = await saveCover(context, request, user.id, storytellerId);
     if (saved.kind === "not-found") throw notFound();
-    if (saved.kind === "refused") return data({ result: undefined, coverError: saved.error }, { status: 400 });
+    // A photo refused by its declared size: a 413, so the browser stops sending the rest.
+    if (saved.kind === "refused")
+      return data({ result: undefined, coverError: saved.error }, { status: saved.unread ? 413 : 400 });
     return redirectWithToast(request, context, back, { type: "success", key: "keep:toast.coverSaved" });
   }
   const form = await readForm(request);

@@ -68,7 +68,9 @@ export function orderedAnswerIds(form: FormData, included: string[]) {
 
 export { chromiumAvailable, requestBook, revokeListenLink };
 
-export type SaveCoverResult = { kind: "saved" } | { kind: "refused"; error: string } | { kind: "not-found" };
+/** `unread`: refused by its declared size, before a byte of the photo was read. */
+export type SaveCoverResult =
+  { kind: "saved" } | { kind: "refused"; error: string; unread?: boolean } | { kind: "not-found" };
 
 /**
  * The cover form's photo (decision 047): checked and re-encoded like a profile photo (by its bytes,
@@ -84,7 +86,7 @@ export async function saveCover(
   // Who may keep her books is known before a photo is read, re-encoded and stored.
   if (!(await keepStoryteller(context.db, userId, storytellerId))) return { kind: "not-found" };
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_PHOTO_BYTES + 64 * 1024)
-    return refuse("keep:cover.tooLarge");
+    return { ...refuse("keep:cover.tooLarge"), unread: true };
   const body = await readMultipart(request, {
     fileFields: ["photo"],
     maxFileBytes: MAX_PHOTO_BYTES,

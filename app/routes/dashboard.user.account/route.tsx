@@ -44,7 +44,7 @@ export async function loader({ request, context }: LoaderArgs) {
 export async function action({ request, context }: ActionArgs) {
   const user = await requireUser(request, context);
   const formData = await readAccountForm(request);
-  if (!(formData instanceof FormData)) return photoRefused(formData.photoError);
+  if (!(formData instanceof FormData)) return photoRefused(formData.photoError, formData.unread);
   const submission = parseWithZod(formData, { schema: accountSchema });
   if (submission.status !== "success") {
     // No form of this page posts that intent (or none).

@@ -32,12 +32,14 @@ export const refuse = (result: SubmissionResult<string[]>) => data({ result }, {
 
 /**
  * The form, with a photo of at most 5 MB held in memory; a larger one, a second one or an unreadable
- * body is refused while it streams in (the photo field's message instead of the form).
+ * body is refused while it streams in (the photo field's message instead of the form). One that says
+ * it is larger is refused `unread`, before a byte of it: the answer is a 413, which stops the browser.
  */
-export async function readAccountForm(request: Request): Promise<FormData | { photoError: string }> {
+export async function readAccountForm(request: Request): Promise<FormData | { photoError: string; unread?: boolean }> {
   if (!request.headers.get("Content-Type")?.startsWith("multipart/form-data")) return readForm(request);
   const tooLarge = { photoError: "account:errors.photoTooLarge" };
-  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_PHOTO_BYTES + 64 * 1024) return tooLarge;
+  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_PHOTO_BYTES + 64 * 1024)
+    return { ...tooLarge, unread: true };
   const body = await readMultipart(request, {
     fileFields: ["photo"],
     maxFileBytes: MAX_PHOTO_BYTES,
@@ -52,11 +54,12 @@ export async function readAccountForm(request: Request): Promise<FormData | { ph
 }
 
 /** The general form's reply when its photo was refused unread: only multipart posts carry one, and only that form sends them. */
-export function photoRefused(message: string) {
+export function photoRefused(message: string, unread = false) {
   const generalOnly = new FormData();
   generalOnly.set("intent", Intent.general);
   const submission = parseWithZod(generalOnly, { schema: z.object({ intent: z.literal(Intent.general) }) });
-  return refuse(submission.reply({ fieldErrors: { photo: [message] } }));
+  const result = submission.reply({ fieldErrors: { photo: [message] } });
+  return unread ? data({ result }, { status: 413 }) : refuse(result);
 }
 
 export async function saveProfile(

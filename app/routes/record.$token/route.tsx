@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, type HeadersFunction, redirect, useActionData, useLoaderData } from "react-router";
-import { AnswerRecorder } from "~/components/answer-recorder";
+import { AnswerRecorder, RecordButton } from "~/components/answer-recorder";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
@@ -123,6 +123,17 @@ export default function RecordPage() {
         <h1 className="text-2xl font-bold">{t("sampleTitle")}</h1>
         <p className="rounded-xl border border-line bg-panel p-5 text-2xl leading-snug font-semibold">{page.prompt}</p>
         <p>{t("sample")}</p>
+        {/* Her Record button, in no form and with no script: pressing it here records and sends nothing. */}
+        <div
+          className="flex flex-col gap-3 rounded-xl border border-dashed border-line p-4"
+          data-testid="record-preview"
+        >
+          <p className="text-2xl font-semibold">{t("ready")}</p>
+          <RecordButton aria-describedby="record-preview-note" className="btn-primary self-start px-8 py-5 text-2xl" />
+          <p id="record-preview-note" className="text-base text-muted">
+            {t("samplePreview")}
+          </p>
+        </div>
       </main>
     );
   }
