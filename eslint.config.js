@@ -13,6 +13,62 @@ import { noSchemaInBrowser } from "./lint/no-schema-in-browser.js";
 
 const heirloom = { rules: { "no-schema-in-browser": noSchemaInBrowser } };
 
+// Rules written once (docs/CONVENTIONS.md "One way to do each thing"): each has its one home, and
+// lint refuses the same rule written anywhere else in app/, server/ or jobs/.
+const answerFlag = "/(^|\\.)(is_private|recorded_for_email)$/";
+const channelMember = "TSLiteralType[literal.value=/^(email|sms|call|whatsapp)$/]";
+const writtenOnce = [
+  {
+    // Who may hear an answer: answerVisibleTo (sharedAnswer, isOwnAnswer). Nothing else compares
+    // answers.is_private or recorded_for_email, in Kysely or raw SQL; selecting the flag to show a
+    // "private" badge stays allowed.
+    home: "app/models/access.server.ts",
+    message: "who may hear an answer is answerVisibleTo's, in app/models/access.server.ts",
+    selectors: [
+      // In a where's arguments, in an `eb(column, op, value)` anywhere, or named by sql.ref.
+      `Literal[value=${answerFlag}]:matches(${[
+        "CallExpression[callee.property.name=/^(where|having|on)$/] > *.arguments *",
+        "CallExpression[callee.property.name=/^(where|having|on)$/] > Literal.arguments",
+        "CallExpression[arguments.length=3] > Literal.arguments",
+        'CallExpression[callee.property.name="ref"] > Literal.arguments',
+      ].join(", ")})`,
+      "TemplateElement[value.raw=/\\b(is_private|recorded_for_email)\\b/]",
+    ],
+  },
+  {
+    // Dates, numbers and lengths: one formatter per language and options (decisions 056, 075).
+    home: "app/utils/intl-formats.ts",
+    message: "locales and Intl formatters come from app/utils/intl-formats.ts (intlLocale, formatDay, …)",
+    selectors: [
+      "NewExpression[callee.object.name='Intl'][callee.property.name=/Format$/]",
+      "ConditionalExpression > Literal[value=/^(hi-IN|en-GB|en-US|en-IN)$/]",
+    ],
+  },
+  {
+    home: "app/utils/html.ts",
+    message: "escapeHtml is app/utils/html.ts's",
+    selectors: [":matches(FunctionDeclaration, VariableDeclarator)[id.name='escapeHtml']"],
+  },
+  {
+    // The channels are the generated types' (db/schema.ts Channel, DeliveryMethod); the one list
+    // the browser needs is deliveryMethods, which tsc holds equal to them (delivery.server.ts).
+    home: "app/utils/storyteller-choices.ts",
+    message: "the delivery channels are Channel / DeliveryMethod (db/schema.ts) or deliveryMethods, not a new list",
+    selectors: [
+      // Three channels among a union's own members (a union of objects tagged by channel is no list).
+      `TSUnionType > ${channelMember} ~ ${channelMember} ~ ${channelMember}`,
+      "ArrayExpression:has(> Literal[value='email']):has(> Literal[value='sms']):has(> Literal[value=/^(call|whatsapp)$/])",
+    ],
+  },
+];
+/** The rules written once, as no-restricted-syntax entries, less the one whose home `file` is. */
+const restrictedElsewhere = (file) =>
+  writtenOnce
+    .filter((rule) => rule.home !== file)
+    .flatMap((rule) =>
+      rule.selectors.map((selector) => ({ selector, message: `${rule.message} (docs/CONVENTIONS.md)` })),
+    );
+
 // Files the browser loads: components, helpers without .server, and a screen's own modules except
 // its schema and server code. Route modules (app/routes/*.tsx, app/routes/*/route.tsx) reach it too,
 // less their action and loader. Standalone pages (decision 026) never run React in a browser.
@@ -92,6 +148,15 @@ export default tseslint.config(
     rules: { "heirloom/no-schema-in-browser": ["error", { routeModule: true }] },
   },
   {
+    files: ["app/**", "server/**"],
+    ignores: ["**/*.test.{ts,tsx}"],
+    rules: { "no-restricted-syntax": ["error", ...restrictedElsewhere(null)] },
+  },
+  ...writtenOnce.map((rule) => ({
+    files: [rule.home],
+    rules: { "no-restricted-syntax": ["error", ...restrictedElsewhere(rule.home)] },
+  })),
+  {
     // Jobs reach the database through app/models: they build no queries of their own.
     files: ["jobs/**"],
     ignores: ["**/*.test.ts"],
@@ -103,6 +168,7 @@ export default tseslint.config(
           selector: "CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|mergeInto)$/]",
           message: "jobs query through app/models (docs/CONVENTIONS.md)",
         },
+        ...restrictedElsewhere(null),
       ],
     },
   },

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useRevalidator } from "react-router";
-import { formatDay } from "~/utils/intl-formats";
+import { formatDay, numberFormat } from "~/utils/intl-formats";
 import type { ExportSummary, KeepsakeView } from "~/utils/keep-schema";
 import { useRootData } from "~/utils/root-data";
 
@@ -11,9 +11,8 @@ const EXPORT_ACTION = "/dashboard/keep/export";
 /** "12.5 MB" / "800 KB", in the page's language. */
 export function useSize() {
   const { t, i18n } = useTranslation("keep");
-  const locale = i18n.language === "hi" ? "hi-IN" : "en-GB";
+  const format = numberFormat(i18n.language, { maximumFractionDigits: 1 });
   return (bytes: number) => {
-    const format = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
     return bytes >= 1024 * 1024
       ? t("size.mb", { value: format.format(bytes / (1024 * 1024)) })
       : t("size.kb", { value: format.format(Math.max(1, Math.round(bytes / 1024))) });

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useRevalidator } from "react-router";
-import { formatDay } from "~/utils/intl-formats";
+import { formatDay, relativeTimeFormat } from "~/utils/intl-formats";
 import { BellIntent, type NotificationView } from "~/utils/notifications";
 import { useRootData } from "~/utils/root-data";
 import { useOpenUntilNavigate } from "~/utils/use-close-on-navigate";
@@ -46,11 +46,10 @@ function notificationTarget(item: Pick<NotificationView, "type" | "storytellerId
 function useAgo(now: string) {
   const { t } = useTranslation();
   const rootData = useRootData();
-  const locale = rootData?.locale === "hi" ? "hi-IN" : "en-US";
+  const relative = relativeTimeFormat(rootData?.locale ?? "en");
   return (iso: string) => {
     const seconds = Math.max(0, (Date.parse(now) - Date.parse(iso)) / 1000);
     if (seconds < 60) return t("notifications.justNow");
-    const relative = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
     if (seconds < 3600) return relative.format(-Math.floor(seconds / 60), "minute");
     if (seconds < 86_400) return relative.format(-Math.floor(seconds / 3600), "hour");
     if (seconds < 30 * 86_400) return relative.format(-Math.floor(seconds / 86_400), "day");

@@ -2,7 +2,7 @@ import { type FieldMetadata } from "@conform-to/react";
 import { type KeyboardEvent, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { FieldErrors } from "~/components/forms";
-import { dateTimeFormat } from "~/utils/intl-formats";
+import { dateTimeFormat, intlLocale } from "~/utils/intl-formats";
 import { searchZones, zoneSearchIntent, type ZoneChoice } from "~/utils/time-zones";
 import { useHydrated } from "~/utils/use-hydrated";
 
@@ -38,9 +38,7 @@ function tenThere(zone: string) {
 export function useTimeForYou(at: Date | string | null, language: string): string | null {
   const hydrated = useHydrated();
   if (!hydrated || !at) return null;
-  return dateTimeFormat(language === "hi" ? "hi-IN" : "en-US", { hour: "numeric", minute: "2-digit" }).format(
-    new Date(at),
-  );
+  return dateTimeFormat(intlLocale(language), { hour: "numeric", minute: "2-digit" }).format(new Date(at));
 }
 
 /** "10:00 in Kolkata, India — 8:30 PM for you": when questions reach her, in words, and the reader's time. */

@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import type { DbOrTx } from "../../db/client";
 
 /**
@@ -119,6 +119,52 @@ export function isOwnAnswer(answers: string, account: { email: string } | { user
       ? sql`lower(${account.email})`
       : sql`(select lower(own.email) from users own where own.id = ${account.userId})`;
   return sql<boolean>`(${sql.ref(`${answers}.recorded_for_email`)} = ${address})`;
+}
+
+/**
+ * Whether an answer is shared with the family, as opposed to kept private by its Storyteller: the
+ * only reading of answers.is_private for who may hear it (answerVisibleTo builds on it). It is about
+ * the answer row, whatever it holds (a recording today; words or photos on the same row later).
+ */
+export function sharedAnswer(answers: string) {
+  return sql<boolean>`(${sql.ref(`${answers}.is_private`)} = false)`;
+}
+
+/**
+ * Who an answer is for (answerVisibleTo):
+ * - "anyone": whoever holds a share or listen link, or her own record link: shared answers only;
+ * - "family": the owner and the group members of its Storyteller (visibleStorytellerIds), shared only;
+ * - "owner": its Storyteller's owner (ownedStorytellerIds), shared only: delete, re-record;
+ * - "listener": the family, and the Storyteller's own account for every answer recorded for it
+ *   (isOwnAnswer), private ones included: listen, download, search, the Timeline, export.
+ */
+export type AnswerAudience =
+  | { kind: "anyone" }
+  | { kind: "family"; userId: string }
+  | { kind: "owner"; userId: string }
+  | { kind: "listener"; userId: string; email?: string };
+
+/**
+ * The one rule for who may hear an answer, as a condition on the answers row named `answers` (its
+ * alias in the query: "a", "answers"). Every query that lists, plays, shares, searches, exports or
+ * prints answers filters through it, in Kysely (`.where(answerVisibleTo(...))`) or raw SQL alike.
+ */
+export function answerVisibleTo(db: DbOrTx, answers: string, audience: AnswerAudience): RawBuilder<boolean> {
+  const shared = sharedAnswer(answers);
+  const storyteller = sql.ref(`${answers}.storyteller_id`);
+  switch (audience.kind) {
+    case "anyone":
+      return shared;
+    case "family":
+      return sql<boolean>`(${shared} and ${storyteller} in (${visibleStorytellerIds(db, audience.userId)}))`;
+    case "owner":
+      return sql<boolean>`(${shared} and ${storyteller} in (${ownedStorytellerIds(db, audience.userId)}))`;
+    case "listener": {
+      const family = answerVisibleTo(db, answers, { kind: "family", userId: audience.userId });
+      const own = isOwnAnswer(answers, audience.email ? { email: audience.email } : { userId: audience.userId });
+      return sql<boolean>`(${family} or ${own})`;
+    }
+  }
 }
 
 /** The Storytellers someone answered for: those with an answer that is their own (isOwnAnswer). */

@@ -14,8 +14,10 @@ import {
 } from "~/services/outbox.server";
 import { composePromptEmail, composePromptSms, composePromptWhatsApp } from "~/services/prompt-messages.server";
 import { signCapability } from "~/services/tokens.server";
+import { deliveryMethods } from "~/utils/storyteller-choices";
 import { displayLine, storytellerVoiceLine } from "~/utils/voice-lines.server";
 import { type DbOrTx, inTransaction } from "../../db/client";
+import type { Channel } from "../../db/schema";
 import { ensureAnswerCodes, formatAnswerCode } from "./answer-code.server";
 import { notifyPromptsSent } from "./notification.server";
 import { isInsideSendingWindow, lateSendDecision, nextWindowOpening } from "./schedule";
@@ -69,7 +71,7 @@ export async function queueSendNow(db: DbOrTx, promptId: string, now = new Date(
  */
 export async function deliverNow(
   tx: DbOrTx,
-  target: { promptId: string; channel: "email" | "sms" | "call" | "whatsapp"; purpose: "prompt" | "resend" },
+  target: { promptId: string; channel: Channel; purpose: "prompt" | "resend" },
   now: Date,
   held = false,
 ) {
@@ -105,12 +107,26 @@ export async function deliverNow(
   );
 }
 
-/** Whether anything may be sent to the Storyteller now (the owner sees why not on their page). */
-export function canReceive(s: StorytellerReach) {
-  if (s.delivery_method === "email") return !s.unsubscribed_at && !s.email_undeliverable_at;
+/** Why nothing may be sent to the Storyteller now (the owner reads it on their page), or null. */
+export type ReachProblem =
+  "unsubscribed" | "undeliverable" | "callOptedOut" | "callAwaitingConsent" | "optedOut" | "awaitingConsent";
+
+export function reachProblem(s: StorytellerReach): ReachProblem | null {
+  if (s.delivery_method === "email")
+    return s.unsubscribed_at ? "unsubscribed" : s.email_undeliverable_at ? "undeliverable" : null;
+  if (s.delivery_method === "call")
+    return s.call_consent === "revoked" ? "callOptedOut" : s.call_consent !== "granted" ? "callAwaitingConsent" : null;
   // WhatsApp's consent is kept as texts' is (decision 041).
-  return s.delivery_method === "call" ? s.call_consent === "granted" : s.sms_consent === "granted";
+  return s.sms_consent === "revoked" ? "optedOut" : s.sms_consent !== "granted" ? "awaitingConsent" : null;
 }
+
+// The form's choices (app/utils, read by the browser, may not import db/) are the database's
+// channels, no more and no fewer: tsc stops here when a migration changes them.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _everyChannel: Same<(typeof deliveryMethods)[number], Channel> = true;
+
+/** Whether anything may be sent to the Storyteller now. */
+export const canReceive = (s: StorytellerReach) => reachProblem(s) === null;
 
 /**
  * The send job's work for one ledger row. Under a row lock it re-checks everything that may have

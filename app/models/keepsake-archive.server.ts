@@ -2,6 +2,7 @@ import type { AppContext } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
 import type { StorageService } from "~/services/storage.server";
 import { type ZipEntry, zipLength, zipStream } from "~/services/zip.server";
+import { escapeHtml } from "~/utils/html";
 import { formatDay, readerTimeZone } from "~/utils/intl-formats";
 import type { ExportSummary } from "~/utils/keep-schema";
 import { familyName, keepsakeFilename, keepsakeFolder, storiesTitle } from "~/utils/keepsake-name";
@@ -58,13 +59,6 @@ export type ExportPlan = {
 
 const encoder = new TextEncoder();
 const text = (value: string) => encoder.encode(value);
-
-function escapeHtml(value: string) {
-  return value.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
-  );
-}
 
 /** Paths are plain ASCII (numbers and fixed names), so every unzip tool and browser reads them alike. */
 const answerFolder = (index: number) => `answers/${String(index + 1).padStart(3, "0")}`;

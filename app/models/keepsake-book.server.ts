@@ -3,6 +3,7 @@ import type { AppContext } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
 import { anchorPages, htmlToPdf } from "~/services/pdf.server";
 import { qrSvg } from "~/services/qr.server";
+import { escapeHtml } from "~/utils/html";
 import { formatDay, readerTimeZone } from "~/utils/intl-formats";
 import { familyName } from "~/utils/keepsake-name";
 import { cleanSegments, paragraphsOf, paragraphsOfText } from "~/utils/words";
@@ -35,13 +36,6 @@ const PHOTO_TYPES: Record<string, string> = {
   png: "image/png",
   gif: "image/gif",
 };
-
-function escapeHtml(value: string) {
-  return value.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
-  );
-}
 
 export type BookRequest = {
   userId: string;

@@ -10,7 +10,7 @@ import { formatDay, readerTimeZone } from "~/utils/intl-formats";
 import type { KeepsakeView } from "~/utils/keep-schema";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import type { Language } from "../../db/schema";
-import { isOwnAnswer, visibleStorytellerIds } from "./access.server";
+import { answerVisibleTo, isOwnAnswer, visibleStorytellerIds } from "./access.server";
 import { type AnswerAudio, answerForLinkToken } from "./share.server";
 
 /**
@@ -94,16 +94,12 @@ export async function keptAnswers(db: DbOrTx, userId: string, scope: ExportScope
       "a.transcript_status",
       "a.transcript_segments",
     ]);
-  if (scope.kind === "storyteller") {
-    query = query.where("a.storyteller_id", "=", scope.storytellerId).where("a.is_private", "=", false);
-  } else {
-    query = query.where((eb) =>
-      eb.or([
-        eb.and([eb("a.is_private", "=", false), eb("a.storyteller_id", "in", visibleStorytellerIds(db, userId))]),
-        isOwnAnswer("a", { userId }),
-      ]),
-    );
-  }
+  query =
+    scope.kind === "storyteller"
+      ? query
+          .where("a.storyteller_id", "=", scope.storytellerId)
+          .where(answerVisibleTo(db, "a", { kind: "family", userId }))
+      : query.where(answerVisibleTo(db, "a", { kind: "listener", userId }));
   return query.orderBy("s.first_name").orderBy("a.storyteller_id").orderBy("a.created_at").orderBy("a.id").execute();
 }
 
@@ -409,7 +405,7 @@ export async function listenUrlsFor(
         .selectFrom("answers")
         .select("id")
         .where("id", "=", answerId)
-        .where("is_private", "=", false)
+        .where(answerVisibleTo(tx, "answers", { kind: "anyone" }))
         .forUpdate()
         .executeTakeFirst();
       if (!answer) continue;

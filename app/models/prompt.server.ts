@@ -2,7 +2,13 @@ import { sql } from "kysely";
 import type { DbOrTx } from "../../db/client";
 import { inTransaction } from "../../db/client";
 import { preparedQuery } from "../../db/prepared";
-import { askedStorytellerIds, editablePromptIds, ownedStorytellerIds, type StorytellerRole } from "./access.server";
+import {
+  askedStorytellerIds,
+  editablePromptIds,
+  ownedStorytellerIds,
+  sharedAnswer,
+  type StorytellerRole,
+} from "./access.server";
 import { contactColumns, nameColumns, reachColumns } from "./storyteller-columns.server";
 import { wordsColumnsOf } from "./transcript-edit.server";
 
@@ -86,10 +92,10 @@ const viewPromptsQuery = preparedQuery(["storytellerId"], (db, { storytellerId }
       // Its length, so the Sent tab says it before anyone presses play.
       "a.duration_ms",
       // A private answer's words stay with the Storyteller: not even its transcript leaves the database.
-      sql<string | null>`case when a.is_private then null else a.transcript end`.as("transcript"),
+      sql<string | null>`case when ${sharedAnswer("a")} then a.transcript end`.as("transcript"),
       "a.transcript_status",
       ...wordsColumnsOf("a", { maskPrivate: true }),
-      sql<string | null>`case when a.is_private then null else sl.id end`.as("share_link_id"),
+      sql<string | null>`case when ${sharedAnswer("a")} then sl.id end`.as("share_link_id"),
       "d.status as delivery_status",
       "d.error as delivery_error",
       // When a send not yet made is due (quiet hours hold a text until 08:00 there).

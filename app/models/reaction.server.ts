@@ -5,7 +5,7 @@ import { enqueueJob } from "~/services/jobs.server";
 import { queueEmail, queueSms } from "~/services/outbox.server";
 import { isUuid } from "~/utils/ids";
 import { type DbOrTx, inTransaction } from "../../db/client";
-import { ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
+import { answerVisibleTo, ownedStorytellerIds } from "./access.server";
 import { isInsideSendingWindow, nextWindowOpening } from "./schedule";
 
 /**
@@ -25,9 +25,8 @@ function reactableAnswer(db: DbOrTx, userId: string, answerId: string) {
     .innerJoin("storytellers as s", "s.id", "a.storyteller_id")
     .select(["a.id", "a.storyteller_id", "s.time_zone", "s.reaction_digest_on"])
     .where("a.id", "=", answerId)
-    .where("a.is_private", "=", false)
     .where("s.is_self", "=", false)
-    .where("a.storyteller_id", "in", visibleStorytellerIds(db, userId))
+    .where(answerVisibleTo(db, "a", { kind: "family", userId }))
     .executeTakeFirst();
 }
 
@@ -108,8 +107,7 @@ export async function reactionsOn(
     .innerJoin("users as u", "u.id", "r.user_id")
     .select(["r.id", "r.answer_id", "r.user_id", "r.kind", "r.note", "u.first_name"])
     .where("r.answer_id", "in", answerIds)
-    .where("a.is_private", "=", false)
-    .where("a.storyteller_id", "in", visibleStorytellerIds(db, userId))
+    .where(answerVisibleTo(db, "a", { kind: "family", userId }))
     .orderBy("r.created_at")
     .orderBy("r.id")
     .execute();
@@ -191,7 +189,7 @@ export async function sendReactionDigest(
       .innerJoin("users as u", "u.id", "r.user_id")
       .select(["r.kind", "r.note", "u.first_name", "p.text as question", "a.id as answer_id"])
       .where("a.storyteller_id", "=", st.id)
-      .where("a.is_private", "=", false)
+      .where(answerVisibleTo(tx, "a", { kind: "anyone" }))
       .where("r.digested_at", "is", null)
       .orderBy("r.created_at")
       .execute();

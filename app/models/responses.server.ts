@@ -1,6 +1,6 @@
 import { isUuid } from "~/utils/ids";
 import type { DbOrTx } from "../../db/client";
-import { answeredForStorytellerIds, isOwnAnswer, visibleStorytellerIds } from "./access.server";
+import { answeredForStorytellerIds, isOwnAnswer, sharedAnswer, visibleStorytellerIds } from "./access.server";
 
 /**
  * A Storyteller's stories for the printable page: for their owner and the members of their groups
@@ -32,7 +32,7 @@ export async function getStories(db: DbOrTx, user: { id: string; email: string }
       "p.sent_at",
       "p.skipped_at",
       "a.created_at as answered_at",
-      "a.is_private",
+      sharedAnswer("a").as("shared"),
       "a.via_phone",
       "a.transcript",
       "a.transcript_status",
@@ -47,7 +47,7 @@ export async function getStories(db: DbOrTx, user: { id: string; email: string }
     firstName: storyteller.first_name,
     stories: prompts.map((p) => {
       // A private answer's words are for the one who recorded it.
-      const hidden = Boolean(p.is_private) && !p.own;
+      const hidden = !p.shared && !p.own;
       return {
         id: p.id,
         question: p.text,

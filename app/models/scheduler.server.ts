@@ -3,8 +3,9 @@ import type { Config } from "~/config.server";
 import { getServerT } from "~/i18n/i18next.server";
 import { enqueueJobs, sendQueueOf } from "~/services/jobs.server";
 import { EMAIL_BATCH_SIZE, queueEmail } from "~/services/outbox.server";
+import { deliveryMethods } from "~/utils/storyteller-choices";
 import { type Db, type DbOrTx, inTransaction } from "../../db/client";
-import type { CallConsent, DeliveryMethod, Frequency, Language, SmsConsent } from "../../db/schema";
+import type { CallConsent, Channel, DeliveryMethod, Frequency, Language, SmsConsent } from "../../db/schema";
 import { canReceive } from "./delivery.server";
 import { nextSendAt } from "./schedule";
 
@@ -150,8 +151,8 @@ async function tickBatch(config: Config, tx: DbOrTx, now: Date, limit: number): 
  */
 const BATCH_SIZE = { email: EMAIL_BATCH_SIZE, sms: 50, call: 50, whatsapp: 50 };
 
-function sendBatches(deliveries: { id: string; channel: "email" | "sms" | "call" | "whatsapp" }[]) {
-  return (["email", "sms", "call", "whatsapp"] as const).flatMap((channel) => {
+function sendBatches(deliveries: { id: string; channel: Channel }[]) {
+  return deliveryMethods.flatMap((channel) => {
     const ids = deliveries.filter((d) => d.channel === channel).map((d) => d.id);
     const batches = [];
     for (let i = 0; i < ids.length; i += BATCH_SIZE[channel])

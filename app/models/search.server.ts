@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { noControlCharacters } from "~/utils/validation";
 import type { DbOrTx } from "../../db/client";
-import { isOwnAnswer, visibleStorytellerIds } from "./access.server";
+import { answerVisibleTo, isOwnAnswer } from "./access.server";
 
 /**
  * Search every story by what was said (decision 037): the words of the answers and
@@ -54,7 +54,8 @@ export async function searchAnswers(
   viewer: { id: string; email: string },
   query: string,
 ): Promise<SearchHit[]> {
-  const visible = visibleStorytellerIds(db, viewer.id);
+  const heard = answerVisibleTo(db, "a", { kind: "listener", userId: viewer.id, email: viewer.email });
+  const own = isOwnAnswer("a", viewer);
   // Trigrams only for a word long enough to have some: "a" is like everything.
   const fuzzy = Array.from(query).length >= 3;
   const { rows } = await sql<{
@@ -75,35 +76,30 @@ export async function searchAnswers(
           'select target, substitute from english_word_forms'
         ) as tsq,
         ${query}::text as raw
-    ), heard as (
-      select s.id from storytellers s where s.id in (${visible})
     ), matched as (
-      -- Each half reads its GIN indexes and keeps what the user may hear (the media route's rule);
+      -- Each half reads its GIN indexes and keeps what the user may hear (answerVisibleTo);
       -- the answer's columns come along, so the table is not read again.
       select a.id, a.prompt_id, a.storyteller_id, a.created_at, a.transcript, a.transcript_status,
-        a.transcript_segments, a.recorded_for_email
+        a.transcript_segments, ${own} as own
       from answers a, q
-      where (heirloom_words(a.transcript) @@ q.tsq or (${fuzzy} and a.transcript %> q.raw))
-        and ((a.is_private = false and a.storyteller_id in (select id from heard)) or ${isOwnAnswer("a", viewer)})
+      where (heirloom_words(a.transcript) @@ q.tsq or (${fuzzy} and a.transcript %> q.raw)) and ${heard}
       union
       select a.id, a.prompt_id, a.storyteller_id, a.created_at, a.transcript, a.transcript_status,
-        a.transcript_segments, a.recorded_for_email
+        a.transcript_segments, ${own} as own
       from prompts p join answers a on a.prompt_id = p.id, q
-      where (heirloom_words(p.text) @@ q.tsq or (${fuzzy} and p.text %> q.raw))
-        and ((a.is_private = false and a.storyteller_id in (select id from heard)) or ${isOwnAnswer("a", viewer)})
+      where (heirloom_words(p.text) @@ q.tsq or (${fuzzy} and p.text %> q.raw)) and ${heard}
     ), best as (
       -- Ranked and cut to the page first: the snippets, the marked question and the first matching
       -- segment are worked out for these rows only, not for every answer a common word matches.
       select a.id, a.prompt_id, a.storyteller_id, a.created_at, a.transcript, a.transcript_status,
-        a.transcript_segments, a.recorded_for_email, p.text as question,
+        a.transcript_segments, a.own, p.text as question,
         ts_rank(heirloom_words(a.transcript), q.tsq) + ts_rank(heirloom_words(p.text), q.tsq)
           + case when ${fuzzy} then word_similarity(q.raw, coalesce(a.transcript, '')) / 4 else 0 end as score
       from matched a join prompts p on p.id = a.prompt_id, q
       order by score desc, a.created_at desc, a.id
       limit ${SEARCH_LIMIT}
     )
-    select a.id, a.question, s.nickname, a.created_at, a.prompt_id, a.storyteller_id,
-      ${isOwnAnswer("a", viewer)} as own,
+    select a.id, a.question, s.nickname, a.created_at, a.prompt_id, a.storyteller_id, a.own,
       case when a.transcript_status = 'done' and a.transcript is not null
         then ts_headline('english', a.transcript, q.tsq, ${HEADLINE}) end as snippet,
       ts_headline('english', a.question, q.tsq, ${WHOLE}) as question_marked,

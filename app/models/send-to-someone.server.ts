@@ -5,6 +5,7 @@ import { parsePhone, takesTexts } from "~/utils/phone.server";
 import { noControlCharacters } from "~/utils/validation";
 import { storytellerCountry } from "~/utils/voice-lines.server";
 import { inTransaction } from "../../db/client";
+import { sharedAnswer } from "./access.server";
 import { shareUrlFor } from "./share.server";
 import { numberHasSentStop } from "./sms-consent.server";
 
@@ -44,10 +45,10 @@ export async function sendAnswerToSomeone(
   if (phone && (await numberHasSentStop(context.db, phone))) return { ok: false, error: "optedOut" };
   const answer = await context.db
     .selectFrom("answers")
-    .select(["id", "is_private"])
+    .select(["id", sharedAnswer("answers").as("shared")])
     .where("prompt_id", "=", prompt.id)
     .executeTakeFirst();
-  if (!answer || answer.is_private) return { ok: false, error: "private" };
+  if (!answer?.shared) return { ok: false, error: "private" };
   for (const [policy, key] of [
     ["sendToSomeonePerAnswer", answer.id],
     ["sendToSomeonePerIp", context.clientIp],

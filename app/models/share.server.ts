@@ -6,7 +6,7 @@ import type { StorageService } from "~/services/storage.server";
 import { signCapability, verifyCapability } from "~/services/tokens.server";
 import { isUuid } from "~/utils/ids";
 import { type DbOrTx, inTransaction } from "../../db/client";
-import { isOwnAnswer, ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
+import { answerVisibleTo, visibleStorytellerIds } from "./access.server";
 import { reopenAnswerCode } from "./answer-code.server";
 import { canReceive, deliverNow } from "./delivery.server";
 import { reachColumns } from "./storyteller-columns.server";
@@ -14,8 +14,7 @@ import { reachColumns } from "./storyteller-columns.server";
 /**
  * What the family does with an answer (the Sent tab): listen, download and share (owner and group
  * members), delete and re-record (the owner only); and the public `/s/{token}` page a share link
- * opens. Every query is scoped by `visibleStorytellerIds` or `ownedStorytellerIds`; a private answer
- * is heard only by the Storyteller, through their own record link, so nothing here serves it.
+ * opens. Every query about an answer is scoped by `answerVisibleTo` (the access module's one rule).
  */
 
 /** The stored audio of an answer and what its download is named after. */
@@ -52,12 +51,7 @@ export async function answerForListener(db: DbOrTx, userId: string, answerId: st
     .innerJoin("storytellers as s", "s.id", "a.storyteller_id")
     .select(audioColumns)
     .where("a.id", "=", answerId)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb("a.is_private", "=", false), eb("a.storyteller_id", "in", visibleStorytellerIds(db, userId))]),
-        isOwnAnswer("a", { userId }),
-      ]),
-    )
+    .where(answerVisibleTo(db, "a", { kind: "listener", userId }))
     .executeTakeFirst();
   return row ?? null;
 }
@@ -160,8 +154,7 @@ export async function shareAnswer(
       .select("id")
       .where("id", "=", answerId)
       .where("storyteller_id", "=", storytellerId)
-      .where("is_private", "=", false)
-      .where("storyteller_id", "in", visibleStorytellerIds(tx, userId))
+      .where(answerVisibleTo(tx, "answers", { kind: "family", userId }))
       .forUpdate()
       .executeTakeFirst();
     if (!answer) return null;
@@ -234,7 +227,7 @@ export async function answerForLinkToken(
     .select(audioColumns)
     .where("l.id", "=", linkId)
     .where("l.revoked_at", "is", null)
-    .where("a.is_private", "=", false)
+    .where(answerVisibleTo(context.db, "a", { kind: "anyone" }))
     .executeTakeFirst();
   return row ?? null;
 }
@@ -264,8 +257,7 @@ export async function deleteAnswer(
       .deleteFrom("answers")
       .where("id", "=", answerId)
       .where("storyteller_id", "=", storytellerId)
-      .where("is_private", "=", false)
-      .where("storyteller_id", "in", ownedStorytellerIds(tx, userId))
+      .where(answerVisibleTo(tx, "answers", { kind: "owner", userId }))
       .returning(["prompt_id", "storage_key", "playable_storage_key"])
       .executeTakeFirst();
     // The question waits for an answer again, so its code works again.
@@ -308,8 +300,7 @@ export async function requestRerecord(
       .select(["p.id as prompt_id", ...reachColumns])
       .where("a.id", "=", answerId)
       .where("a.storyteller_id", "=", storytellerId)
-      .where("a.is_private", "=", false)
-      .where("a.storyteller_id", "in", ownedStorytellerIds(tx, userId))
+      .where(answerVisibleTo(tx, "a", { kind: "owner", userId }))
       .forUpdate("p")
       .executeTakeFirst();
     if (!target) return "not-found";

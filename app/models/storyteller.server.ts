@@ -7,7 +7,8 @@ import { firstPromptDateProblem, type ScheduleInput, type StorytellerInput } fro
 import type { DbOrTx } from "../../db/client";
 import { inTransaction } from "../../db/client";
 import { preparedQuery } from "../../db/prepared";
-import { askedStorytellerIds, ownedStorytellerIds, visibleStorytellerIds } from "./access.server";
+import type { DeliveryMethod } from "../../db/schema";
+import { askedStorytellerIds, ownedStorytellerIds, sharedAnswer, visibleStorytellerIds } from "./access.server";
 import { type AnswerServices, deleteWithAnswerFiles } from "./answer.server";
 import { grantCallConsent } from "./call-consent.server";
 import { emailOptedOut } from "./capability-links.server";
@@ -93,11 +94,11 @@ export async function getBoard(db: DbOrTx, userId: string) {
           sent_at: Date | null;
           skipped_at: Date | null;
           answered: boolean;
-          is_private: boolean;
+          shared: boolean;
           total: number;
         }>`
           select c.id, s.id as storyteller_id, c.text, c.sent_at, c.skipped_at, t.total,
-            (a.id is not null) as answered, coalesce(a.is_private, false) as is_private
+            (a.id is not null) as answered, coalesce(${sharedAnswer("a")}, true) as shared
           from storytellers s
           cross join lateral (
             select (select count(*) from prompts where storyteller_id = s.id and sent_at is null)::int
@@ -154,9 +155,9 @@ export async function getBoard(db: DbOrTx, userId: string) {
 /** What a board card says of its question: when it goes out, or what became of it once sent. */
 export type BoardCardState = "queued" | "answered" | "answered-private" | "skipped" | "not-answered";
 
-function cardState(card: { sent_at: Date | null; skipped_at: Date | null; answered: boolean; is_private: boolean }) {
+function cardState(card: { sent_at: Date | null; skipped_at: Date | null; answered: boolean; shared: boolean }) {
   if (!card.sent_at) return "queued" satisfies BoardCardState;
-  if (card.answered) return (card.is_private ? "answered-private" : "answered") satisfies BoardCardState;
+  if (card.answered) return (card.shared ? "answered" : "answered-private") satisfies BoardCardState;
   return (card.skipped_at ? "skipped" : "not-answered") satisfies BoardCardState;
 }
 
@@ -221,7 +222,7 @@ type StorytellerColumns = {
   nickname: string;
   first_name: string;
   relationship: string;
-  delivery_method: "email" | "sms" | "call" | "whatsapp";
+  delivery_method: DeliveryMethod;
   email: string | null;
   phone_e164: string | null;
   time_zone: string;

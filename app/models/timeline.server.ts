@@ -3,15 +3,14 @@ import { isUuid } from "~/utils/ids";
 import type { WordsStatus } from "~/utils/words";
 import type { DbOrTx } from "../../db/client";
 import { preparedQuery } from "../../db/prepared";
-import { answeredForStorytellerIds, isOwnAnswer, visibleStorytellerIds } from "./access.server";
+import { answeredForStorytellerIds, answerVisibleTo, isOwnAnswer, visibleStorytellerIds } from "./access.server";
 import { wordsColumns, type WordsRow } from "./transcript-edit.server";
 
 /**
- * The Timeline: every answer the user may hear, newest first, a page at a time. "May hear" is the
- * media route's rule (answerForListener in share.server.ts), so the Timeline never offers a player
- * the media route would refuse: the family's answers (Storytellers they own or share through a
- * group, from visibleStorytellerIds), never private; and the user's own, private ones included,
- * when the record link went to their address (answers.recorded_for_email, decision 012).
+ * The Timeline: every answer the user may hear, newest first, a page at a time. "May hear" is
+ * answerVisibleTo's "listener" (access.server.ts), the media route's rule too, read in its two halves
+ * so each uses its index: the family's answers (its "family" audience) and the user's own, private
+ * ones included (isOwnAnswer, decision 012).
  *
  * Paging is by keyset on (created_at, id), never OFFSET: a page reads at most PAGE_SIZE + 1 entries
  * of one index per Storyteller (migration 0012), so 10,000 answers cost what 10 do. See decision 016.
@@ -107,7 +106,7 @@ function timelineQuery(
         .selectFrom("answers as a")
         .select(["a.id", "a.created_at"])
         .whereRef("a.storyteller_id", "=", "v.id")
-        .where("a.is_private", "=", false)
+        .where(answerVisibleTo(db, "a", { kind: "family", userId: viewerId }))
         .where(olderThanCursor)
         .orderBy("a.created_at", "desc")
         .orderBy("a.id", "desc")

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { sql } from "kysely";
 import { isUuid } from "~/utils/ids";
-import { dateTimeFormat } from "~/utils/intl-formats";
+import { formatDay } from "~/utils/intl-formats";
 import { noControlCharacters } from "~/utils/validation";
 import {
   cleanSegments,
@@ -13,7 +13,7 @@ import {
   type WordsView,
 } from "~/utils/words";
 import type { DbOrTx } from "../../db/client";
-import { isOwnAnswer, visibleStorytellerIds } from "./access.server";
+import { answerVisibleTo, sharedAnswer, visibleStorytellerIds } from "./access.server";
 
 /**
  * The family corrects an answer's words (decision 037). Who may: its Storyteller's owner or a
@@ -45,7 +45,7 @@ function editableAnswers(db: DbOrTx, userId: string) {
     .selectFrom("answers as e")
     .select("e.id")
     .where("e.storyteller_id", "in", visibleStorytellerIds(db, userId))
-    .where((eb) => eb.or([eb("e.is_private", "=", false), isOwnAnswer("e", { userId })]));
+    .where(answerVisibleTo(db, "e", { kind: "listener", userId }));
 }
 
 /** An answer's words for its editing page, or null when the user may not correct them (404). */
@@ -206,9 +206,7 @@ export function wordsColumnsOf(alias: string, { maskPrivate = false }: { maskPri
   return [
     // maskPrivate: a private answer's words stay with the Storyteller, timings included.
     maskPrivate
-      ? sql<unknown>`case when ${col("is_private")} then null else ${col("transcript_segments")} end`.as(
-          "transcript_segments",
-        )
+      ? sql<unknown>`case when ${sharedAnswer(alias)} then ${col("transcript_segments")} end`.as("transcript_segments")
       : sql<unknown>`${col("transcript_segments")}`.as("transcript_segments"),
     sql<Date | null>`${col("transcript_edited_at")}`.as("transcript_edited_at"),
     sql<string | null>`(select u.first_name from users u where u.id = ${col("transcript_edited_by")})`.as(
@@ -236,13 +234,12 @@ export type WordsRow = {
  * the page's language and the reader's time zone.
  */
 export function wordsView(row: WordsRow, locale: string, timeZone: string): WordsView {
-  const format = dateTimeFormat(locale === "hi" ? "hi-IN" : "en-GB", { day: "numeric", month: "long", timeZone });
   return {
     status: row.transcript_status,
     transcript: row.transcript,
     segments: cleanSegments(row.transcript_segments),
     corrected: row.transcript_edited_at
-      ? { by: row.transcript_editor, on: format.format(row.transcript_edited_at) }
+      ? { by: row.transcript_editor, on: formatDay(locale, row.transcript_edited_at, timeZone, "dayMonth") }
       : null,
     heardAgain: row.heard_again,
   };

@@ -3,7 +3,7 @@ import type { AppContext } from "~/context.server";
 import { currentZoneName } from "~/utils/time-zones";
 import type { DbOrTx } from "../../db/client";
 import type { Language } from "../../db/schema";
-import { memberGroupIds, ownedStorytellerIds } from "./access.server";
+import { memberGroupIds, ownedStorytellerIds, sharedAnswer } from "./access.server";
 import { deleteWithAnswerFiles } from "./answer.server";
 import { isTimeZone } from "./storyteller.server";
 
@@ -160,7 +160,7 @@ export async function getProfileCounts(db: DbOrTx, userId: string) {
           "in",
           ownedStorytellerIds(db, userId).where("storytellers.is_self", "=", false),
         )
-        .where("answers.is_private", "=", false)
+        .where(sharedAnswer("answers"))
         .as("answers"),
     ])
     .executeTakeFirstOrThrow();

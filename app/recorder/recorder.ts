@@ -3,6 +3,7 @@
 // from the first second until the server confirms it, and goes up with tus so a bad connection
 // resumes instead of starting over.
 import { Upload } from "tus-js-client";
+import { formatLength } from "../utils/intl-formats";
 
 const MAX_MS = 5 * 60_000;
 /** Seconds left at which the countdown is said aloud to screen readers (it is not read every second). */
@@ -234,7 +235,7 @@ function countdown(
     const left = Math.max(0, MAX_MS - (Date.now() - startedAt));
     const seconds = Math.ceil(left / 1000);
     timer.textContent = say("timeLeft", {
-      time: `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`,
+      time: formatLength(seconds),
     });
     if (ANNOUNCE_AT.includes(seconds) && seconds !== announced) {
       announced = seconds;

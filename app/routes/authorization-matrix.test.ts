@@ -30,6 +30,7 @@ import { action as wordsAction, loader as wordsLoader } from "./dashboard.answer
 import { action as groupAction, loader as groupLoader } from "./dashboard.groups.$id/route";
 import { action as newGroupAction } from "./dashboard.groups.new/route";
 import { loader as boardLoader } from "./dashboard.kanban";
+import { loader as everythingLoader } from "./dashboard.keep";
 import { action as myStoriesAction, loader as myStoriesLoader } from "./dashboard.mystories/route";
 import {
   action as myStoriesRecordAction,
@@ -1162,6 +1163,32 @@ const matrix: Row[] = [
     effect: async (w, a) => {
       const rows = await database.db.selectFrom("keepsakes").selectAll().where("user_id", "=", a.id).execute();
       expect(rows).toEqual([expect.objectContaining({ kind: "export", storyteller_id: w.storytellerId })]);
+    },
+  },
+  {
+    name: "find the answer counted in one's export of everything",
+    may: HEARERS,
+    act: async (w, a) => {
+      const page = await everythingLoader({
+        request: get(a, "/dashboard/keep"),
+        context: w.ctx,
+        params: {},
+        ...routeArgs,
+      });
+      return shown(page.summary.answers - page.summary.private > 0);
+    },
+  },
+  {
+    name: "find the private answer counted in one's export of everything (its Storyteller's alone)",
+    may: STORYTELLER,
+    act: async (w, a) => {
+      const page = await everythingLoader({
+        request: get(a, "/dashboard/keep"),
+        context: w.ctx,
+        params: {},
+        ...routeArgs,
+      });
+      return shown(page.summary.private > 0);
     },
   },
   {

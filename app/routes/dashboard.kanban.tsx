@@ -4,7 +4,7 @@ import { requireUser } from "~/auth/session.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { LoaderArgs } from "~/context.server";
 import { BOARD_MAX_COLUMNS, getBoard } from "~/models/storyteller.server";
-import { dateTimeFormat } from "~/utils/intl-formats";
+import { formatDay } from "~/utils/intl-formats";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { useRootData } from "~/utils/root-data";
@@ -25,7 +25,6 @@ export default function Board() {
   const { t } = useTranslation("storytellers");
   const { columns, hiddenColumns, maxColumns } = useLoaderData<typeof loader>();
   const locale = useRootData()?.locale ?? "en";
-  const language = locale === "hi" ? "hi-IN" : "en-US";
   return (
     <section className="flex flex-col gap-4">
       <h1 className="text-2xl font-bold">{t("board.title")}</h1>
@@ -42,7 +41,6 @@ export default function Board() {
         {columns.map((column) => {
           // One formatter per column (its zone), from the process-wide cache: one per card was most
           // of the board's CPU.
-          const dayFormat = dateTimeFormat(language, { dateStyle: "medium", timeZone: column.time_zone });
           return (
             <section
               key={column.id}
@@ -58,7 +56,7 @@ export default function Board() {
               <ul className="flex flex-col gap-2">
                 {column.cards.map((card, index) => {
                   // Dates in the Storyteller's own zone: the day it reaches them.
-                  const when = card.at ? dayFormat.format(new Date(card.at)) : null;
+                  const when = card.at ? formatDay(locale, card.at, column.time_zone) : null;
                   return (
                     <li
                       // The cards are a fixed list per load, never reordered in place.

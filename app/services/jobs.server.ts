@@ -2,6 +2,7 @@ import type { JobHelpers } from "graphile-worker";
 import { sql } from "kysely";
 import { z } from "zod";
 import type { DbOrTx } from "../../db/client";
+import type { Channel } from "../../db/schema";
 
 type JobDefinition<P extends z.ZodType> = {
   /** Ids only: the task loads what it needs when it runs. */
@@ -96,7 +97,7 @@ export const CALLS_QUEUE = "calls";
 export const WHATSAPP_QUEUE = "whatsapp";
 
 /** The queue a send on `channel` runs in (emails: none, they run side by side). */
-export const sendQueueOf = (channel: "email" | "sms" | "call" | "whatsapp") =>
+export const sendQueueOf = (channel: Channel) =>
   channel === "sms"
     ? TEXTS_QUEUE
     : channel === "call"

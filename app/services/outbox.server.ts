@@ -7,7 +7,7 @@ import type { WhatsAppService } from "~/services/whatsapp-simulator.server";
 import { isUuid } from "~/utils/ids";
 import { oneLine } from "~/utils/validation";
 import { type Db, type DbOrTx, inTransaction } from "../../db/client";
-import type { OutboxMessage } from "../../db/schema";
+import type { Channel, OutboxMessage } from "../../db/schema";
 import { enqueueJob, sendQueueOf } from "./jobs.server";
 import { PermanentSendError, sendErrorReason } from "./send-errors.server";
 
@@ -103,7 +103,7 @@ export async function keepInboundWhatsApp(db: DbOrTx, message: { from: string; t
 async function queueMessage(
   db: DbOrTx,
   row: {
-    channel: "email" | "sms" | "whatsapp";
+    channel: Exclude<Channel, "call">;
     to_address: string;
     subject: string | null;
     text_body: string;
@@ -604,7 +604,7 @@ export async function applyProviderStatus(
  * Messages of the channels that use the built-in outbox, newest first: what /dev/outbox shows.
  * A channel with a real provider is left out entirely (its queued bodies included).
  */
-export async function listOutboxMessages(db: DbOrTx, channels: ("email" | "sms" | "call" | "whatsapp")[], limit = 200) {
+export async function listOutboxMessages(db: DbOrTx, channels: Channel[], limit = 200) {
   if (!channels.length) return [];
   return db
     .selectFrom("outbox_messages")

@@ -1,5 +1,6 @@
 import type { Config } from "~/config.server";
 import { getServerT } from "~/i18n/i18next.server";
+import { escapeHtml } from "~/utils/html";
 import { oneLine } from "~/utils/validation";
 import type { Frequency, Language } from "../../db/schema";
 import type { OutgoingEmail, OutgoingSms, OutgoingWhatsApp } from "./outbox.server";
@@ -16,9 +17,6 @@ export type PromptMessageInput = {
   /** Answering by phone: the number to call and the prompt's code, both formatted (null when off). */
   callIn?: { number: string; code: string } | null;
 };
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /**
  * A message with holes: composed once per language and install through i18next with a marker in

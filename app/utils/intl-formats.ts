@@ -13,8 +13,42 @@ export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptio
   return format;
 }
 
-/** The Intl locale of one of the app's languages: the same conventions on every surface. */
+/**
+ * The Intl locale of one of the app's languages: the same conventions on every surface, page, email,
+ * book and export ("November 26, 2026" in English; decision 075). Lint refuses a locale tag or a
+ * `new Intl.*Format` written anywhere but here.
+ */
 export const intlLocale = (language: string) => (language === "hi" ? "hi-IN" : "en-US");
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/** `new Intl.NumberFormat` in one of the app's languages, made once per language and options. */
+export function numberFormat(language: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${intlLocale(language)}|${JSON.stringify(options)}`;
+  let format = numberFormats.get(key);
+  if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(intlLocale(language), options)));
+  return format;
+}
+
+const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
+
+/** "3 hours ago" in one of the app's languages, made once per language. */
+export function relativeTimeFormat(language: string): Intl.RelativeTimeFormat {
+  const locale = intlLocale(language);
+  let format = relativeFormats.get(locale);
+  if (!format) relativeFormats.set(locale, (format = new Intl.RelativeTimeFormat(locale, { numeric: "auto" })));
+  return format;
+}
+
+/**
+ * "1:05": whole seconds as minutes and seconds, an answer's length or a moment in it, the same in
+ * both languages. Callers round as they mean: a length to the nearest second, a moment down, a
+ * countdown up.
+ */
+export function formatLength(seconds: number): string {
+  const whole = Math.floor(Math.max(0, seconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
 
 /** A moment as a clock shows it where she lives ("08:00"), in the reader's language. */
 export const herTime = (at: Date | string, timeZone: string, language: string) =>
@@ -38,9 +72,12 @@ export function formatDay(
   language: string,
   date: Date | string,
   timeZone: string,
-  style: "medium" | "long" = "medium",
+  style: "medium" | "long" | "dayMonth" = "medium",
 ) {
-  return dateTimeFormat(intlLocale(language), { dateStyle: style, timeZone }).format(new Date(date));
+  // "dayMonth": "November 28", for what happened lately (a correction to an answer's words).
+  const options: Intl.DateTimeFormatOptions =
+    style === "dayMonth" ? { day: "numeric", month: "long", timeZone } : { dateStyle: style, timeZone };
+  return dateTimeFormat(intlLocale(language), options).format(new Date(date));
 }
 
 /** "2026-11": the month something happened in the reader's time zone, for grouping by month. */

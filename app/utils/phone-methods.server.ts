@@ -1,9 +1,10 @@
 import type { Config } from "~/config.server";
 import { type PhoneNumber, takesTexts } from "~/utils/phone.server";
+import type { deliveryMethods } from "~/utils/storyteller-choices";
 import { voiceLineFor } from "~/utils/voice-lines.server";
 
 /** The ways a question can reach a phone number. */
-export type PhoneMethod = "sms" | "call" | "whatsapp";
+export type PhoneMethod = Exclude<(typeof deliveryMethods)[number], "email">;
 
 /**
  * Which methods can work for a number (decisions 041, 043): texts to US and Canadian numbers that

@@ -2,6 +2,8 @@
 // WebVTT captions for players, and checked when the family corrects them. Pure, so the pages, the
 // captions route and the export all cut and write the words alike.
 
+import { formatLength } from "./intl-formats";
+
 export type Segment = { start: number; end: number; text: string };
 
 /** The longest correction we keep: five minutes of speech is about 1,000 words. */
@@ -80,10 +82,7 @@ export function toWebVtt(segments: Segment[]): string {
 export const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 
 /** "1:05": where a segment starts, for a link or a label. */
-export function clockOf(seconds: number): string {
-  const whole = Math.floor(Math.max(0, seconds));
-  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
-}
+export const clockOf = (seconds: number): string => formatLength(seconds);
 
 export type WordsStatus = "pending" | "waiting" | "done" | "none" | "failed";
 

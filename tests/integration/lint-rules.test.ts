@@ -103,6 +103,58 @@ describe("the other rules CONVENTIONS.md names", { timeout: 120_000 }, () => {
     expect(await refusals("app/models/probe.server.ts", 'console.log("hello");\n')).toEqual(["no-console@1"]);
   });
 
+  it("refuses a second rule for who may hear an answer, in Kysely or raw SQL, outside the access module", async () => {
+    const code = [
+      'import { sql } from "kysely";',
+      'import type { DbOrTx } from "../../db/client";',
+      'export const a = (db: DbOrTx) => db.selectFrom("answers").select("id").where("is_private", "=", false);',
+      "export const b = (db: DbOrTx) =>",
+      '  db.selectFrom("answers as a").select((eb) => eb("a.recorded_for_email", "=", "x").as("mine"));',
+      "export const c = sql`select id from answers a where a.is_private = false`;",
+      'export const d = (db: DbOrTx) => db.selectFrom("answers as a").select(["a.id", "a.is_private"]);',
+    ].join("\n");
+    const rule = "no-restricted-syntax";
+    expect(await refusals("app/models/probe.server.ts", `${code}\n`, rule)).toEqual([
+      `${rule}@3`,
+      `${rule}@5`,
+      `${rule}@6`,
+    ]);
+    // A job is held to it too, and the access module alone writes it.
+    expect(await refusals("jobs/probe__job.ts", "export const probe = sql`a.is_private`;\n", rule)).toEqual([
+      `${rule}@1`,
+    ]);
+    expect(await refusals("app/models/access.server.ts", `${code}\n`, rule)).toEqual([]);
+  });
+
+  it("refuses a small rule written a second time: a locale, a formatter, escapeHtml, a channel list", async () => {
+    const code = [
+      "export const when = (language: string, at: Date) =>",
+      '  new Intl.DateTimeFormat(language === "hi" ? "hi-IN" : "en-GB", { dateStyle: "long" }).format(at);',
+      "export function escapeHtml(value: string) {",
+      "  return value;",
+      "}",
+      'export const channels = ["email", "sms", "call", "whatsapp"] as const;',
+      'export type Method = "email" | "sms" | "whatsapp";',
+      'export const voice = { language: "en-US" };',
+    ].join("\n");
+    const rule = "no-restricted-syntax";
+    expect(await refusals("app/routes/probe.server.ts", `${code}\n`, rule)).toEqual([
+      `${rule}@2`,
+      `${rule}@2`,
+      `${rule}@2`,
+      `${rule}@3`,
+      `${rule}@6`,
+      `${rule}@7`,
+    ]);
+    // Their homes write them; the formatters' home may still not compare an answer's privacy.
+    expect(await refusals("app/utils/intl-formats.ts", `${code.split("\n").slice(0, 2).join("\n")}\n`, rule)).toEqual(
+      [],
+    );
+    expect(await refusals("app/utils/intl-formats.ts", "export const probe = sql`a.is_private`;\n", rule)).toEqual([
+      `${rule}@1`,
+    ]);
+  });
+
   it("refuses imports out of order", async () => {
     const code = 'import { z } from "zod";\nimport { readFileSync } from "node:fs";\nexport { z, readFileSync };\n';
     expect(await refusals("app/models/probe.server.ts", code)).toEqual(["import-x/order@2"]);

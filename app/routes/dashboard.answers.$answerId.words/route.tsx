@@ -9,7 +9,7 @@ import { i18nServer } from "~/i18n/i18next.server";
 import { answerWordsForEditor, correctWords, settleHeardAgain } from "~/models/transcript-edit.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { idParam } from "~/utils/ids";
-import { readerTimeZone } from "~/utils/intl-formats";
+import { formatDay, readerTimeZone } from "~/utils/intl-formats";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { readForm } from "~/utils/request-body.server";
@@ -32,11 +32,6 @@ async function loadWords(request: Request, context: LoaderArgs["context"], user:
   const words = await answerWordsForEditor(context.db, user.id, answerId);
   if (!words) throw notFound();
   const locale = await i18nServer.getLocale(request);
-  const date = new Intl.DateTimeFormat(locale === "hi" ? "hi-IN" : "en-GB", {
-    day: "numeric",
-    month: "long",
-    timeZone: readerTimeZone(user),
-  });
   return {
     // Nothing written yet (no words heard, or none yet): the page is for writing them, not correcting.
     title: await pageTitle(request, context, words.transcript?.trim() ? "edit.title" : "edit.writeTitle", "words"),
@@ -44,7 +39,9 @@ async function loadWords(request: Request, context: LoaderArgs["context"], user:
     back: backTo(request),
     words: {
       ...words,
-      corrected: words.editedAt ? { by: words.editorName, on: date.format(words.editedAt) } : null,
+      corrected: words.editedAt
+        ? { by: words.editorName, on: formatDay(locale, words.editedAt, readerTimeZone(user), "dayMonth") }
+        : null,
     },
   };
 }

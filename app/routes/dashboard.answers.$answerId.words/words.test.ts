@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { serializeLanguage } from "~/i18n/i18next.server";
 import { makeTestContext, routeArgs } from "../../../tests/context";
 import { get, outcome, post, replyErrorsOf, signedInUser, toastKeysOf } from "../../../tests/dashboard-routes";
 import { useTestDatabase } from "../../../tests/db";
 import { createAnswer, createGroup, createStoryteller } from "../../../tests/factories";
+import { loader as timelineLoader } from "../dashboard.timeline/route";
 import { loader as captionsLoader } from "../media.answer.$answerId.captions[.vtt]";
 import { action, loader } from "./route";
 
@@ -90,7 +92,7 @@ describe("correcting an answer's words", () => {
 
     const after = await words(owner, answer.id);
     expect(after.corrected?.by).toBe("Ravi");
-    expect(after.corrected?.on).toMatch(/^\d{1,2} [A-Z][a-z]+$/);
+    expect(after.corrected?.on).toMatch(/^[A-Z][a-z]+ \d{1,2}$/);
     expect(after.heardAgain).toBeNull();
   });
 
@@ -193,6 +195,51 @@ describe("correcting an answer's words", () => {
     expect((await open(owner, secret.id)).status).toBe(404);
     expect((await open(owner, "not-a-uuid")).status).toBe(404);
     expect((await row(answer.id)).transcript_edited_at).toBeNull();
+  });
+});
+
+describe("dates", () => {
+  it("writes the day of a correction as the Timeline writes its answer's day, in English and in Hindi", async () => {
+    const day = new Date("2026-11-26T12:00:00Z");
+    // Each reader's language as its one locale writes it (decision 075): "November 26" beside "Nov 26, 2026".
+    const expected = {
+      en: { corrected: "November 26", answered: "Nov 26, 2026" },
+      hi: {
+        corrected: new Intl.DateTimeFormat("hi-IN", { day: "numeric", month: "long", timeZone: "UTC" }).format(day),
+        answered: new Intl.DateTimeFormat("hi-IN", { dateStyle: "medium", timeZone: "UTC" }).format(day),
+      },
+    };
+    for (const language of ["en", "hi"] as const) {
+      const reader = await signedInUser(database, { first_name: "Asha", language });
+      // The page's language is the language cookie's, as the account's switch sets it.
+      const cookie = await serializeLanguage(language, { APP_URL: "http://localhost:3000" });
+      reader.jar.store(new Response(null, { headers: { "Set-Cookie": cookie } }));
+      const nani = await createStoryteller(database.db, { ownerId: reader.id, nickname: "Nani" });
+      const answer = await createAnswer(database.db, {
+        storytellerId: nani.id,
+        transcriptSegments: segments,
+        createdAt: day,
+      });
+      await database.db
+        .updateTable("answers")
+        .set({ transcript_edited_at: day, transcript_edited_by: reader.id })
+        .where("id", "=", answer.id)
+        .execute();
+
+      const page = await words(reader, answer.id);
+      const timeline = await timelineLoader({
+        request: get(reader.jar, "/dashboard/timeline"),
+        context: makeTestContext(database),
+        params: {},
+        ...routeArgs,
+      });
+      const [item] = timeline.months.flatMap((month) => month.items);
+      expect({ words: page.corrected?.on, timeline: item.words.corrected?.on, answered: item.dateLabel }).toEqual({
+        words: expected[language].corrected,
+        timeline: expected[language].corrected,
+        answered: expected[language].answered,
+      });
+    }
   });
 });
 

@@ -1,15 +1,13 @@
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
+import type { ReachProblem } from "~/models/delivery.server";
+import { dateTimeFormat, intlLocale } from "~/utils/intl-formats";
 import { Intent } from "./intents";
 
 type StorytellerState = {
   first_name: string;
   email: string | null;
-  delivery_method: "email" | "sms" | "call" | "whatsapp";
-  unsubscribed_at: Date | string | null;
-  email_undeliverable_at: Date | string | null;
-  sms_consent: string;
-  call_consent: string;
+  reach: ReachProblem | null;
   next_send_at: Date | string | null;
   paused_at: Date | string | null;
   time_zone: string;
@@ -29,29 +27,12 @@ export function DeliveryState({
 }) {
   const { t } = useTranslation("storytellers");
   const vars = { name: storyteller.first_name, address: storyteller.email ?? "" };
-  const problem =
-    storyteller.delivery_method === "email"
-      ? storyteller.unsubscribed_at
-        ? t("delivery.unsubscribed", vars)
-        : storyteller.email_undeliverable_at
-          ? t("delivery.undeliverable", vars)
-          : null
-      : storyteller.delivery_method === "call"
-        ? storyteller.call_consent === "revoked"
-          ? t("delivery.callOptedOut", vars)
-          : storyteller.call_consent !== "granted"
-            ? t("delivery.callAwaitingConsent", vars)
-            : null
-        : storyteller.sms_consent === "revoked"
-          ? t("delivery.optedOut", vars)
-          : storyteller.sms_consent !== "granted"
-            ? t("delivery.awaitingConsent", vars)
-            : null;
+  // Why nothing reaches her is canReceive's reading (reachProblem), made by the loader.
+  const problem = storyteller.reach ? t(`delivery.${storyteller.reach}`, vars) : null;
   const when = storyteller.next_send_at
-    ? new Intl.DateTimeFormat(locale === "hi" ? "hi-IN" : "en-US", {
-        dateStyle: "full",
-        timeZone: storyteller.time_zone,
-      }).format(new Date(storyteller.next_send_at))
+    ? dateTimeFormat(intlLocale(locale), { dateStyle: "full", timeZone: storyteller.time_zone }).format(
+        new Date(storyteller.next_send_at),
+      )
     : null;
   return (
     <div

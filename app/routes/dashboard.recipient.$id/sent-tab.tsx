@@ -4,7 +4,7 @@ import { Form, Link, useFetcher, useNavigate, useSearchParams } from "react-rout
 import { AnswerWithWords } from "~/components/answer-words";
 import { useTimeForYou } from "~/components/time-zone-chooser";
 import { ownReasonKey } from "~/utils/delivery-reasons";
-import { formatDay, herTime } from "~/utils/intl-formats";
+import { formatDay, formatLength, herTime } from "~/utils/intl-formats";
 import { useRootData } from "~/utils/root-data";
 import type { WordsView } from "~/utils/words";
 import { Intent } from "./intents";
@@ -293,10 +293,7 @@ function ShareControl({ answerId, shareUrl }: { answerId: string; shareUrl: stri
 }
 
 /** 83 000 ms → "1:23": a recording's length as a player shows it. */
-function clockLength(ms: number) {
-  const seconds = Math.round(ms / 1000);
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
-}
+const clockLength = (ms: number) => formatLength(Math.round(ms / 1000));
 
 /**
  * Delete and Re-record: a button-like link that opens the confirmation in place, under the row of

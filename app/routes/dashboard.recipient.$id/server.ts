@@ -3,7 +3,7 @@ import type { AppContext } from "~/context.server";
 import { i18nServer } from "~/i18n/i18next.server";
 import { askedStorytellerRole } from "~/models/access.server";
 import { answerCodesFor } from "~/models/answer-code.server";
-import { queueSendNow } from "~/models/delivery.server";
+import { queueSendNow, reachProblem } from "~/models/delivery.server";
 import {
   deletePrompt,
   editPrompt,
@@ -100,7 +100,11 @@ export async function storytellerPage(
   return {
     title: `${view.storyteller.nickname} · ${context.config.APP_NAME}`,
     // Her time zone in words, in the reader's language ("Kolkata, India").
-    storyteller: { ...view.storyteller, zone_place: zoneLabel(view.storyteller.time_zone, locale) },
+    storyteller: {
+      ...view.storyteller,
+      zone_place: zoneLabel(view.storyteller.time_zone, locale),
+      reach: reachProblem(view.storyteller),
+    },
     role: view.role,
     // What the queue shows of each prompt: the sent-only fields (all null here) stay on the server.
     queued: tab === "scheduled" ? view.queued.map(({ id, text, editable }) => ({ id, text, editable })) : [],

@@ -7,7 +7,7 @@ import { react, reactionsOn } from "~/models/reaction.server";
 import { getTimelinePage, groupByMonth, listTimelineStorytellers, parseTimelineCursor } from "~/models/timeline.server";
 import { wordsView } from "~/models/transcript-edit.server";
 import { redirectWithToast } from "~/services/toast.server";
-import { dateTimeFormat, formatDay, intlLocale, monthOf, readerTimeZone } from "~/utils/intl-formats";
+import { dateTimeFormat, formatDay, formatLength, intlLocale, monthOf, readerTimeZone } from "~/utils/intl-formats";
 import { pageTitle } from "~/utils/page-title.server";
 import { ReactionIntent } from "~/utils/reaction-intents";
 import { reactionSchema } from "~/utils/reaction-schema";
@@ -15,10 +15,7 @@ import { readForm } from "~/utils/request-body.server";
 import { Param, searchSchema } from "./schema";
 
 /** "3:07": an answer's length (at most 5:00). */
-export function formatDuration(ms: number) {
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
-}
+export const formatDuration = (ms: number) => formatLength(Math.round(ms / 1000));
 
 /**
  * The page's data: one page of answers in month groups, the filter's choices, and the next page's
