@@ -35,6 +35,13 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ TWILIO_ACCOUNT_SID: "nope" })).toThrow(/TWILIO_ACCOUNT_SID must look like/);
     expect(() => parseEnv({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
     expect(() => parseEnv({ WORKER: "maybe" })).toThrow(/WORKER/);
+    // The printer's sandbox or production is always chosen, never assumed.
+    expect(() => parseEnv({ LULU_CLIENT_KEY: "key" })).toThrow(
+      /LULU_CLIENT_SECRET is required when LULU_CLIENT_KEY is set.*LULU_API_URL/,
+    );
+    expect(() => parseEnv({ LULU_CLIENT_KEY: "k", LULU_CLIENT_SECRET: "s", LULU_API_URL: "sandbox" })).toThrow(
+      /LULU_API_URL/,
+    );
   });
 
   it("runs a jobs-only process on a shared database, and a metrics token long enough to guess at nothing", () => {

@@ -124,6 +124,10 @@ const envSchema = z
     // EXPORT_STREAM_MAX_MB are built by a job instead of streamed straight to the browser.
     CHROMIUM_PATH: z.string().min(1).default("/usr/bin/chromium"),
     EXPORT_STREAM_MAX_MB: z.coerce.number().int().min(0).default(200),
+    // Ordering printed books (decision 082): the self-hoster's own Lulu Print API account, sandbox or production.
+    LULU_CLIENT_KEY: optional(z.string().min(1)),
+    LULU_CLIENT_SECRET: optional(z.string().min(1)),
+    LULU_API_URL: optional(z.url()),
   })
   .superRefine((env, ctx) => {
     const requireWith = (when: keyof typeof env, needs: (keyof typeof env)[]) => {
@@ -145,6 +149,7 @@ const envSchema = z
     requireWith("S3_ACCESS_KEY_ID", ["S3_SECRET_ACCESS_KEY"]);
     requireWith("S3_SECRET_ACCESS_KEY", ["S3_ACCESS_KEY_ID"]);
     requireWith("TRANSCRIBE_URL", ["TRANSCRIBE_API_KEY"]);
+    requireWith("LULU_CLIENT_KEY", ["LULU_CLIENT_SECRET", "LULU_API_URL"]);
     // A jobs-only process shares the web processes' database; an embedded one of its own would not be it.
     if (env.WORKER === "only" && !env.DATABASE_URL) {
       ctx.addIssue({ code: "custom", path: ["DATABASE_URL"], message: "is required when WORKER is only" });

@@ -1,12 +1,26 @@
-import { bookOptionsSchema, buildBook } from "~/models/keepsake-book.server";
+import { bookOptionsSchema, buildBook, type PrintReadyBook } from "~/models/keepsake-book.server";
 import { failKeepsake, finishKeepsake, keepsakeForJob, setKeepsakeProgress } from "~/models/keepsake.server";
 import type { JobTask } from "~/services/jobs.server";
 import { ChromiumMissingError } from "~/services/pdf.server";
 import { storageKeys } from "~/services/storage-keys";
+import { zipStream } from "~/services/zip.server";
 import type { JobDeps } from "./task-list";
 
+async function printReadyZip(files: PrintReadyBook) {
+  const lastModified = new Date();
+  const entry = (name: string, bytes: Uint8Array) => ({
+    name,
+    lastModified,
+    size: bytes.byteLength,
+    open: async () => bytes,
+  });
+  const zip = zipStream([entry("interior.pdf", files.interior), entry("cover.pdf", files.cover)]);
+  return new Uint8Array(await new Response(zip).arrayBuffer());
+}
+
 /**
- * Makes a keepsake book (decision 023): the PDF printed by the system Chromium, put in storage.
+ * Makes a keepsake book (decision 023): the PDF printed by the system Chromium, put in storage;
+ * or its print-ready files (decision 081), checked, in one zip.
  * Without Chromium the keepsake says so ("no-chromium") and nothing else breaks. Ready: a
  * notification and an email with the 7-day link.
  */
@@ -36,9 +50,14 @@ export const keepsakeBook =
         await failKeepsake(db, keepsakeId, "not-found");
         return;
       }
-      const key = storageKeys.keepsakeFile(keepsakeId, "pdf");
-      await storage.put(key, result.pdf, "application/pdf");
-      await finishKeepsake(db, config, keepsakeId, { key, size: result.pdf.byteLength });
+      // Print-ready files go together in one zip: the interior and the cover a printer asks for.
+      const file =
+        result.kind === "pdf"
+          ? { bytes: result.pdf, extension: "pdf" as const, type: "application/pdf" }
+          : { bytes: await printReadyZip(result.files), extension: "zip" as const, type: "application/zip" };
+      const key = storageKeys.keepsakeFile(keepsakeId, file.extension);
+      await storage.put(key, file.bytes, file.type);
+      await finishKeepsake(db, config, keepsakeId, { key, size: file.bytes.byteLength });
     } catch (error) {
       if (error instanceof ChromiumMissingError) {
         await failKeepsake(db, keepsakeId, "no-chromium");

@@ -116,7 +116,7 @@ export function KeepsakeList({ keepsakes }: { keepsakes: KeepsakeView[] }) {
         {keepsakes.map((keepsake) => (
           <li key={keepsake.id} className="flex flex-wrap items-center gap-x-3 gap-y-1" data-keepsake={keepsake.status}>
             <span className="font-medium">
-              {t(keepsake.kind === "book" ? "list.book" : "list.export")}
+              {t(keepsake.print ? "list.print" : keepsake.kind === "book" ? "list.book" : "list.export")}
               {keepsake.storytellerId ? "" : ` · ${t("list.everything")}`}
             </span>
             <span className="text-sm text-muted">{t("list.requested", { date: date(keepsake.createdAt) })}</span>
@@ -133,7 +133,7 @@ export function KeepsakeList({ keepsakes }: { keepsakes: KeepsakeView[] }) {
             </span>
             {keepsake.downloadable ? (
               <a href={`/dashboard/keep/${keepsake.id}/download`} className="btn-secondary" download>
-                {t("list.download")}
+                {t(keepsake.print ? "list.downloadPrint" : "list.download")}
               </a>
             ) : null}
           </li>

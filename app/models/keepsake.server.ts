@@ -8,6 +8,7 @@ import { signCapability } from "~/services/tokens.server";
 import { isUuid } from "~/utils/ids";
 import { formatDay, readerTimeZone } from "~/utils/intl-formats";
 import type { KeepsakeView } from "~/utils/keep-schema";
+import type { Binding, Trim } from "~/utils/print-geometry";
 import { type DbOrTx, inTransaction } from "../../db/client";
 import type { Language } from "../../db/schema";
 import { answerVisibleTo, isOwnAnswer, visibleStorytellerIds } from "./access.server";
@@ -137,6 +138,7 @@ export async function listKeepsakes(
       "created_at",
       "expires_at",
       "storage_key",
+      sql<boolean>`options ? 'print'`.as("print"),
     ])
     .where("user_id", "=", userId);
   if (filter.storytellerId !== undefined) {
@@ -149,6 +151,7 @@ export async function listKeepsakes(
   return rows.map((row) => ({
     id: row.id,
     kind: row.kind,
+    print: row.print,
     storytellerId: row.storyteller_id,
     status: row.status,
     progress: row.progress,
@@ -185,6 +188,8 @@ export type BookOptions = {
   cover: "none" | "storyteller" | "uploaded";
   /** The frame's language; books asked for before the choice are in the Storyteller's. */
   language?: Language;
+  /** Print-ready files (interior and cover) for this trim and binding, instead of the home PDF. */
+  print?: { trim: Trim; binding: Binding };
 };
 
 export type RequestBookResult = { kind: "queued"; id: string } | { kind: "not-found" } | { kind: "no-answers" };

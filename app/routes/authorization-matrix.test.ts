@@ -1218,6 +1218,41 @@ const matrix: Row[] = [
       ]);
     },
   },
+  {
+    name: "make a book's print-ready files",
+    may: FAMILY,
+    status: 302,
+    act: (w, a) =>
+      statusOf(() =>
+        keepAction({
+          request: post(a, `${storytellerPath(w)}/keep`, {
+            intent: "print",
+            title: "Nani's stories",
+            paper: "a4",
+            cover: "none",
+            language: "en",
+            include: w.answer.id,
+            trim: "6x9",
+            binding: "hardcover",
+          }),
+          context: w.ctx,
+          params: { id: w.storytellerId },
+          ...routeArgs,
+        }),
+      ),
+    effect: async (w, a) => {
+      const rows = await database.db.selectFrom("keepsakes").selectAll().where("user_id", "=", a.id).execute();
+      expect(rows).toEqual([
+        expect.objectContaining({
+          kind: "book",
+          options: expect.objectContaining({
+            answerIds: [w.answer.id],
+            print: { trim: "6x9", binding: "hardcover" },
+          }),
+        }),
+      ]);
+    },
+  },
   // Families answering back (decision 048).
   {
     name: "send a heart on an answer",

@@ -14,6 +14,8 @@ export async function loader({ request, context, params }: LoaderArgs) {
   const keepsake = await downloadableKeepsake(context.db, user.id, params.id ?? "");
   if (!keepsake?.storage_key) throw new Response(null, { status: 404 });
   const book = keepsake.kind === "book";
+  // A book's print-ready files are a zip of its interior and cover.
+  const pdf = book && !(keepsake.options as { print?: unknown } | null)?.print;
   // Named as the book's title or the export's ("The-stories-of-Dadi-2026-11-28.pdf"), as the keep
   // page and the zip's own folder say it.
   const t = await getServerT(user.language, context, "keep");
@@ -25,8 +27,8 @@ export async function loader({ request, context, params }: LoaderArgs) {
         ? storiesTitle(t, familyName({ nickname: keepsake.nickname, first_name: keepsake.first_name }))
         : t("archive.titleEverything");
   return serveStoredFile(request, context.storage, keepsake.storage_key, {
-    contentType: book ? "application/pdf" : "application/zip",
+    contentType: pdf ? "application/pdf" : "application/zip",
     disposition: "attachment",
-    filename: keepsakeFilename(title, keepsake.created_at, book ? "pdf" : "zip"),
+    filename: keepsakeFilename(title, keepsake.created_at, pdf ? "pdf" : "zip"),
   });
 }

@@ -33,6 +33,21 @@ export async function htmlToPdf(
   html: string,
   options: { format: "A4" | "Letter"; revise?: (firstPrint: Uint8Array) => Promise<string> },
 ): Promise<Uint8Array> {
+  return withPrinter(executablePath, options.format, async (print) => {
+    const first = await print(html);
+    return options.revise ? await print(await options.revise(first)) : first;
+  });
+}
+
+/**
+ * One Chromium for several prints: `use` gets a `print(html)` that returns the PDF. A page's CSS
+ * `@page { size }` wins over `format` (the print-ready book's trim plus bleed).
+ */
+export async function withPrinter<T>(
+  executablePath: string,
+  format: "A4" | "Letter",
+  use: (print: (html: string) => Promise<Uint8Array>) => Promise<T>,
+): Promise<T> {
   if (!(await chromiumAvailable(executablePath))) throw new ChromiumMissingError(executablePath);
   const browser = await chromium.launch({ executablePath, args: ["--no-sandbox", "--disable-gpu"] });
   try {
@@ -40,12 +55,10 @@ export async function htmlToPdf(
     await page.route("**/*", (route) =>
       route.request().url().startsWith("data:") ? route.continue() : route.abort("blockedbyclient"),
     );
-    const print = async (content: string) => {
+    return await use(async (content) => {
       await page.setContent(content, { waitUntil: "load" });
-      return new Uint8Array(await page.pdf({ format: options.format, printBackground: true, preferCSSPageSize: true }));
-    };
-    const first = await print(html);
-    return options.revise ? await print(await options.revise(first)) : first;
+      return new Uint8Array(await page.pdf({ format, printBackground: true, preferCSSPageSize: true }));
+    });
   } finally {
     await browser.close();
   }
@@ -67,4 +80,56 @@ export async function anchorPages(pdf: Uint8Array): Promise<Map<string, number>>
     if (page) found.set(name.decodeText(), page);
   }
   return found;
+}
+
+/** What a printer checks of a file: its pages' sizes (points, the media box) and fonts not embedded. */
+export type PrintFileFacts = {
+  pages: { width: number; height: number }[];
+  /** Fonts drawn from outside the file (a Type 3 font's glyphs are in the file). */
+  unembeddedFonts: string[];
+};
+
+const FONT_FILES = ["FontFile", "FontFile2", "FontFile3"].map((name) => PDFName.of(name));
+
+export async function printFileFacts(pdf: Uint8Array): Promise<PrintFileFacts> {
+  const document = await PDFDocument.load(pdf, { updateMetadata: false });
+  const unembedded = new Set<string>();
+  const seen = new Set<PDFDict>();
+  const lookupDict = (value: unknown) => {
+    const found = value instanceof PDFRef ? document.context.lookup(value) : value;
+    return found instanceof PDFDict ? found : undefined;
+  };
+  const embedded = (font: PDFDict): boolean => {
+    const subtype = font.get(PDFName.of("Subtype"));
+    if (subtype === PDFName.of("Type3")) return true;
+    if (subtype === PDFName.of("Type0")) {
+      const descendants = font.lookupMaybe(PDFName.of("DescendantFonts"), PDFArray);
+      const descendant = descendants ? lookupDict(descendants.get(0)) : undefined;
+      return !!descendant && embedded(descendant);
+    }
+    const descriptor = lookupDict(font.get(PDFName.of("FontDescriptor")));
+    return !!descriptor && FONT_FILES.some((name) => descriptor.has(name));
+  };
+  // Fonts sit in a page's resources and in those of the forms it draws.
+  const walk = (resources: PDFDict | undefined) => {
+    if (!resources || seen.has(resources)) return;
+    seen.add(resources);
+    const fonts = lookupDict(resources.get(PDFName.of("Font")));
+    for (const [, value] of fonts?.entries() ?? []) {
+      const font = lookupDict(value);
+      if (font && !embedded(font)) unembedded.add(font.get(PDFName.of("BaseFont"))?.toString() ?? "?");
+    }
+    const objects = lookupDict(resources.get(PDFName.of("XObject")));
+    for (const [, value] of objects?.entries() ?? []) {
+      const object = value instanceof PDFRef ? document.context.lookup(value) : value;
+      const dict = object && "dict" in object ? (object as { dict: PDFDict }).dict : undefined;
+      if (dict?.get(PDFName.of("Subtype")) === PDFName.of("Form")) walk(lookupDict(dict.get(PDFName.of("Resources"))));
+    }
+  };
+  const pages = document.getPages().map((page) => {
+    walk(page.node.Resources());
+    const { width, height } = page.getMediaBox();
+    return { width, height };
+  });
+  return { pages, unembeddedFonts: [...unembedded] };
 }

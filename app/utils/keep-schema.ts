@@ -10,6 +10,8 @@ export const exportSchema = z.union([
 export type KeepsakeView = {
   id: string;
   kind: "export" | "book";
+  /** A book's print-ready files (a zip of interior and cover) rather than its home PDF. */
+  print: boolean;
   storytellerId: string | null;
   status: "queued" | "building" | "ready" | "failed";
   progress: number;

@@ -148,3 +148,59 @@ test("upload a cover photo and make the book with it", async ({ page, context, d
     });
   }
 });
+
+test("make the book's print-ready files and download them", async ({ page, context, db, baseURL }) => {
+  test.setTimeout(240_000);
+  const user = await signInAsNewUser(db, context, baseURL!, "Priya");
+  const nani = await grandmaRose(db, user.id, "Nani");
+  await page.goto(`/dashboard/recipient/${nani.id}/keep`);
+  // The screens show the files in both languages; otherwise English is enough.
+  const languages = screensDir() ? (["en", "hi"] as const) : (["en"] as const);
+  for (const language of languages) {
+    await page.getByLabel("Title").fill(language === "hi" ? "नानी की कहानियाँ" : "Nani's stories");
+    if (language === "hi") await page.getByRole("radio", { name: "हिन्दी (Hindi)" }).check();
+    await page.getByRole("radio", { name: "6 × 9 in" }).check();
+    await page.getByRole("radio", { name: "Hardcover" }).check();
+    await page.getByRole("button", { name: "Make print-ready files" }).click();
+    await expect(page.getByText("The print-ready files are being made.")).toBeVisible();
+    const newest = page.locator("[data-keepsake]").first();
+    await expect(newest).toContainText("Print-ready files");
+    await expect(async () => {
+      await page.reload();
+      expect(await newest.getAttribute("data-keepsake")).toBe("ready");
+    }).toPass({ timeout: 150_000 });
+    if (language === "en") await expectNoAxeViolations(page);
+    const [file] = await Promise.all([
+      page.waitForEvent("download"),
+      newest.getByRole("link", { name: "Download print-ready files" }).click(),
+    ]);
+    const unzipped = path.join(test.info().outputDir, `print-${language}`);
+    const zip = `${unzipped}.zip`;
+    await file.saveAs(zip);
+    await run("unzip", ["-q", "-o", zip, "-d", unzipped]);
+    const interior = path.join(unzipped, "interior.pdf");
+    const cover = path.join(unzipped, "cover.pdf");
+    const { stdout: info } = await run("pdfinfo", [interior]);
+    expect(info).toMatch(/Page size:\s+450 x 666 pts/);
+    expect(info).toMatch(/Pages:\s+24\n/);
+    expect((await run("pdfinfo", [cover])).stdout).toMatch(/Page size:\s+1008 x 774 pts/);
+    if (!screensDir()) continue;
+    // The cover spread and two inside pages (the title page, the first answers) as pictures.
+    const dir = path.join(screensDir()!, "book");
+    await mkdir(dir, { recursive: true });
+    await run("pdftoppm", ["-r", "40", "-png", "-singlefile", cover, path.join(dir, `print-cover-${language}`)]);
+    for (const number of [1, 3])
+      await run("pdftoppm", [
+        "-r",
+        "60",
+        "-png",
+        "-singlefile",
+        "-f",
+        String(number),
+        "-l",
+        String(number),
+        interior,
+        path.join(dir, `print-${language}-${number}`),
+      ]);
+  }
+});

@@ -11,6 +11,7 @@ import { redirectWithToast } from "~/services/toast.server";
 import { idParam } from "~/utils/ids";
 import { storiesTitle } from "~/utils/keepsake-name";
 import { titleFromLoader } from "~/utils/meta";
+import { BINDINGS, TRIM_NAMES } from "~/utils/print-geometry";
 import { readForm } from "~/utils/request-body.server";
 import { CoverForm } from "./cover-form";
 import { Intent, MAX_TITLE } from "./intents";
@@ -48,7 +49,8 @@ export async function action({ request, context, params }: ActionArgs) {
   const form = await readForm(request);
   const submission = parseWithZod(form, { schema: keepSchema });
   if (submission.status !== "success") {
-    if (submission.payload.intent !== Intent.book) throw new Response("Bad Request", { status: 400 });
+    if (submission.payload.intent !== Intent.book && submission.payload.intent !== Intent.print)
+      throw new Response("Bad Request", { status: 400 });
     return data({ result: submission.reply() }, { status: 400 });
   }
   const input = submission.value;
@@ -65,11 +67,15 @@ export async function action({ request, context, params }: ActionArgs) {
     cover: input.cover,
     language: input.language,
     answerIds: orderedAnswerIds(form, input.include),
+    ...(input.intent === Intent.print ? { print: { trim: input.trim, binding: input.binding } } : {}),
   });
   if (result.kind === "not-found") throw notFound();
   if (result.kind === "no-answers")
     return data({ result: submission.reply({ fieldErrors: { include: ["keep:book.pickOne"] } }) }, { status: 400 });
-  return redirectWithToast(request, context, back, { type: "success", key: "keep:toast.bookQueued" });
+  return redirectWithToast(request, context, back, {
+    type: "success",
+    key: input.intent === Intent.print ? "keep:toast.printQueued" : "keep:toast.bookQueued",
+  });
 }
 
 export default function KeepStoryteller() {
@@ -125,7 +131,6 @@ export default function KeepStoryteller() {
           <p className="text-muted">{t("book.noAnswers")}</p>
         ) : (
           <Form method="post" className="flex flex-col gap-4">
-            <input type="hidden" name="intent" value={Intent.book} />
             <div className="flex flex-col gap-1">
               <label htmlFor="book-title" className="font-medium">
                 {t("book.titleLabel")}
@@ -221,9 +226,37 @@ export default function KeepStoryteller() {
                 ))}
               </ol>
             </fieldset>
-            <button type="submit" className="btn-primary self-start">
+            {/* The first button is the one Enter presses. */}
+            <button type="submit" name="intent" value={Intent.book} className="btn-primary self-start">
               {t("book.submit")}
             </button>
+            <fieldset className="flex flex-col gap-3 border-t border-line pt-4" aria-describedby="print-lead">
+              <legend className="pt-4 font-semibold">{t("book.printHeading")}</legend>
+              <p id="print-lead">{t("book.printLead")}</p>
+              <fieldset className="flex flex-wrap gap-4">
+                <legend className="font-medium">{t("book.trimLabel")}</legend>
+                <FieldErrors id="book-trim-error" errors={errors("trim")} />
+                {TRIM_NAMES.map((trim) => (
+                  <label key={trim} className="flex min-h-11 items-center gap-2">
+                    <input type="radio" name="trim" value={trim} defaultChecked={trim === TRIM_NAMES[0]} />
+                    {t(`book.trim.${trim}`)}
+                  </label>
+                ))}
+              </fieldset>
+              <fieldset className="flex flex-wrap gap-4">
+                <legend className="font-medium">{t("book.bindingLabel")}</legend>
+                <FieldErrors id="book-binding-error" errors={errors("binding")} />
+                {BINDINGS.map((binding) => (
+                  <label key={binding} className="flex min-h-11 items-center gap-2">
+                    <input type="radio" name="binding" value={binding} defaultChecked={binding === BINDINGS[0]} />
+                    {t(`book.binding.${binding}`)}
+                  </label>
+                ))}
+              </fieldset>
+              <button type="submit" name="intent" value={Intent.print} className="btn-secondary self-start">
+                {t("book.printSubmit")}
+              </button>
+            </fieldset>
           </Form>
         )}
       </section>
