@@ -12,6 +12,7 @@ import {
   sendOutboxMessage,
 } from "~/services/outbox.server";
 import { composePromptEmail, composePromptSms, composePromptWhatsApp } from "~/services/prompt-messages.server";
+import { replyAddress } from "~/services/reply-address.server";
 import { signCapability } from "~/services/tokens.server";
 import { displayLine, storytellerVoiceLine } from "~/utils/voice-lines.server";
 import { type DbOrTx, inTransaction } from "../../db/client";
@@ -356,6 +357,7 @@ async function composeFor(deps: DeliveryDeps, row: LedgerRow, codes: Map<string,
         email: await composePromptEmail(deps.config, {
           ...input,
           to: row.email!,
+          replyTo: replyAddress(deps.config, row.prompt_id),
           unsubscribeUrl: unsubscribeUrl(
             deps.config,
             await signCapability(deps.config, "unsubscribe", row.storyteller_id, now),

@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type NotNull, sql } from "kysely";
 import type { Config } from "~/config.server";
 import type { AppContext } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
@@ -104,7 +104,17 @@ export async function keptAnswers(db: DbOrTx, userId: string, scope: ExportScope
       ]),
     );
   }
-  return query.orderBy("s.first_name").orderBy("a.storyteller_id").orderBy("a.created_at").orderBy("a.id").execute();
+  return (
+    query
+      // The export holds recordings; written answers (by email reply) are not in it yet.
+      .where("a.storage_key", "is not", null)
+      .$narrowType<{ storage_key: NotNull; content_type: NotNull; duration_ms: NotNull; byte_size: NotNull }>()
+      .orderBy("s.first_name")
+      .orderBy("a.storyteller_id")
+      .orderBy("a.created_at")
+      .orderBy("a.id")
+      .execute()
+  );
 }
 
 /** The Storyteller a keep page is about, when the user may see it (owner or collaborator). */

@@ -66,7 +66,8 @@ export type TimelineItem = {
   answeredAt: string;
   /** "YYYY-MM" in UTC, what the page groups by. */
   month: string;
-  durationMs: number;
+  /** Null for a written answer (a reply by email), which has no recording. */
+  durationMs: number | null;
   isPrivate: boolean;
   /** Answered by calling in (decision 022): the card says "By phone". */
   viaPhone: boolean;

@@ -31,6 +31,8 @@ export type AnswerWords = {
   status: WordsStatus;
   transcript: string | null;
   segments: Segment[];
+  /** False for a written answer (a reply by email): words only, nothing to listen to. */
+  hasRecording: boolean;
   /** Which words the form was opened on (a digest), so a save crossing another's is caught. */
   version: string;
   editedAt: Date | null;
@@ -68,6 +70,7 @@ export async function answerWordsForEditor(db: DbOrTx, userId: string, answerId:
       "a.machine_segments",
       "a.transcript_edited_at",
       "a.transcript_edited_over",
+      "a.storage_key",
       "editor.first_name as editor_name",
     ])
     .where("a.id", "=", answerId)
@@ -82,6 +85,7 @@ export async function answerWordsForEditor(db: DbOrTx, userId: string, answerId:
     status: row.transcript_status,
     transcript: row.transcript,
     segments: cleanSegments(row.transcript_segments),
+    hasRecording: row.storage_key !== null,
     version: wordsVersion(row.transcript),
     editedAt: row.transcript_edited_at,
     editorName: row.editor_name,

@@ -109,7 +109,9 @@ const CONTROL_IN_NAME = /[\u0000-\u001f\u007f]/;
 const badFileName = (name: string) => name.length > MAX_FILE_NAME || CONTROL_IN_NAME.test(name);
 
 export type MultipartResult =
-  { ok: true; form: FormData; files: MultipartFile[] } | { ok: false; problem: MultipartProblem };
+  | { ok: true; form: FormData; files: MultipartFile[] }
+  /** `form`: the text fields read before the problem (those sent ahead of a file too large). */
+  | { ok: false; problem: MultipartProblem; form?: FormData };
 
 /**
  * A multipart form read part by part as it arrives: text fields (short), and the named file fields,
@@ -145,7 +147,7 @@ export function readMultipart(request: Request, options: MultipartOptions): Prom
       body.unpipe(parser);
       // Paused, not destroyed: destroying drops the connection before the refusal can be sent.
       body.pause();
-      resolve({ ok: false, problem });
+      resolve({ ok: false, problem, form });
     };
 
     parser.on("field", (name, value, info) => {
