@@ -45,6 +45,18 @@ export function AnswerWithWords({
       ) : null}
       {children}
       <Words words={words} correctHref={correctHref ?? null} />
+      {words.written ? (
+        <figure className="flex flex-col gap-2" data-testid="written-beside">
+          <figcaption className="text-sm font-medium">{t("writtenBeside")}</figcaption>
+          <div className="words flex flex-col gap-2 leading-relaxed">
+            {paragraphsOfText(words.written).map((paragraph, i) => (
+              <p key={i} className="whitespace-pre-line">
+                {paragraph}
+              </p>
+            ))}
+          </div>
+        </figure>
+      ) : null}
     </div>
   );
 }

@@ -250,6 +250,7 @@ export async function getMyStories(db: DbOrTx, me: Me) {
         transcript_edited_at: r.transcript_edited_at,
         transcript_editor: r.transcript_editor,
         heard_again: r.heard_again,
+        written_beside: r.written_beside,
       },
     })),
     /** My own stories not recorded yet. */

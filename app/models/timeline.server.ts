@@ -203,6 +203,7 @@ export async function getTimelinePage(
         transcript_edited_at: r.transcript_edited_at,
         transcript_editor: r.transcript_editor,
         heard_again: r.heard_again,
+        written_beside: r.written_beside,
       },
       question: r.question,
       storytellerId: r.storyteller_id,

@@ -221,6 +221,13 @@ export function wordsColumnsOf(alias: string, { maskPrivate = false }: { maskPri
     sql<boolean>`(${col("transcript_edited_at")} is not null and nullif(trim(${col("machine_transcript")}), '') is not null
       and ${col("machine_transcript")} is distinct from ${col("transcript_edited_over")}
       and ${col("machine_transcript")} is distinct from ${col("transcript")})`.as("heard_again"),
+    // What she wrote beside a recording (a reply by email); a written answer's words are its transcript.
+    (maskPrivate
+      ? sql<
+          string | null
+        >`case when ${col("is_private")} or ${col("storage_key")} is null then null else ${col("written_text")} end`
+      : sql<string | null>`case when ${col("storage_key")} is null then null else ${col("written_text")} end`
+    ).as("written_beside"),
   ] as const;
 }
 
@@ -233,6 +240,7 @@ export type WordsRow = {
   transcript_edited_at: Date | null;
   transcript_editor: string | null;
   heard_again: boolean;
+  written_beside: string | null;
 };
 
 /**
@@ -249,5 +257,6 @@ export function wordsView(row: WordsRow, locale: string, timeZone: string): Word
       ? { by: row.transcript_editor, on: format.format(row.transcript_edited_at) }
       : null,
     heardAgain: row.heard_again,
+    written: row.written_beside,
   };
 }

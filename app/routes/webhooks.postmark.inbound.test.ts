@@ -10,6 +10,7 @@ import { promisify } from "node:util";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendDelivery } from "~/models/delivery.server";
+import { getTimelinePage } from "~/models/timeline.server";
 import { replyAddress } from "~/services/reply-address.server";
 import { makeTestContext, routeArgs } from "../../tests/context";
 import { useTestDatabase } from "../../tests/db";
@@ -72,7 +73,7 @@ async function askedByEmail(language: "en" | "hi" = "en") {
   });
   await createSentEmail(database.db, { promptId: prompt.id, to: email });
   const address = replyAddress(context().config, prompt.id)!;
-  return { email, promptId: prompt.id, address, storytellerId: storyteller.id };
+  return { email, promptId: prompt.id, address, storytellerId: storyteller.id, owner };
 }
 
 /** An inbound message as Postmark's webhook sends it. */
@@ -267,6 +268,9 @@ describe("her reply by email", () => {
       expect(answer.duration_ms).toBeGreaterThan(1500);
       expect(answer.written_text).toBe("Listen to this.");
       expect(await context().storage.head(answer.storage_key!)).not.toBeNull();
+      // The family reads what she wrote beside her recording.
+      const { items } = await getTimelinePage(database.db, asked.owner);
+      expect(items[0].words.written_beside).toBe("Listen to this.");
       const jobs = await sql<{ task: string }>`select task_identifier as task from graphile_worker.jobs`.execute(
         database.db,
       );

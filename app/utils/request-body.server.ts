@@ -110,7 +110,7 @@ const badFileName = (name: string) => name.length > MAX_FILE_NAME || CONTROL_IN_
 
 export type MultipartResult =
   | { ok: true; form: FormData; files: MultipartFile[] }
-  /** `form`: the text fields read before the problem (those sent ahead of a file too large). */
+  /** `form` (tooLarge only): the text fields sent ahead of the file too large. */
   | { ok: false; problem: MultipartProblem; form?: FormData };
 
 /**
@@ -147,7 +147,8 @@ export function readMultipart(request: Request, options: MultipartOptions): Prom
       body.unpipe(parser);
       // Paused, not destroyed: destroying drops the connection before the refusal can be sent.
       body.pause();
-      resolve({ ok: false, problem, form });
+      // A file too large still leaves the fields sent before it (who wrote, to what).
+      resolve(problem === "tooLarge" ? { ok: false, problem, form } : { ok: false, problem });
     };
 
     parser.on("field", (name, value, info) => {
