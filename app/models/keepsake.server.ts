@@ -1,4 +1,4 @@
-import { type NotNull, sql } from "kysely";
+import { sql } from "kysely";
 import type { Config } from "~/config.server";
 import type { AppContext } from "~/context.server";
 import { getServerT } from "~/i18n/i18next.server";
@@ -38,12 +38,13 @@ export type KeptAnswer = {
   asked_at: Date | null;
   answered_at: Date;
   is_private: boolean;
-  storage_key: string;
-  content_type: string;
+  /** The four are null for a written answer (a reply by email): its words are its transcript. */
+  storage_key: string | null;
+  content_type: string | null;
   playable_storage_key: string | null;
   playable_content_type: string | null;
-  duration_ms: number;
-  byte_size: string;
+  duration_ms: number | null;
+  byte_size: string | null;
   transcript: string | null;
   transcript_status: "pending" | "waiting" | "done" | "none" | "failed";
   transcript_segments: unknown;
@@ -104,17 +105,21 @@ export async function keptAnswers(db: DbOrTx, userId: string, scope: ExportScope
       ]),
     );
   }
-  return (
-    query
-      // The export holds recordings; written answers (by email reply) are not in it yet.
-      .where("a.storage_key", "is not", null)
-      .$narrowType<{ storage_key: NotNull; content_type: NotNull; duration_ms: NotNull; byte_size: NotNull }>()
-      .orderBy("s.first_name")
-      .orderBy("a.storyteller_id")
-      .orderBy("a.created_at")
-      .orderBy("a.id")
-      .execute()
-  );
+  return query.orderBy("s.first_name").orderBy("a.storyteller_id").orderBy("a.created_at").orderBy("a.id").execute();
+}
+
+/** A kept answer that has a recording (not a written one). */
+export type KeptRecording = KeptAnswer & {
+  storage_key: string;
+  content_type: string;
+  duration_ms: number;
+  byte_size: string;
+};
+
+/** The kept answers the export holds: those with a recording (written ones are not in it yet). */
+export async function keptRecordings(db: DbOrTx, userId: string, scope: ExportScope): Promise<KeptRecording[] | null> {
+  const answers = await keptAnswers(db, userId, scope);
+  return answers && answers.filter((answer): answer is KeptRecording => answer.storage_key !== null);
 }
 
 /** The Storyteller a keep page is about, when the user may see it (owner or collaborator). */

@@ -10,6 +10,8 @@ import { promisify } from "node:util";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendDelivery } from "~/models/delivery.server";
+import { keptAnswers, keptRecordings } from "~/models/keepsake.server";
+import { getMyStories } from "~/models/my-stories.server";
 import { getTimelinePage } from "~/models/timeline.server";
 import { replyAddress } from "~/services/reply-address.server";
 import { makeTestContext, routeArgs } from "../../tests/context";
@@ -204,6 +206,14 @@ describe("her reply by email", () => {
       expect(answer.transcript).toBe(words);
       expect(answer.transcript_status).toBe("done");
       expect(answer.storage_key).toBeNull();
+      // The book may print it (its words are the transcript); the export, which holds recordings, not yet.
+      const scope = { kind: "storyteller" as const, storytellerId: asked.storytellerId };
+      expect((await keptAnswers(database.db, asked.owner.id, scope))?.map((a) => a.transcript)).toEqual([words]);
+      expect(await keptRecordings(database.db, asked.owner.id, scope)).toEqual([]);
+      // In her own account's My Stories too: her words, no player.
+      const her = await createUser(database.db, { email: asked.email });
+      const { stories } = await getMyStories(database.db, her);
+      expect(stories.map((s) => [s.hasRecording, s.words.transcript])).toEqual([[false, words]]);
       const [thanks] = await toldHer(asked.email);
       expect(thanks.subject).toBe(
         lang === "hi" ? "धन्यवाद — Priya इसे जल्द ही पढ़ेंगे" : "Thank you — Priya will read it soon",
