@@ -72,6 +72,10 @@ const envSchema = z
     POSTMARK_SERVER_TOKEN: optional(z.string().min(1)),
     POSTMARK_API_URL: optional(z.url()),
     POSTMARK_WEBHOOK_SECRET: optional(z.string().min(16)),
+    // The domain Postmark receives replies on (its inbound domain or its own inbound address's).
+    INBOUND_EMAIL_DOMAIN: optional(
+      z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, "must be a domain like replies.example.com"),
+    ),
 
     TWILIO_ACCOUNT_SID: optional(
       z.string().regex(/^AC[0-9a-fA-F]{32}$/, "must look like AC followed by 32 hex digits"),
@@ -173,6 +177,12 @@ export type Config = Env & {
   MAIL_POSTAL_ADDRESS: string;
   /** true while mail and SMS go to the built-in outbox (no provider configured). */
   mailUsesOutbox: boolean;
+  /**
+   * The domain of question emails' Reply-To (`reply+<token>@…`): INBOUND_EMAIL_DOMAIN, else
+   * "inbound.localhost" while mail stays in the outbox (its "Reply to this email" form answers),
+   * else null (no Reply-To: a reply would go nowhere).
+   */
+  inboundEmailDomain: string | null;
   smsUsesOutbox: boolean;
   /**
    * The answer-by-phone line of each country that has one (TWILIO_VOICE_NUMBERS, with
@@ -235,6 +245,7 @@ export function completeConfig(env: Env, secrets: { SESSION_SECRET: string }): C
     CONTACT_EMAIL: env.CONTACT_EMAIL ?? `contact@${host}`,
     MAIL_POSTAL_ADDRESS: env.MAIL_POSTAL_ADDRESS ?? "(postal address not configured)",
     mailUsesOutbox: !env.POSTMARK_SERVER_TOKEN,
+    inboundEmailDomain: env.INBOUND_EMAIL_DOMAIN ?? (env.POSTMARK_SERVER_TOKEN ? null : "inbound.localhost"),
     smsUsesOutbox: !env.TWILIO_ACCOUNT_SID,
     ...voiceLinesOf(env),
     voiceUsesSimulator: !env.TWILIO_ACCOUNT_SID,

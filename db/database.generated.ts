@@ -29,10 +29,10 @@ export interface AnswerReactions {
 }
 
 export interface Answers {
-  byte_size: Int8;
-  content_type: string;
+  byte_size: Int8 | null;
+  content_type: string | null;
   created_at: Generated<Timestamp>;
-  duration_ms: number;
+  duration_ms: number | null;
   id: Generated<string>;
   is_private: Generated<boolean>;
   machine_segments: Jsonb<TranscriptSegment[] | null>;
@@ -42,7 +42,7 @@ export interface Answers {
   prompt_id: string;
   recorded_for_email: string | null;
   recorded_for_phone: string | null;
-  storage_key: string;
+  storage_key: string | null;
   storyteller_id: string;
   transcript: string | null;
   transcript_edited_at: Timestamp | null;
@@ -52,6 +52,7 @@ export interface Answers {
   transcript_status: Generated<"pending" | "waiting" | "done" | "none" | "failed">;
   upload_id: string | null;
   via_phone: Generated<boolean>;
+  written_text: string | null;
 }
 
 export interface AuthFlows {
@@ -111,6 +112,17 @@ export interface EmailChanges {
 export interface EmailOptOuts {
   created_at: Generated<Timestamp>;
   email: string;
+}
+
+export interface EmailReplies {
+  answer_id: string | null;
+  created_at: Generated<Timestamp>;
+  from_address: string;
+  held_text: string | null;
+  id: Generated<string>;
+  message_id: string;
+  prompt_id: string | null;
+  status: "answered" | "added" | "held" | "refused" | "discarded";
 }
 
 export interface EnglishWordForms {
@@ -422,6 +434,7 @@ export interface DB {
   deliveries: Deliveries;
   email_changes: EmailChanges;
   email_opt_outs: EmailOptOuts;
+  email_replies: EmailReplies;
   english_word_forms: EnglishWordForms;
   form_submissions: FormSubmissions;
   group_drafts: GroupDrafts;

@@ -190,7 +190,7 @@ describe("the answer__transcode task", () => {
       ]);
       expect(stdout.trim()).toBe("aac,1");
 
-      expect((await storedBytes(storageKey))!.equals(samples[extension])).toBe(true);
+      expect((await storedBytes(storageKey!))!.equals(samples[extension])).toBe(true);
       expect(leftovers).toEqual([]);
       expect(await jobsFor(database.db, "answer__transcode")).toEqual([]);
     },
@@ -218,7 +218,7 @@ describe("the answer__transcode task", () => {
       await writeFile(copy, playable);
       expect(Math.abs((await probeDurationMs(copy))! - 2000)).toBeLessThan(150); // still the whole recording
 
-      expect((await storedBytes(storageKey))!.equals(recording)).toBe(true); // the family's original is untouched
+      expect((await storedBytes(storageKey!))!.equals(recording)).toBe(true); // the family's original is untouched
     },
   );
 
@@ -231,7 +231,7 @@ describe("the answer__transcode task", () => {
       playable_content_type: null,
     });
     expect(await context.storage.head(storageKeys.answerPlayable(id))).toBeNull();
-    expect((await storedBytes(storageKey))!.equals(samples.m4a)).toBe(true);
+    expect((await storedBytes(storageKey!))!.equals(samples.m4a)).toBe(true);
   });
 
   it("does nothing for an answer that has its playable copy, or one deleted", async () => {

@@ -210,7 +210,7 @@ describe("the answer__transcribe task", () => {
       .select("storage_key")
       .where("id", "=", id)
       .executeTakeFirstOrThrow();
-    await context.storage.delete(storage_key);
+    await context.storage.delete(storage_key!);
     await runJobs(context);
     expect(await answerRow(id)).toEqual({ transcript: null, transcript_status: "failed" });
     expect(api.requests).toEqual([]);

@@ -246,7 +246,7 @@ async function main() {
     let intact = 0;
     for (const answer of answers) {
       const recording = recordings.find((r) => r.promptId === answer.prompt_id)!;
-      const stored = s3.objects.get(answer.storage_key)?.body;
+      const stored = s3.objects.get(answer.storage_key!)?.body;
       if (stored && createHash("sha256").update(stored).digest("hex") === recording.sha256) intact++;
     }
     check(intact === UPLOADS, `every stored answer is its recording byte for byte (${intact} of ${UPLOADS})`);

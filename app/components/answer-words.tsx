@@ -20,7 +20,8 @@ export function AnswerWithWords({
   standalone = false,
   children,
 }: {
-  audioSrc: string;
+  /** Null for a written answer (a reply by email): its words only. */
+  audioSrc: string | null;
   captionsSrc: string | null;
   label: string;
   words: WordsView;
@@ -36,12 +37,26 @@ export function AnswerWithWords({
   const hasCaptions = Boolean(captionsSrc && words.status === "done" && words.segments.length);
   return (
     <div ref={root} data-words-player className="flex flex-col gap-3">
-      <audio controls preload="none" src={audioSrc} aria-label={label} className="w-full">
-        {/* Not `default`: an <audio> draws no captions, so none is fetched until a player asks. */}
-        {hasCaptions ? <track kind="captions" src={captionsSrc!} srcLang={lang} label={t("captions")} /> : null}
-      </audio>
+      {audioSrc ? (
+        <audio controls preload="none" src={audioSrc} aria-label={label} className="w-full">
+          {/* Not `default`: an <audio> draws no captions, so none is fetched until a player asks. */}
+          {hasCaptions ? <track kind="captions" src={captionsSrc!} srcLang={lang} label={t("captions")} /> : null}
+        </audio>
+      ) : null}
       {children}
       <Words words={words} correctHref={correctHref ?? null} />
+      {words.written ? (
+        <figure className="flex flex-col gap-2" data-testid="written-beside">
+          <figcaption className="text-sm font-medium">{t("writtenBeside")}</figcaption>
+          <div className="words flex flex-col gap-2 leading-relaxed">
+            {paragraphsOfText(words.written).map((paragraph, i) => (
+              <p key={i} className="whitespace-pre-line">
+                {paragraph}
+              </p>
+            ))}
+          </div>
+        </figure>
+      ) : null}
     </div>
   );
 }

@@ -114,7 +114,7 @@ export async function acceptRecording(
       await enqueueJob(tx, "answer__transcode", { answerId: answer.id });
       await enqueueJob(tx, "answer__transcribe", { answerId: answer.id });
       const replacedKeys = existing
-        ? [existing.storage_key, ...(existing.playable_storage_key ? [existing.playable_storage_key] : [])]
+        ? [existing.storage_key, existing.playable_storage_key].filter((k): k is string => k !== null)
         : [];
       return { result: { ok: true, answerId: answer.id } as const, storedOurs: true, replacedKeys };
     });
@@ -195,7 +195,7 @@ export async function deleteWithAnswerFiles(
         : query.where("storytellers.id", "=", answersOf.storytellerId);
     const rows = await query.forUpdate("answers").execute();
     await remove(tx);
-    return rows.flatMap((r) => [r.storage_key, ...(r.playable_storage_key ? [r.playable_storage_key] : [])]);
+    return rows.flatMap((r) => [r.storage_key, r.playable_storage_key].filter((k): k is string => k !== null));
   });
   for (const key of keys)
     await services.storage

@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type NotNull, sql } from "kysely";
 import type { AppContext } from "~/context.server";
 import { verifyCapability } from "~/services/tokens.server";
 import { type DbOrTx, inTransaction } from "../../db/client";
@@ -57,6 +57,9 @@ export async function answerForRecordToken(context: Pick<AppContext, "db" | "con
       .selectFrom("answers")
       .select(["storage_key", "content_type", "playable_storage_key", "playable_content_type"])
       .where("prompt_id", "=", prompt.id)
+      // A written answer has no recording to play.
+      .where("storage_key", "is not", null)
+      .$narrowType<{ storage_key: NotNull; content_type: NotNull }>()
       .executeTakeFirst()) ?? null
   );
 }

@@ -13,6 +13,7 @@ import {
   sendOutboxMessage,
 } from "~/services/outbox.server";
 import { composePromptEmail, composePromptSms, composePromptWhatsApp } from "~/services/prompt-messages.server";
+import { replyAddress } from "~/services/reply-address.server";
 import { signCapability } from "~/services/tokens.server";
 import { deliveryMethods } from "~/utils/storyteller-choices";
 import { displayLine, storytellerVoiceLine } from "~/utils/voice-lines.server";
@@ -373,6 +374,7 @@ async function composeFor(deps: DeliveryDeps, row: LedgerRow, codes: Map<string,
         email: await composePromptEmail(deps.config, {
           ...input,
           to: row.email!,
+          replyTo: replyAddress(deps.config, row.prompt_id),
           unsubscribeUrl: unsubscribeUrl(
             deps.config,
             await signCapability(deps.config, "unsubscribe", row.storyteller_id, now),

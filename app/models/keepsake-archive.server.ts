@@ -9,7 +9,7 @@ import { familyName, keepsakeFilename, keepsakeFolder, storiesTitle } from "~/ut
 import { cleanSegments, clockOf, toWebVtt } from "~/utils/words";
 import type { DbOrTx } from "../../db/client";
 import type { Language } from "../../db/schema";
-import { type ExportScope, keptAnswers, type KeptAnswer } from "./keepsake.server";
+import { type ExportScope, type KeptRecording, keptRecordings } from "./keepsake.server";
 
 /**
  * The export zip (decision 023): one folder holding `index.html` (plays everything offline, no
@@ -70,7 +70,7 @@ export async function planExport(
   scope: ExportScope,
   now = new Date(),
 ): Promise<ExportPlan | null> {
-  const answers = await keptAnswers(context.db, user.id, scope);
+  const answers = await keptRecordings(context.db, user.id, scope);
   if (!answers) return null;
   return buildPlan(context, user.language, readerTimeZone(user), scope, answers, now);
 }
@@ -80,7 +80,7 @@ async function buildPlan(
   language: Language,
   timeZone: string,
   scope: ExportScope,
-  answers: KeptAnswer[],
+  answers: KeptRecording[],
   now: Date,
 ): Promise<ExportPlan> {
   const t = await getServerT(language, context, "keep");
@@ -300,7 +300,7 @@ export const planBytes = (plan: ExportPlan) => plan.files.reduce((sum, file) => 
 
 /** The summary a page shows before downloading: counts and size. */
 export async function exportSummary(db: DbOrTx, userId: string, scope: ExportScope): Promise<ExportSummary | null> {
-  const answers = await keptAnswers(db, userId, scope);
+  const answers = await keptRecordings(db, userId, scope);
   if (!answers) return null;
   return {
     answers: answers.length,

@@ -91,10 +91,11 @@ export async function buildBook(
   if (!chosen.length) return { kind: "not-found" };
   await onProgress(10);
 
+  // A written answer (a reply by email) has no voice to open: no QR code.
   const urls = await listenUrlsFor(
     context,
     request.userId,
-    chosen.map((answer) => answer.id),
+    chosen.filter((answer) => answer.storage_key !== null).map((answer) => answer.id),
   );
   const codes = new Map<string, string>();
   for (const [index, answer] of chosen.entries()) {

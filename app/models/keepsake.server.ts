@@ -39,12 +39,13 @@ export type KeptAnswer = {
   asked_at: Date | null;
   answered_at: Date;
   is_private: boolean;
-  storage_key: string;
-  content_type: string;
+  /** The four are null for a written answer (a reply by email): its words are its transcript. */
+  storage_key: string | null;
+  content_type: string | null;
   playable_storage_key: string | null;
   playable_content_type: string | null;
-  duration_ms: number;
-  byte_size: string;
+  duration_ms: number | null;
+  byte_size: string | null;
   transcript: string | null;
   transcript_status: "pending" | "waiting" | "done" | "none" | "failed";
   transcript_segments: unknown;
@@ -102,6 +103,20 @@ export async function keptAnswers(db: DbOrTx, userId: string, scope: ExportScope
           .where(answerVisibleTo(db, "a", { kind: "family", userId }))
       : query.where(answerVisibleTo(db, "a", { kind: "listener", userId }));
   return query.orderBy("s.first_name").orderBy("a.storyteller_id").orderBy("a.created_at").orderBy("a.id").execute();
+}
+
+/** A kept answer that has a recording (not a written one). */
+export type KeptRecording = KeptAnswer & {
+  storage_key: string;
+  content_type: string;
+  duration_ms: number;
+  byte_size: string;
+};
+
+/** The kept answers the export holds: those with a recording (written ones are not in it yet). */
+export async function keptRecordings(db: DbOrTx, userId: string, scope: ExportScope): Promise<KeptRecording[] | null> {
+  const answers = await keptAnswers(db, userId, scope);
+  return answers && answers.filter((answer): answer is KeptRecording => answer.storage_key !== null);
 }
 
 /** The Storyteller a keep page is about, when the user may see it (owner or collaborator). */

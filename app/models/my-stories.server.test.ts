@@ -298,12 +298,12 @@ describe("Delete from My Stories", () => {
     });
     if (!accepted.ok) throw new Error(accepted.problem);
     const { storage_key } = (await answerOf(accepted.answerId))!;
-    expect(await context().storage.head(storage_key)).not.toBeNull();
+    expect(await context().storage.head(storage_key!)).not.toBeNull();
 
     expect(await deleteMyStory(context(), me, started.promptId)).toBe("deleted");
     expect(await promptOf(started.promptId)).toBeUndefined();
     expect(await answerOf(accepted.answerId)).toBeUndefined();
-    expect(await context().storage.head(storage_key)).toBeNull();
+    expect(await context().storage.head(storage_key!)).toBeNull();
   });
 
   it("takes an answer I gave to someone's question, and the question waits for me again", async () => {
@@ -312,7 +312,7 @@ describe("Delete from My Stories", () => {
     expect(await deleteMyStory(context(), me, answered.id)).toBe("deleted");
     expect(await answerOf(answer.id)).toBeUndefined();
     expect(await promptOf(answered.id)).toMatchObject({ id: answered.id });
-    expect(await context().storage.head(answer.storage_key)).toBeNull();
+    expect(await context().storage.head(answer.storage_key!)).toBeNull();
     expect((await getMyStories(database.db, me)).questions.map((q) => q.id)).toContain(answered.id);
   });
 

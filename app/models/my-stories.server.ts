@@ -188,6 +188,7 @@ export async function getMyStories(db: DbOrTx, me: Me) {
         "answers.is_private",
         "answers.transcript",
         "answers.transcript_status",
+        sql<boolean>`answers.storage_key is not null`.as("has_recording"),
         ...wordsColumnsOf("answers"),
         "p.id as prompt_id",
         "p.text as question",
@@ -240,6 +241,8 @@ export async function getMyStories(db: DbOrTx, me: Me) {
       askerName: r.asker_name,
       storytellerId: r.storyteller_id,
       isPrivate: r.is_private,
+      /** False for a written answer (a reply by email): words only. */
+      hasRecording: r.has_recording,
       answeredAt: r.created_at.toISOString(),
       transcript: r.transcript,
       transcriptStatus: r.transcript_status,
@@ -250,6 +253,7 @@ export async function getMyStories(db: DbOrTx, me: Me) {
         transcript_edited_at: r.transcript_edited_at,
         transcript_editor: r.transcript_editor,
         heard_again: r.heard_again,
+        written_beside: r.written_beside,
       },
     })),
     /** My own stories not recorded yet. */

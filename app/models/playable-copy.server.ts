@@ -1,12 +1,18 @@
+import type { NotNull } from "kysely";
 import type { DbOrTx } from "../../db/client";
 
 /** What transcoding needs of an answer: its recording, and whether a playable copy exists. */
 export async function answerRecording(db: DbOrTx, answerId: string) {
-  return db
-    .selectFrom("answers")
-    .select(["storage_key", "content_type", "playable_storage_key"])
-    .where("id", "=", answerId)
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom("answers")
+      .select(["storage_key", "content_type", "playable_storage_key"])
+      .where("id", "=", answerId)
+      // A written answer has no recording to copy.
+      .where("storage_key", "is not", null)
+      .$narrowType<{ storage_key: NotNull; content_type: NotNull }>()
+      .executeTakeFirst()
+  );
 }
 
 /**

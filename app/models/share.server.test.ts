@@ -218,7 +218,7 @@ describe("deleteAnswer", () => {
     const a = await storytellerWithAnswer(owner);
     await createGroup(database.db, { ownerId: owner, storytellerId: a.storytellerId, collaborators: [member] });
     expect(await deleteAnswer(context(), member, a.storytellerId, a.answerId)).toBe(false);
-    expect(await context().storage.head(a.key)).not.toBeNull();
+    expect(await context().storage.head(a.key!)).not.toBeNull();
     expect(await context().storage.head(a.playableKey)).not.toBeNull();
   });
 });

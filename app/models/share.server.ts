@@ -1,3 +1,4 @@
+import type { NotNull } from "kysely";
 import type { Config } from "~/config.server";
 import type { AppContext } from "~/context.server";
 import { log } from "~/services/logger.server";
@@ -50,6 +51,9 @@ export async function answerForListener(db: DbOrTx, userId: string, answerId: st
     .innerJoin("prompts as p", "p.id", "a.prompt_id")
     .innerJoin("storytellers as s", "s.id", "a.storyteller_id")
     .select(audioColumns)
+    // A written answer (by email reply) has no recording to play or download.
+    .where("a.storage_key", "is not", null)
+    .$narrowType<{ storage_key: NotNull; content_type: NotNull }>()
     .where("a.id", "=", answerId)
     .where(answerVisibleTo(db, "a", { kind: "listener", userId }))
     .executeTakeFirst();
@@ -225,6 +229,9 @@ export async function answerForLinkToken(
     .innerJoin("prompts as p", "p.id", "a.prompt_id")
     .innerJoin("storytellers as s", "s.id", "a.storyteller_id")
     .select(audioColumns)
+    // A written answer (by email reply) has no recording to play or download.
+    .where("a.storage_key", "is not", null)
+    .$narrowType<{ storage_key: NotNull; content_type: NotNull }>()
     .where("l.id", "=", linkId)
     .where("l.revoked_at", "is", null)
     .where(answerVisibleTo(context.db, "a", { kind: "anyone" }))

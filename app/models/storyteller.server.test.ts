@@ -244,7 +244,7 @@ describe("deleting a Storyteller", () => {
         audio: new Uint8Array([1]),
         durationMs: 1000,
       });
-      keys.push(answer.storage_key);
+      keys.push(answer.storage_key!);
     }
     const stranger = await createUser(database.db);
     expect(await deleteStoryteller({ db: database.db, storage }, stranger.id, gone.id)).toBe(false);

@@ -65,7 +65,8 @@ export type TimelineItem = {
   answeredAt: string;
   /** "YYYY-MM" in UTC, what the page groups by. */
   month: string;
-  durationMs: number;
+  /** Null for a written answer (a reply by email), which has no recording. */
+  durationMs: number | null;
   isPrivate: boolean;
   /** Answered by calling in (decision 022): the card says "By phone". */
   viaPhone: boolean;
@@ -201,6 +202,7 @@ export async function getTimelinePage(
         transcript_edited_at: r.transcript_edited_at,
         transcript_editor: r.transcript_editor,
         heard_again: r.heard_again,
+        written_beside: r.written_beside,
       },
       question: r.question,
       storytellerId: r.storyteller_id,

@@ -31,6 +31,8 @@ export type AnswerWords = {
   status: WordsStatus;
   transcript: string | null;
   segments: Segment[];
+  /** False for a written answer (a reply by email): words only, nothing to listen to. */
+  hasRecording: boolean;
   /** Which words the form was opened on (a digest), so a save crossing another's is caught. */
   version: string;
   editedAt: Date | null;
@@ -68,6 +70,7 @@ export async function answerWordsForEditor(db: DbOrTx, userId: string, answerId:
       "a.machine_segments",
       "a.transcript_edited_at",
       "a.transcript_edited_over",
+      "a.storage_key",
       "editor.first_name as editor_name",
     ])
     .where("a.id", "=", answerId)
@@ -82,6 +85,7 @@ export async function answerWordsForEditor(db: DbOrTx, userId: string, answerId:
     status: row.transcript_status,
     transcript: row.transcript,
     segments: cleanSegments(row.transcript_segments),
+    hasRecording: row.storage_key !== null,
     version: wordsVersion(row.transcript),
     editedAt: row.transcript_edited_at,
     editorName: row.editor_name,
@@ -215,6 +219,13 @@ export function wordsColumnsOf(alias: string, { maskPrivate = false }: { maskPri
     sql<boolean>`(${col("transcript_edited_at")} is not null and nullif(trim(${col("machine_transcript")}), '') is not null
       and ${col("machine_transcript")} is distinct from ${col("transcript_edited_over")}
       and ${col("machine_transcript")} is distinct from ${col("transcript")})`.as("heard_again"),
+    // What she wrote beside a recording (a reply by email); a written answer's words are its transcript.
+    (maskPrivate
+      ? sql<
+          string | null
+        >`case when ${col("is_private")} or ${col("storage_key")} is null then null else ${col("written_text")} end`
+      : sql<string | null>`case when ${col("storage_key")} is null then null else ${col("written_text")} end`
+    ).as("written_beside"),
   ] as const;
 }
 
@@ -227,6 +238,7 @@ export type WordsRow = {
   transcript_edited_at: Date | null;
   transcript_editor: string | null;
   heard_again: boolean;
+  written_beside: string | null;
 };
 
 /**
@@ -242,5 +254,6 @@ export function wordsView(row: WordsRow, locale: string, timeZone: string): Word
       ? { by: row.transcript_editor, on: formatDay(locale, row.transcript_edited_at, timeZone, "dayMonth") }
       : null,
     heardAgain: row.heard_again,
+    written: row.written_beside,
   };
 }

@@ -1,24 +1,29 @@
-import { sql } from "kysely";
+import { type NotNull, sql } from "kysely";
 import { enqueueJobs } from "~/services/jobs.server";
 import { type Db, type DbOrTx, inTransaction } from "../../db/client";
 import type { TranscriptSegment } from "../../db/schema";
 
 /** What the transcription job needs to know about one answer; null when the answer is gone. */
 export function answerToTranscribe(db: DbOrTx, answerId: string) {
-  return db
-    .selectFrom("answers")
-    .innerJoin("storytellers", "storytellers.id", "answers.storyteller_id")
-    .select([
-      "answers.storage_key",
-      "answers.content_type",
-      "answers.playable_storage_key",
-      "answers.playable_content_type",
-      "answers.transcript_status",
-      "answers.duration_ms",
-      "storytellers.language",
-    ])
-    .where("answers.id", "=", answerId)
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom("answers")
+      .innerJoin("storytellers", "storytellers.id", "answers.storyteller_id")
+      .select([
+        "answers.storage_key",
+        "answers.content_type",
+        "answers.playable_storage_key",
+        "answers.playable_content_type",
+        "answers.transcript_status",
+        "answers.duration_ms",
+        "storytellers.language",
+      ])
+      .where("answers.id", "=", answerId)
+      // A written answer's words are hers: there is nothing to listen to.
+      .where("answers.storage_key", "is not", null)
+      .$narrowType<{ storage_key: NotNull; content_type: NotNull; duration_ms: NotNull }>()
+      .executeTakeFirst()
+  );
 }
 
 /** Whether the job's recording is still the answer's and still wants words (else: stop the engine). */

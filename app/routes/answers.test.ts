@@ -422,7 +422,7 @@ describe("delete", () => {
     const token = tokenOf(shared.data.data.shareUrl);
     expect((await sharePage(token)).status).toBe(200);
     const storage = context().storage;
-    expect(await storage.head(a.key)).not.toBeNull();
+    expect(await storage.head(a.key!)).not.toBeNull();
     expect(await storage.head(a.playableKey!)).not.toBeNull();
 
     const response = (await act(f.owner.jar, f.storytellerId, {
@@ -434,7 +434,7 @@ describe("delete", () => {
     expect(response.headers.get("Location")).toBe(`/dashboard/recipient/${f.storytellerId}?sent=true`);
     expect(response.headers.get("Set-Cookie")).toContain("toast=");
     expect(await answerState(a)).toMatchObject({ exists: false, links: [] });
-    expect(await storage.head(a.key)).toBeNull();
+    expect(await storage.head(a.key!)).toBeNull();
     expect(await storage.head(a.playableKey!)).toBeNull();
     expect((await sharePage(token)).status).toBe(404);
     expect((await listen(f.owner.jar, a.id)).status).toBe(404);

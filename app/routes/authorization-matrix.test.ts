@@ -912,7 +912,7 @@ const matrix: Row[] = [
     act: (w, a) => onView(w, a, { intent: "answer-delete", answerId: w.answer.id, confirm: "on" }),
     effect: async (w) => {
       expect(await database.db.selectFrom("answers").select("id").where("id", "=", w.answer.id).execute()).toEqual([]);
-      expect(await w.ctx.storage.head(w.answer.storage_key)).toBeNull();
+      expect(await w.ctx.storage.head(w.answer.storage_key!)).toBeNull();
     },
   },
   {
@@ -1514,7 +1514,7 @@ async function snapshot(w: World) {
     sql`select task_id, payload, key from graphile_worker._private_jobs order by id`.execute(db).then((r) => r.rows),
   ]);
   const stored = await Promise.all(
-    [w.answer.storage_key, w.privateAnswer.storage_key].map(async (key) => Boolean(await w.ctx.storage.head(key))),
+    [w.answer.storage_key, w.privateAnswer.storage_key].map(async (key) => Boolean(await w.ctx.storage.head(key!))),
   );
   return JSON.stringify([rows, stored]);
 }

@@ -1674,6 +1674,35 @@ const routes: Record<string, Entry> = {
     ],
     loader: { prepare: () => signedOut("/webhooks/postmark") },
   },
+  "webhooks.postmark.inbound": {
+    forms: [
+      {
+        name: "a reply to a question email",
+        prepare: async () => ({
+          path: "/webhooks/postmark/inbound",
+          fields: {
+            MessageID: crypto.randomUUID(),
+            From: "kamala@example.com",
+            To: "reply+0123456789abcdef0123456789abcdef0123456789abcdef@inbound.localhost",
+            MailboxHash: "0123456789abcdef0123456789abcdef0123456789abcdef",
+            StrippedTextReply: "We lived by the river.",
+          },
+          context: postmarkContext,
+          request: async (url, fields) =>
+            new Request(url, {
+              method: "POST",
+              headers: {
+                "Content-Type": "application/json",
+                Authorization: `Basic ${Buffer.from(`postmark:${WEBHOOK_SECRET}`).toString("base64")}`,
+              },
+              body: JSON.stringify(fields),
+            }),
+        }),
+        hidden: ["MessageID", "From", "To", "MailboxHash", "StrippedTextReply"],
+      },
+    ],
+    loader: { prepare: () => signedOut("/webhooks/postmark/inbound") },
+  },
   "webhooks.twilio.inbound": {
     forms: [
       {

@@ -32,7 +32,7 @@ export async function loader({ request, context }: LoaderArgs) {
       ...item,
       words: wordsView(words, locale, readerTimeZone(user)),
       dateLabel: formatDay(locale, item.answeredAt, readerTimeZone(user)),
-      durationLabel: formatDuration(item.durationMs),
+      durationLabel: item.durationMs === null ? null : formatDuration(item.durationMs),
       // Hearts and notes are given on the Timeline, whose action takes them.
       reactions: null,
     })),

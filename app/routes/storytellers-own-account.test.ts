@@ -171,7 +171,7 @@ describe("a private answer after the owner changed the Storyteller's email", () 
       .executeTakeFirstOrThrow();
     await recordMachineTranscript(database.db, {
       answerId: answer.id,
-      storageKey: answer.storage_key,
+      storageKey: answer.storage_key!,
       text: "The mango tree my father planted.",
       segments: null,
     });

@@ -499,7 +499,7 @@ describe("recording", () => {
     expect(answers).toHaveLength(1);
     expect(answers[0]).toMatchObject({ via_phone: true, content_type: "audio/wav", upload_id: `phone:${second}` });
     expect(answers[0].duration_ms).toBe(3000);
-    const stored = await context().storage.get(answers[0].storage_key);
+    const stored = await context().storage.get(answers[0].storage_key!);
     expect(stored?.size).toBe(recordingAudio.byteLength);
     // The same flow as a recorded answer: the asker is told, the transcription is queued.
     const notes = await database.db

@@ -7,7 +7,7 @@ import type { Config } from "~/config.server";
  * Changing SESSION_SECRET changes them all (signed cookies, emailed codes, capability links).
  */
 type Secret = Pick<Config, "SESSION_SECRET">;
-type Purpose = "cookie" | "emailed-code" | "answer-code" | "answer-code-lookup";
+type Purpose = "cookie" | "emailed-code" | "answer-code" | "answer-code-lookup" | "reply-address";
 
 const derived = new Map<string, Buffer>();
 
@@ -39,6 +39,11 @@ export function answerCodeKey(config: Secret): Buffer {
 /** The HMAC key answer codes are looked up by (the only form of a code at rest). */
 export function answerCodeLookupKey(config: Secret): Buffer {
   return derive(config, "answer-code-lookup");
+}
+
+/** The key a question email's reply address is signed with (app/services/reply-address.server.ts). */
+export function replyAddressKey(config: Secret): Buffer {
+  return derive(config, "reply-address");
 }
 
 const capabilityKeys = new Map<string, Uint8Array>();

@@ -71,7 +71,11 @@ export function createPostmarkMail(
     Subject: message.subject,
     TextBody: message.text,
     HtmlBody: message.html ?? undefined,
-    Headers: Object.entries(message.headers ?? {}).map(([Name, Value]) => ({ Name, Value })),
+    // Postmark takes Reply-To as its own field, not as a custom header.
+    ReplyTo: message.headers?.["Reply-To"],
+    Headers: Object.entries(message.headers ?? {})
+      .filter(([name]) => name !== "Reply-To")
+      .map(([Name, Value]) => ({ Name, Value })),
     MessageStream: "outbound",
     Metadata: { outbox_id: message.id },
   });

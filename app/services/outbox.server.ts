@@ -618,6 +618,7 @@ export async function listOutboxMessages(db: DbOrTx, channels: Channel[], limit 
       "html_body",
       "status",
       "provider_message_id",
+      "headers",
       "created_at",
     ])
     .where("channel", "in", channels)

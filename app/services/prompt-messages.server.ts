@@ -81,7 +81,7 @@ ${slot("callIn")}<p style="font-size:13px;color:#6b5b4b;margin:16px 0 0">${e(t("
 
 export async function composePromptEmail(
   config: Pick<Config, "APP_NAME" | "APP_URL" | "MAIL_POSTAL_ADDRESS">,
-  input: PromptMessageInput & { to: string; unsubscribeUrl: string },
+  input: PromptMessageInput & { to: string; unsubscribeUrl: string; replyTo?: string | null },
 ): Promise<OutgoingEmail> {
   const key = `${input.language}\u0000${config.APP_NAME}\u0000${config.APP_URL}\u0000${config.MAIL_POSTAL_ADDRESS}`;
   let templates = emailTemplates.get(key);
@@ -115,6 +115,8 @@ export async function composePromptEmail(
       // RFC 8058 one-click: mail clients POST "List-Unsubscribe=One-Click" to this URL.
       "List-Unsubscribe": `<${input.unsubscribeUrl}>`,
       "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+      // Her reply answers this question (app/models/email-reply.server.ts).
+      ...(input.replyTo ? { "Reply-To": input.replyTo } : {}),
     },
   };
 }

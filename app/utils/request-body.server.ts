@@ -109,7 +109,9 @@ const CONTROL_IN_NAME = /[\u0000-\u001f\u007f]/;
 const badFileName = (name: string) => name.length > MAX_FILE_NAME || CONTROL_IN_NAME.test(name);
 
 export type MultipartResult =
-  { ok: true; form: FormData; files: MultipartFile[] } | { ok: false; problem: MultipartProblem };
+  | { ok: true; form: FormData; files: MultipartFile[] }
+  /** `form` (tooLarge only): the text fields sent ahead of the file too large. */
+  | { ok: false; problem: MultipartProblem; form?: FormData };
 
 /**
  * A multipart form read part by part as it arrives: text fields (short), and the named file fields,
@@ -145,7 +147,8 @@ export function readMultipart(request: Request, options: MultipartOptions): Prom
       body.unpipe(parser);
       // Paused, not destroyed: destroying drops the connection before the refusal can be sent.
       body.pause();
-      resolve({ ok: false, problem });
+      // A file too large still leaves the fields sent before it (who wrote, to what).
+      resolve(problem === "tooLarge" ? { ok: false, problem, form } : { ok: false, problem });
     };
 
     parser.on("field", (name, value, info) => {

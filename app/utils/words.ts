@@ -95,4 +95,6 @@ export type WordsView = {
   corrected: { by: string | null; on: string } | null;
   /** Newer machine words wait beside the family's correction. */
   heardAgain: boolean;
+  /** What she wrote beside her recording (a reply by email), as she wrote it. */
+  written?: string | null;
 };

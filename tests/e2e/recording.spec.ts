@@ -145,7 +145,7 @@ test.describe("recording in the browser", () => {
       expect(answers[0].upload_id).not.toBeNull(); // it came through tus
       expect(answers[0].duration_ms).toBeGreaterThanOrEqual(2500);
       expect(answers[0].duration_ms).toBeLessThan(10_000);
-      expect(await storedFiles(question.promptId)).toEqual([path.basename(answers[0].storage_key)]);
+      expect(await storedFiles(question.promptId)).toEqual([path.basename(answers[0].storage_key!)]);
       // The phone's copy goes only once the server confirmed.
       expect(await savedRecording(page, question.token)).toBeNull();
       // The answered page loads no script at all; the first load loaded only the recorder.
@@ -396,7 +396,7 @@ test.describe("without JavaScript", () => {
     });
     expect(answers[0].duration_ms).toBeGreaterThan(2500);
     expect(answers[0].duration_ms).toBeLessThan(3500);
-    expect(await storedFiles(question.promptId)).toEqual([path.basename(answers[0].storage_key)]);
+    expect(await storedFiles(question.promptId)).toEqual([path.basename(answers[0].storage_key!)]);
     expect(await notificationTypes(db, owner.id, question.promptId)).toEqual(["uploaded"]);
 
     // Opening the link again shows the answer, with nothing left to send.

@@ -159,10 +159,10 @@ describe("every recording a phone or browser makes", () => {
         content_type: fixture.contentType,
         byte_size: String(bytes.length),
       });
-      expect(Math.abs(answer.duration_ms - probedMs), fixture.label).toBeLessThan(1000);
-      expect(answer.storage_key.endsWith(`.${fixture.extension}`), fixture.label).toBe(true);
+      expect(Math.abs(answer.duration_ms! - probedMs), fixture.label).toBeLessThan(1000);
+      expect(answer.storage_key!.endsWith(`.${fixture.extension}`), fixture.label).toBe(true);
       // The original is kept as it was sent.
-      const original = await context.storage.get(answer.storage_key);
+      const original = await context.storage.get(answer.storage_key!);
       expect(Buffer.from(await new Response(original!.body).arrayBuffer()).equals(bytes), fixture.label).toBe(true);
 
       const player = await served(token);

@@ -218,7 +218,9 @@ describe("two web processes receiving one upload", () => {
       { id: answerId, byte_size: String(webm.length) },
     ]);
     // The bytes that became the answer are the recording's, in order (makeTestContext's local storage).
-    const stored = readFileSync(path.join(os.tmpdir(), `heirloom-test-files-${database.name}`, answers[0].storage_key));
+    const stored = readFileSync(
+      path.join(os.tmpdir(), `heirloom-test-files-${database.name}`, answers[0].storage_key!),
+    );
     expect(stored.equals(webm)).toBe(true);
   });
 

@@ -100,7 +100,7 @@ describe("resumable uploads from the record page", () => {
     expect(answer.duration_ms).toBeGreaterThan(2500);
     expect(answer.duration_ms).toBeLessThan(3500);
     expect(answer.storage_key).toMatch(new RegExp(`^answers/${prompt.id}/[0-9a-f-]{36}\\.webm$`));
-    expect(await storedFiles(prompt.id)).toEqual([path.basename(answer.storage_key)]);
+    expect(await storedFiles(prompt.id)).toEqual([path.basename(answer.storage_key!)]);
     expect(await pendingUploads()).toEqual([]);
     const notes = await database.db
       .selectFrom("notifications")
@@ -185,7 +185,7 @@ describe("resumable uploads from the record page", () => {
     const [first] = await answersFor(prompt.id);
     await send();
     expect(await answersFor(prompt.id)).toEqual([first]);
-    expect(await storedFiles(prompt.id)).toEqual([path.basename(first.storage_key)]);
+    expect(await storedFiles(prompt.id)).toEqual([path.basename(first.storage_key!)]);
 
     await database.db
       .updateTable("prompts")
@@ -195,7 +195,7 @@ describe("resumable uploads from the record page", () => {
     await send();
     const [second] = await answersFor(prompt.id);
     expect(second.id).not.toBe(first.id);
-    expect(await storedFiles(prompt.id)).toEqual([path.basename(second.storage_key)]);
+    expect(await storedFiles(prompt.id)).toEqual([path.basename(second.storage_key!)]);
     const reopened = await database.db
       .selectFrom("prompts")
       .select("rerecord_requested_at")

@@ -113,7 +113,7 @@ export default function CorrectWords() {
         <p className="text-muted">{t(writing ? "edit.writeLead" : "edit.lead")}</p>
       </header>
       <AnswerWithWords
-        audioSrc={`/media/answer/${words.id}`}
+        audioSrc={words.hasRecording ? `/media/answer/${words.id}` : null}
         captionsSrc={`/media/answer/${words.id}/captions.vtt`}
         label={t("edit.listen")}
         words={{ ...words, heardAgain: false }}

@@ -15,6 +15,8 @@ type Story = {
   askerName: string;
   storytellerId: string;
   isPrivate: boolean;
+  /** False for a written answer (a reply by email): words only. */
+  hasRecording: boolean;
   answeredAt: string;
   words: WordsView;
 };
@@ -47,7 +49,7 @@ export function StoryList({ stories, locale }: { stories: Story[]; locale: strin
                 {story.own ? t("list.own", { date: when }) : t("list.askedBy", { name: story.askerName, date: when })}
               </p>
               <AnswerWithWords
-                audioSrc={`/media/answer/${story.id}`}
+                audioSrc={story.hasRecording ? `/media/answer/${story.id}` : null}
                 captionsSrc={`/media/answer/${story.id}/captions.vtt`}
                 label={t("list.player", { question: story.question })}
                 words={story.words}

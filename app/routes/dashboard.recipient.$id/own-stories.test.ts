@@ -65,7 +65,7 @@ async function snapshot(own: Own) {
   ]);
   const stored = await Promise.all(
     [own.recorded.storage_key, own.unshared.storage_key].map(async (key) =>
-      Boolean(await own.context.storage.head(key)),
+      Boolean(await own.context.storage.head(key!)),
     ),
   );
   return JSON.stringify([rows, stored]);

@@ -157,10 +157,12 @@ function AnswerPanel({
   back: string;
 }) {
   const { t } = useTranslation("storytellers");
+  // A written answer (a reply by email) has words only: nothing to play, download or share yet.
+  const recorded = prompt.duration_ms != null;
   return (
     <div className="mt-3 flex flex-col gap-3" data-testid="answer">
       <AnswerWithWords
-        audioSrc={`/media/answer/${answerId}`}
+        audioSrc={recorded ? `/media/answer/${answerId}` : null}
         captionsSrc={`/media/answer/${answerId}/captions.vtt`}
         label={t("answers.player", { prompt: prompt.text })}
         words={prompt.words ?? noWords}
@@ -169,10 +171,14 @@ function AnswerPanel({
         correctHref={`/dashboard/answers/${answerId}/words?from=${encodeURIComponent(back)}`}
       />
       <div className="flex flex-wrap items-start gap-2">
-        <ShareControl answerId={answerId} shareUrl={prompt.share_url ?? null} />
-        <a href={`/media/answer/${answerId}?download=1`} download className="btn-secondary">
-          {t("answers.download")}
-        </a>
+        {recorded ? (
+          <>
+            <ShareControl answerId={answerId} shareUrl={prompt.share_url ?? null} />
+            <a href={`/media/answer/${answerId}?download=1`} download className="btn-secondary">
+              {t("answers.download")}
+            </a>
+          </>
+        ) : null}
         {canManage ? (
           <>
             <ConfirmedAnswerAction

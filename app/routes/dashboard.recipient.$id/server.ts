@@ -69,6 +69,7 @@ export async function storytellerPage(
               transcript_edited_at,
               transcript_editor,
               heard_again,
+              written_beside,
               ...prompt
             }) => ({
               ...prompt,
@@ -83,6 +84,7 @@ export async function storytellerPage(
                         transcript_edited_at,
                         transcript_editor,
                         heard_again: Boolean(heard_again),
+                        written_beside: written_beside ?? null,
                       },
                       locale,
                       timeZone,

@@ -7,7 +7,7 @@ import type { WordsView } from "~/utils/words";
 type Item = Omit<TimelineItem, "words"> & {
   words: WordsView;
   dateLabel: string;
-  durationLabel: string;
+  durationLabel: string | null;
   reactions: ReactionsView | null;
 };
 
@@ -28,13 +28,13 @@ export function TimelineAnswer({ item, locale, noteError }: { item: Item; locale
       <p className="text-sm text-muted">
         <span data-testid="timeline-storyteller">{who}</span>
         {item.voice === "answeredFor" ? <> · {t("item.askedBy", { name: item.askerName })}</> : null} ·{" "}
-        <time dateTime={item.answeredAt}>{item.dateLabel}</time> ·{" "}
-        <span>{t("item.duration", { time: item.durationLabel })}</span>
+        <time dateTime={item.answeredAt}>{item.dateLabel}</time>
+        {item.durationLabel ? <span> · {t("item.duration", { time: item.durationLabel })}</span> : null}
         {item.viaPhone ? <span data-testid="timeline-via-phone"> · {t("item.viaPhone")}</span> : null}
       </p>
       {item.isPrivate ? <p className="text-sm">{t("item.private")}</p> : null}
       <AnswerWithWords
-        audioSrc={`/media/answer/${item.id}`}
+        audioSrc={item.durationMs === null ? null : `/media/answer/${item.id}`}
         captionsSrc={`/media/answer/${item.id}/captions.vtt`}
         label={t("item.player", { name: who, question: item.question })}
         words={item.words}

@@ -51,7 +51,7 @@ export async function timelinePage(request: Request, context: AppContext, user: 
         ...item,
         words: wordsView(words, locale, zone),
         dateLabel: formatDay(locale, item.answeredAt, zone),
-        durationLabel: formatDuration(item.durationMs),
+        durationLabel: item.durationMs === null ? null : formatDuration(item.durationMs),
         reactions: reactions.get(item.id) ?? null,
       })),
     };

@@ -257,7 +257,7 @@ describe("account settings", () => {
     expect(await database.db.selectFrom("storytellers").select("id").where("owner_id", "=", user.id).execute()).toEqual(
       [],
     );
-    expect(await context().storage.get(key)).toBeNull();
+    expect(await context().storage.get(key!)).toBeNull();
     const again = await accountLoader({
       request: new Request("http://localhost:3000/dashboard/user/account", { headers: { Cookie: cookieBefore } }),
       context: context(),

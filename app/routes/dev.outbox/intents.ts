@@ -11,3 +11,6 @@ export const WHATSAPP_ACTION = "/dev/outbox?whatsapp";
 
 /** Where the phone simulator's forms post. */
 export const PHONE_ACTION = "/dev/outbox?phone";
+
+/** Where "Reply to this email" posts (multipart: her words and an attachment). */
+export const EMAIL_REPLY_ACTION = "/dev/outbox?email-reply";

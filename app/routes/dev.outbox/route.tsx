@@ -5,6 +5,7 @@ import { data, Form, useActionData, useLoaderData, redirect } from "react-router
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FieldErrors, replyErrors } from "~/components/forms";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
+import { newSubmissionId } from "~/models/form-submission.server";
 import type { SimulatedTurn } from "~/models/phone-simulator.server";
 import { handleInboundSms } from "~/models/sms-consent.server";
 import { listOutboxMessages, queueSms } from "~/services/outbox.server";
@@ -12,9 +13,9 @@ import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
 import { displayPhoneNumber } from "~/utils/phone-display";
 import { readForm } from "~/utils/request-body.server";
-import { PHONE_ACTION, PhoneIntent } from "./intents";
+import { EMAIL_REPLY_ACTION, PHONE_ACTION, PhoneIntent } from "./intents";
 import { replySchema } from "./schema";
-import { phoneAction, type PhoneResult, whatsappAction } from "./server";
+import { emailReplyAction, phoneAction, type PhoneResult, whatsappAction } from "./server";
 import { WhatsAppReply, WhatsAppSimulator } from "./whatsapp-simulator";
 
 /** WhatsApp goes to the outbox (and its simulator) while Twilio is not configured, as texts do. */
@@ -36,7 +37,13 @@ export async function loader({ request, context }: LoaderArgs) {
   const messages = await listOutboxMessages(context.db, channels);
   return {
     title: await pageTitle(request, context, "outbox.title"),
-    messages: messages.map((m) => ({ ...m, created_at: m.created_at.toISOString() })),
+    messages: messages.map(({ headers, ...m }) => ({
+      ...m,
+      created_at: m.created_at.toISOString(),
+      // A question email's Reply-To, and this page's id for a reply to it (posting it twice is one reply).
+      reply:
+        m.channel === "email" && headers["Reply-To"] ? { to: headers["Reply-To"], messageId: newSubmissionId() } : null,
+    })),
     whatsapp: whatsappSimulated(context.config),
     phoneNumber:
       context.config.voiceUsesSimulator && context.config.voiceNumber
@@ -51,6 +58,10 @@ export async function loader({ request, context }: LoaderArgs) {
  */
 export async function action({ request, context }: ActionArgs) {
   const search = new URL(request.url).searchParams;
+  if (search.has("email-reply")) {
+    if (!context.config.mailUsesOutbox || !context.fromLoopback) throw new Response(null, { status: 404 });
+    return emailReplyAction(request, context);
+  }
   if (search.has("whatsapp")) {
     if (!whatsappSimulated(context.config) || !context.fromLoopback) throw new Response(null, { status: 404 });
     return whatsappAction(request, context);
@@ -228,6 +239,37 @@ function PhoneSimulator({ number }: { number: string }) {
   );
 }
 
+/** Under a question email: her reply to it (words, a recording or a picture), as if she pressed Reply. */
+function EmailReply({ from, to, messageId }: { from: string; to: string; messageId: string }) {
+  const { t } = useTranslation();
+  return (
+    <Form
+      method="post"
+      action={EMAIL_REPLY_ACTION}
+      encType="multipart/form-data"
+      className="mt-3 flex flex-col gap-2"
+      data-testid="email-reply"
+    >
+      <h3 className="text-sm font-medium">{t("outbox.emailReply.title")}</h3>
+      {/* The fields before the file: a file too large still leaves who wrote to which question. */}
+      <input type="hidden" name="replyTo" value={to} />
+      <input type="hidden" name="from" value={from} />
+      <input type="hidden" name="messageId" value={messageId} />
+      <label className="flex flex-col gap-1 text-sm" htmlFor={`reply-text-${messageId}`}>
+        {t("outbox.emailReply.text")}
+        <textarea id={`reply-text-${messageId}`} name="text" rows={4} maxLength={20000} className="input" />
+      </label>
+      <label className="flex flex-col gap-1 text-sm" htmlFor={`reply-file-${messageId}`}>
+        {t("outbox.emailReply.attachment")}
+        <input id={`reply-file-${messageId}`} type="file" name="attachment" />
+      </label>
+      <button type="submit" className="btn-secondary self-start">
+        {t("outbox.emailReply.send")}
+      </button>
+    </Form>
+  );
+}
+
 export default function DevOutbox() {
   const { messages, phoneNumber, whatsapp } = useLoaderData<typeof loader>();
   const refused = useActionData<PhoneResult>();
@@ -269,6 +311,7 @@ export default function DevOutbox() {
                 </button>
               </Form>
             ) : null}
+            {message.reply ? <EmailReply from={message.to_address} {...message.reply} /> : null}
             {message.channel === "whatsapp" && message.direction === "outbound" && message.status === "sent" ? (
               <WhatsAppReply to={message.to_address} repliedTo={message.provider_message_id} />
             ) : null}

@@ -54,3 +54,11 @@ export const whatsappSchema = z.object({
 
 /** The fields beside a spoken answer (a multipart post with the recording). */
 export const recordingSchema = z.object({ from: e164, callSid, step: voiceStepSchema });
+
+/** "Reply to this email": the question email's Reply-To, her address, this reply's id and her words. */
+export const emailReplySchema = z.object({
+  replyTo: z.string({ error: "validation.outOfDate" }).regex(/^reply\+[0-9a-z]+@[^@\s]+$/i, "validation.outOfDate"),
+  from: z.email("validation.outOfDate"),
+  messageId: z.uuid("validation.outOfDate"),
+  text: z.string().max(20_000, "validation.tooLong").default(""),
+});

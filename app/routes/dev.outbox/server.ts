@@ -1,10 +1,11 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import type { ActionArgs } from "~/context.server";
+import { receiveEmailReply } from "~/models/email-reply.server";
 import {
   type SimulatedTurn,
   simulateCall,
@@ -15,9 +16,11 @@ import {
 } from "~/models/phone-simulator.server";
 import { simulateWhatsApp } from "~/models/whatsapp-simulator.server";
 import { MAX_UPLOAD_BYTES } from "~/services/audio-check.server";
+import { replyWords } from "~/services/reply-words.server";
 import { readForm, readMultipart } from "~/utils/request-body.server";
+import { withoutControlCharacters } from "~/utils/validation";
 import { PhoneIntent } from "./intents";
-import { phoneSchema, recordingSchema, whatsappSchema } from "./schema";
+import { emailReplySchema, phoneSchema, recordingSchema, whatsappSchema } from "./schema";
 
 export type PhoneResult = { phone: SimulatedTurn | null; phoneError?: string; result?: SubmissionResult<string[]> };
 
@@ -91,6 +94,46 @@ export async function whatsappAction(request: Request, context: ActionArgs["cont
     if (!file && !text.trim())
       return refuse(submission.reply({ fieldErrors: { body: ["whatsapp:simulator.nothingSent"] } }));
     await simulateWhatsApp(context, { from, body: text, file, repliedTo: repliedTo ?? null });
+    return redirect("/dev/outbox");
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/**
+ * "Reply to this email": her words and an attachment, as Postmark's inbound webhook would give
+ * them, to the same handler. A file past what an answer may be ends the read; she is told, as she
+ * would be by email.
+ */
+export async function emailReplyAction(request: Request, context: ActionArgs["context"]) {
+  const folder = await mkdtemp(path.join(tmpdir(), "heirloom-email-sim-"));
+  try {
+    const body = await readMultipart(request, {
+      fileFields: ["attachment"],
+      maxFileBytes: MAX_UPLOAD_BYTES,
+      folder,
+      maxFieldBytes: 80_000,
+    });
+    if (!body.ok && body.problem !== "tooLarge")
+      return refuse({ status: "error", error: { attachment: ["validation.outOfDate"] } });
+    // The fields come before the file: a file too large still leaves who wrote and to which question.
+    const submission = parseWithZod(body.form ?? new FormData(), { schema: emailReplySchema });
+    if (submission.status !== "success") return refuse(submission.reply());
+    const { replyTo, from, messageId, text } = submission.value;
+    const file = body.ok ? body.files.find((f) => f.size > 0 && f.path) : undefined;
+    const name = file ? withoutControlCharacters(file.filename) : "";
+    await receiveEmailReply(context, {
+      messageId: `outbox:${messageId}`,
+      from,
+      to: [replyTo],
+      mailboxHash: null,
+      words: replyWords({ text }),
+      attachments: body.ok
+        ? file?.path
+          ? [{ name, contentType: "", size: file.size, content: await readFile(file.path) }]
+          : []
+        : [{ name: "", contentType: "audio/unknown", size: MAX_UPLOAD_BYTES + 1, content: null }],
+    });
     return redirect("/dev/outbox");
   } finally {
     await rm(folder, { recursive: true, force: true });
