@@ -16,6 +16,7 @@ import { pageTitle } from "~/utils/page-title.server";
 import { parsePhone, usOrCanadianE164 } from "~/utils/phone.server";
 import { readForm } from "~/utils/request-body.server";
 import { countryOfRequest } from "~/utils/request-country.server";
+import { deliveryMethods } from "~/utils/storyteller-choices";
 import { choice, plainLine } from "~/utils/validation";
 
 export const meta = titleFromLoader;
@@ -51,12 +52,20 @@ function speechState(config: LoaderArgs["context"]["config"]) {
   return { state: "ready" as const, model };
 }
 
+type TestChannel = Exclude<(typeof deliveryMethods)[number], "call">;
+
 /** Validated on the server only: two fields, no client validation code to ship. Each refusal is told on its field. */
 export async function action({ request, context }: ActionArgs) {
   const user = await requireUser(request, context);
   // Built here, not at module level, so the browser's copy of this page carries no zod.
-  const channels = context.config.whatsappOn ? (["email", "sms", "whatsapp"] as const) : (["email", "sms"] as const);
-  const formSchema = z.object({ channel: choice(channels), phone: plainLine(30).optional() });
+  // A test goes by every channel but a call (WhatsApp only where it is on).
+  const channels = deliveryMethods.filter(
+    (method): method is TestChannel => method !== "call" && (method !== "whatsapp" || context.config.whatsappOn),
+  );
+  const formSchema = z.object({
+    channel: choice(channels as [TestChannel, ...TestChannel[]]),
+    phone: plainLine(30).optional(),
+  });
   const submission = parseWithZod(await readForm(request), { schema: formSchema });
   const refuse = (key: string) =>
     data({ result: submission.reply({ fieldErrors: { phone: [key] } }) }, { status: 400 });
