@@ -76,6 +76,10 @@ export async function searchAnswers(
           'select target, substitute from english_word_forms'
         ) as tsq,
         ${query}::text as raw
+    ), asked as (
+      -- The questions whose words match, through their own GIN indexes.
+      select p.id from prompts p, q
+      where heirloom_words(p.text) @@ q.tsq or (${fuzzy} and p.text %> q.raw)
     ), matched as (
       -- Each half reads its GIN indexes and keeps what the user may hear (answerVisibleTo);
       -- the answer's columns come along, so the table is not read again.
@@ -84,10 +88,13 @@ export async function searchAnswers(
       from answers a, q
       where (heirloom_words(a.transcript) @@ q.tsq or (${fuzzy} and a.transcript %> q.raw)) and ${heard}
       union
-      select a.id, a.prompt_id, a.storyteller_id, a.created_at, a.transcript, a.transcript_status,
-        a.transcript_segments, ${own} as own
-      from prompts p join answers a on a.prompt_id = p.id, q
-      where (heirloom_words(p.text) @@ q.tsq or (${fuzzy} and p.text %> q.raw)) and ${heard}
+      -- A question has one answer: looked up by its prompt id ("limit 1" keeps the planner from
+      -- hashing the whole answers table instead, which it prefers while the table is small).
+      select a.* from asked, lateral (
+        select a.id, a.prompt_id, a.storyteller_id, a.created_at, a.transcript, a.transcript_status,
+          a.transcript_segments, ${own} as own
+        from answers a where a.prompt_id = asked.id and ${heard} limit 1
+      ) a
     ), best as (
       -- Ranked and cut to the page first: the snippets, the marked question and the first matching
       -- segment are worked out for these rows only, not for every answer a common word matches.

@@ -9,9 +9,10 @@
 // further 0.75 in around every outer edge of the board (Lulu's "Creating your hardcover casewrap
 // cover"; its 6 × 9 in template's total document size is 13.75 in plus the spine by 10.75 in).
 
+/** Each trim's size and its name's key under the keep page's `book.trim` (a key holds no dot). */
 export const TRIMS = {
-  "6x9": { width: 6, height: 9 },
-  "8.5x8.5": { width: 8.5, height: 8.5 },
+  "6x9": { width: 6, height: 9, label: "sixByNine" },
+  "8.5x8.5": { width: 8.5, height: 8.5, label: "square" },
 } as const;
 export type Trim = keyof typeof TRIMS;
 /** The trims in the order the keep page offers them. */

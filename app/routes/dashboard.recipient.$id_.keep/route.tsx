@@ -11,7 +11,7 @@ import { redirectWithToast } from "~/services/toast.server";
 import { idParam } from "~/utils/ids";
 import { storiesTitle } from "~/utils/keepsake-name";
 import { titleFromLoader } from "~/utils/meta";
-import { BINDINGS, TRIM_NAMES } from "~/utils/print-geometry";
+import { BINDINGS, TRIM_NAMES, TRIMS } from "~/utils/print-geometry";
 import { readForm } from "~/utils/request-body.server";
 import { CoverForm } from "./cover-form";
 import { Intent, MAX_TITLE } from "./intents";
@@ -239,7 +239,7 @@ export default function KeepStoryteller() {
                 {TRIM_NAMES.map((trim) => (
                   <label key={trim} className="flex min-h-11 items-center gap-2">
                     <input type="radio" name="trim" value={trim} defaultChecked={trim === TRIM_NAMES[0]} />
-                    {t(`book.trim.${trim}`)}
+                    {t(`book.trim.${TRIMS[trim].label}`)}
                   </label>
                 ))}
               </fieldset>
