@@ -1,3 +1,4 @@
+import { MAX_LIBRARY_PICKS } from "~/utils/prompt-schema";
 import type { DbOrTx } from "../../db/client";
 import type { Language } from "../../db/schema";
 
@@ -163,3 +164,10 @@ export async function checkLibraryPromptIds(db: DbOrTx, ids: number[]): Promise<
     .executeTakeFirstOrThrow();
   return Number(found.n) === unique.length ? null : { libraryPromptIds: ["storytellers:errors.libraryPromptUnknown"] };
 }
+
+/** The library questions ticked in a form or a URL, as ids (a made-up or excess one is left out). */
+export const tickedLibraryIds = (values: FormDataEntryValue[]) =>
+  values
+    .slice(0, MAX_LIBRARY_PICKS)
+    .map(Number)
+    .filter((id) => Number.isSafeInteger(id) && id > 0);

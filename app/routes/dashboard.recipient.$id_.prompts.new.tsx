@@ -1,3 +1,4 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
@@ -9,7 +10,12 @@ import { useQuestionLineMessages } from "~/components/question-errors";
 import type { LoaderArgs, ActionArgs } from "~/context.server";
 import { readerLanguage } from "~/i18n/i18next.server";
 import { newSubmissionId, oncePerSubmission, type Once, submissionIdOf } from "~/models/form-submission.server";
-import { checkLibraryPromptIds, getPickerLibrary, libraryQueueItems } from "~/models/prompt-library.server";
+import {
+  checkLibraryPromptIds,
+  getPickerLibrary,
+  libraryQueueItems,
+  tickedLibraryIds,
+} from "~/models/prompt-library.server";
 import { addPrompts } from "~/models/prompt.server";
 import { getVisibleStoryteller } from "~/models/storyteller.server";
 import { log } from "~/services/logger.server";
@@ -17,7 +23,7 @@ import { redirectWithToast } from "~/services/toast.server";
 import { idParam } from "~/utils/ids";
 import { titleFromLoader } from "~/utils/meta";
 import { pageTitle } from "~/utils/page-title.server";
-import { MAX_LIBRARY_PICKS, promptsSchema } from "~/utils/prompt-schema";
+import { promptsSchema } from "~/utils/prompt-schema";
 import { readForm } from "~/utils/request-body.server";
 
 export const handle = { i18n: ["storytellers"] };
@@ -33,11 +39,7 @@ export async function loader({ request, context, params }: LoaderArgs) {
   // carrying what was ticked and typed so far; longer than a question is no search.
   const url = new URL(request.url);
   const query = url.searchParams.has("clear") ? "" : (url.searchParams.get("q") ?? "").slice(0, 100);
-  const picked = url.searchParams
-    .getAll("libraryPromptIds")
-    .slice(0, MAX_LIBRARY_PICKS)
-    .map(Number)
-    .filter((id) => Number.isSafeInteger(id) && id > 0);
+  const picked = tickedLibraryIds(url.searchParams.getAll("libraryPromptIds"));
   return {
     title: await pageTitle(request, context, "add.title", "storytellers"),
     storyteller: { id: storyteller.id, nickname: storyteller.nickname },
@@ -59,13 +61,23 @@ export async function action({ request, context, params }: ActionArgs) {
   if (!storyteller) throw notFound();
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: promptsSchema });
-  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  // A refusal gives back what was ticked: without JavaScript the page is drawn anew, and its URL
+  // holds only what was ticked before the last search.
+  const refuse = async (result: SubmissionResult<string[]>) => {
+    const ticked = tickedLibraryIds(formData.getAll("libraryPromptIds"));
+    const { picked } = await getPickerLibrary(context.db, storyteller.id, storyteller.language, "", {
+      picked: ticked,
+      reader: await readerLanguage(request),
+    });
+    return data({ result, picked }, { status: 400 });
+  };
+  if (submission.status !== "success") return refuse(submission.reply());
   const { libraryPromptIds, customPrompts } = submission.value;
   if (!libraryPromptIds.length && !customPrompts.length)
-    return data({ result: submission.reply({ formErrors: ["storytellers:toast.noneSelected"] }) }, { status: 400 });
+    return refuse(submission.reply({ formErrors: ["storytellers:toast.noneSelected"] }));
 
   const unknown = await checkLibraryPromptIds(context.db, libraryPromptIds);
-  if (unknown) return data({ result: submission.reply({ fieldErrors: unknown }) }, { status: 400 });
+  if (unknown) return refuse(submission.reply({ fieldErrors: unknown }));
   const items = [
     ...(await libraryQueueItems(context.db, libraryPromptIds, storyteller.language)),
     ...customPrompts.map((text) => ({ text, libraryPromptId: null })),
@@ -87,8 +99,7 @@ export async function action({ request, context, params }: ActionArgs) {
   }
   if (once.repeat) return redirectWithToast(request, context, once.location, successToast);
   if (!once.result) throw notFound();
-  if (once.result.added === 0)
-    return data({ result: submission.reply({ formErrors: ["storytellers:toast.alreadyScheduled"] }) }, { status: 400 });
+  if (once.result.added === 0) return refuse(submission.reply({ formErrors: ["storytellers:toast.alreadyScheduled"] }));
   return redirectWithToast(request, context, back, successToast);
 }
 
@@ -115,7 +126,7 @@ export default function AddPrompts() {
           library={library.categories}
           starter={library.starter}
           searching={Boolean(library.query)}
-          picked={library.picked}
+          picked={actionData?.picked ?? library.picked}
           customText={typedText}
           customErrors={customErrors}
         />
