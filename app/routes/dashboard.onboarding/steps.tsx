@@ -108,8 +108,9 @@ export function PromptsStepForm({
         .flatMap(([, errors]) => errors),
     ),
   ];
-  // Each of his questions refused by its line ("Question 2 is too long — …"), under the box.
-  const typed = fields.customPrompts.initialValue;
+  // Each of his questions refused by its line ("Question 2 is too long — …"), under the box: counted
+  // in what the box holds (with JavaScript the form's value; without, the refused post's).
+  const typed = fields.customPrompts.value ?? fields.customPrompts.initialValue;
   const customErrors = useQuestionLineMessages(form.allErrors, "customPrompts", typeof typed === "string" ? typed : "");
   const libraryErrors = errorsOf("libraryPromptIds");
   return (
