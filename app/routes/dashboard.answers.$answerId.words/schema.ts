@@ -16,10 +16,11 @@ export const wordsSchema = z.discriminatedUnion(
       intent: z.literal(Intent.save),
       version: z.string({ error: "validation.outOfDate" }).regex(/^[0-9a-f]{32}$/, "validation.outOfDate"),
       // A hand-made post may repeat the field: its parts are the words, in order.
+      // (An empty part arrives as undefined, and is an empty line.)
       text: z
-        .union([z.string(), z.array(z.string())])
+        .union([z.string(), z.array(z.string().optional())])
         .optional()
-        .transform((text) => (Array.isArray(text) ? text.join("\n") : text)),
+        .transform((text) => (Array.isArray(text) ? text.map((part) => part ?? "").join("\n") : text)),
       segment: z.union([z.string(), z.array(z.string().optional())]).optional(),
     }),
     z.object({ intent: z.literal(Intent.useHeard) }),
